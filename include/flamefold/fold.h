@@ -1,0 +1,44 @@
+// The flamefold command: options, validation and the run, kept in the
+// library so that tests drive it without a process.
+#ifndef FLAMEFOLD_FOLD_H_
+#define FLAMEFOLD_FOLD_H_
+
+#include <string>
+#include <vector>
+
+#include "flamefold/diag.h"
+#include "flamefold/line_reader.h"
+#include "flamefold/output.h"
+#include "flamefold/perf_script.h"
+
+namespace flamefold {
+
+/// Validated flamefold options. Defaults are those of stackcollapse-perf.pl.
+struct FoldConfig {
+  PerfScriptOptions perf;
+  std::vector<std::string> include;  // --include REGEX (repeatable)
+  std::vector<std::string> exclude;  // --exclude REGEX (repeatable)
+  std::string output;                // -o FILE; "" is stdout
+  int jobs = 1;                      // --jobs N; 0 = one per core
+  bool stats = false;                // --stats: counts on stderr
+  bool quiet = false;                // -q: no warnings
+  size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
+  std::vector<std::string> inputs;   // none: stdin
+};
+
+enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };
+
+/// Parses flamefold's command line. kUsageError sets `*err`.
+ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
+                         std::string* err);
+
+/// The text of `flamefold --help`.
+std::string FoldHelp();
+
+/// Folds every input into `out`. Returns the exit status; messages go
+/// through `diag`.
+int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_FOLD_H_

@@ -1,0 +1,39 @@
+// Folded stacks: "comm;frame;...;frame COUNT" lines.
+#ifndef FLAMEFOLD_FOLDED_H_
+#define FLAMEFOLD_FOLDED_H_
+
+#include <string>
+#include <string_view>
+
+#include "flamefold/arena.h"
+#include "flamefold/line_reader.h"
+#include "flamefold/perl_number.h"
+#include "flamefold/stack_trie.h"
+
+namespace flamefold {
+
+/// Splits a folded line as flamegraph.pl and difffolded.pl do with
+/// /^(.*)\s+?(\d+(?:\.\d*)?)$/: the count is the trailing run of digits
+/// (with at most one '.', not first), which must follow one white-space
+/// character; the stack is everything before that character, so "a;b  5"
+/// has the stack "a;b " (trailing space kept, as Perl keeps it).
+/// Accepted: "java;main;foo 12", "a;b 2.5", "a;b 3.", " 7" (empty stack).
+/// Returns false for lines without such a count ("a;b", "a;b 1e3", "").
+bool SplitFoldedLine(std::string_view line, std::string_view* stack,
+                     std::string_view* count);
+
+struct FoldedStats {
+  uint64_t lines = 0;
+  uint64_t invalid_lines = 0;
+  uint64_t first_invalid_line = 0;  // line number of the first one, or 0
+};
+
+/// Reads folded lines into `trie` (frames interned in `names`), summing the
+/// counts of equal stacks. Blank lines and lines that do not parse are
+/// counted in `stats`. Returns false on a read error (in `*err`).
+bool ReadFolded(LineReader* reader, StringInterner* names, SampleSink* sink,
+                FoldedStats* stats, std::string* err);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_FOLDED_H_

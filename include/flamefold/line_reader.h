@@ -1,0 +1,54 @@
+// LineReader: splits a ByteSource into lines without copying them.
+#ifndef FLAMEFOLD_LINE_READER_H_
+#define FLAMEFOLD_LINE_READER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flamefold/byte_source.h"
+
+namespace flamefold {
+
+class LineReader {
+ public:
+  enum Result { kLine, kEof, kError, kTooLong };
+
+  /// Lines longer than `max_line` bytes are not kept: Next() skips them and
+  /// returns kTooLong, so one hostile line cannot take unbounded memory.
+  explicit LineReader(ByteSource* src, size_t max_line = kDefaultMaxLine);
+
+  /// Next line without its '\n' (Perl's chomp: a '\r' stays). The last line
+  /// may lack the '\n'. The view is valid until the next call.
+  Result Next(std::string_view* line);
+
+  /// Number of the line last returned (1-based), for diagnostics.
+  uint64_t line_number() const { return line_number_; }
+  /// Bytes consumed so far, for progress and statistics.
+  uint64_t bytes_read() const { return bytes_read_; }
+  const std::string& error() const { return error_; }
+  /// True when the last line returned had no '\n' at its end.
+  bool last_line_unterminated() const { return unterminated_; }
+
+  static constexpr size_t kDefaultMaxLine = 16u << 20;
+
+ private:
+  bool Fill();  // reads more; false on error
+
+  ByteSource* src_;
+  size_t max_line_;
+  std::vector<char> buf_;
+  size_t pos_ = 0;   // start of unread data
+  size_t end_ = 0;   // end of valid data
+  size_t scan_ = 0;  // where to continue looking for '\n'
+  bool eof_ = false;
+  bool unterminated_ = false;
+  uint64_t line_number_ = 0;
+  uint64_t bytes_read_ = 0;
+  std::string error_;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_LINE_READER_H_

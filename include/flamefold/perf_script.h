@@ -1,0 +1,163 @@
+// PerfScriptParser: `perf script` text to samples, as stackcollapse-perf.pl
+// reads it, quirks included (see ../shared/reference/ and the README's list
+// of differences for what --modern changes).
+#ifndef FLAMEFOLD_PERF_SCRIPT_H_
+#define FLAMEFOLD_PERF_SCRIPT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flamefold/arena.h"
+#include "flamefold/line_reader.h"
+#include "flamefold/perl_number.h"
+#include "flamefold/stack_trie.h"
+
+namespace flamefold {
+
+struct PerfScriptOptions {
+  bool include_pid = false;      // --pid: process frame "comm-PID"
+  bool include_tid = false;      // --tid: "comm-PID/TID" (wins over --pid)
+  bool annotate_kernel = false;  // --kernel: "_[k]" on kernel frames
+  bool annotate_jit = false;     // --jit: "_[j]" on perf-map JIT frames
+  bool include_addrs = false;    // --addrs: "[mod <pc>]" for unknown symbols
+  bool srcline = false;          // --srcline: input from perf script -F+srcline
+  std::string event_filter;      // --event-filter; "" = the first event seen
+  bool modern = false;           // --modern: fix the Perl script's data loss
+};
+
+/// What happened to the input, for --stats and for the warnings about the
+/// Perl script's quirks (each counted, so none is silent).
+struct PerfScriptStats {
+  uint64_t lines = 0;
+  uint64_t comment_lines = 0;
+  uint64_t samples = 0;               // samples folded
+  uint64_t samples_other_event = 0;   // skipped by the event filter
+  std::string other_event;            // the first event name skipped
+  uint64_t unrecognized_lines = 0;
+  std::string first_unrecognized;     // "FILE:LINE: text" of the first one
+  uint64_t long_lines = 0;            // longer than the line limit, skipped
+  std::string first_long_line;        // "FILE:LINE"
+  // Where the "first ..." cases were seen: (input index << 40) + line, so
+  // that statistics merged from several threads name the earliest one.
+  uint64_t first_unrecognized_at = UINT64_MAX;
+  uint64_t first_long_line_at = UINT64_MAX;
+  uint64_t other_event_at = UINT64_MAX;
+  // Perl quirks (in --modern mode these count what was fixed).
+  uint64_t last_sample_dropped = 0;   // input did not end with a blank line
+  uint64_t blank_with_spaces = 0;     // white-space-only line: no boundary
+  uint64_t paren_frames = 0;          // frames beginning with '(' dropped
+  uint64_t cut_names = 0;             // C++ names cut inside <...>
+  uint64_t one_char_comm = 0;         // one-character comm misparsed
+  uint64_t upper_hex_offsets = 0;     // +0xABC offsets left in names
+  uint64_t kernel_modules = 0;        // .ko / vmlinux-VER not marked _[k]
+  uint64_t jitdump_frames = 0;        // jitted-*.so not marked _[j]
+};
+
+/// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.
+void MergeStats(PerfScriptStats* a, const PerfScriptStats& b);
+
+class PerfScriptParser {
+ public:
+  /// Names are interned in `names`; samples go to `sink`. Both must outlive
+  /// the parser.
+  PerfScriptParser(const PerfScriptOptions& options, StringInterner* names,
+                   SampleSink* sink);
+
+  /// Parses every line of one input. Like Perl's `<>`, the state carries
+  /// over from one input to the next (a sample may continue in the next
+  /// file). Returns false on a read error, with `*err` set.
+  /// `line_base` is added to line numbers in messages (for a chunk that
+  /// starts inside a file).
+  bool Feed(LineReader* reader, std::string_view file, std::string* err,
+            uint64_t line_base = 0, uint64_t input_index = 0);
+
+  /// Ends the input. The Perl script drops a sample that is not followed by
+  /// a blank line; so do we, counting it, unless --modern.
+  void Finish();
+
+  const PerfScriptStats& stats() const { return stats_; }
+  /// The event kept, once known ("" before the first event line).
+  const std::string& event_filter() const { return event_filter_; }
+
+  /// Frame line fields, exposed for tests: see the .cc for the grammar.
+  struct FrameFields {
+    std::string_view pc, rawfunc, mod;
+  };
+  static bool MatchFrameLine(std::string_view line, FrameFields* out);
+  struct HeaderFields {
+    std::string_view comm, pid, tid;  // tid empty when absent
+    bool has_tid = false;
+  };
+  static bool MatchHeaderLine(std::string_view line, bool modern,
+                              HeaderFields* out);
+  struct EventFields {
+    std::string_view period, event;  // period empty when absent
+  };
+  static bool MatchEvent(std::string_view line, EventFields* out);
+
+ private:
+  struct LineResult {
+    uint32_t first = 0;   // into pieces_
+    uint32_t count = 0;
+    uint8_t kind = 0;     // kFrame, kDropped, kUnrecognized
+    uint8_t quirks = 0;   // bit set of Quirk
+  };
+  enum Kind : uint8_t { kFrame, kDropped, kUnrecognized, kBinary };
+  enum Quirk : uint8_t {
+    kCutName = 1,
+    kUpperHex = 2,
+    kKernelModule = 4,
+    kJitdump = 8,
+  };
+
+  void OnLine(std::string_view line, LineReader* reader,
+              std::string_view file);
+  void OnHeader(std::string_view line, const HeaderFields& h);
+  void EndSample();
+  const LineResult& LookupFrameLine(std::string_view line);
+  LineResult ProcessFrameLine(std::string_view line, LineReader* reader);
+  void TidyPiece(std::string* func, uint8_t* quirks) const;
+  void Annotate(std::string* func, size_t index, std::string_view mod,
+                uint8_t* quirks) const;
+  void CountQuirks(uint8_t quirks);
+  uint64_t Position(const LineReader* reader) const;
+  bool HasNul(std::string_view line, LineReader* reader,
+              std::string_view file);
+  void SetPname(std::string pname);
+
+  PerfScriptOptions options_;
+  StringInterner* names_;
+  SampleSink* sink_;
+  PerfScriptStats stats_;
+  std::string error_;  // set on binary input; Feed then fails
+  uint64_t line_base_ = 0;
+  uint64_t input_index_ = 0;
+  uint64_t header_at_ = 0;  // position of the event line being read
+
+  std::string event_filter_;
+  bool event_defaulted_ = false;
+  bool event_warning_ = false;
+
+  // The sample being read: Perl's $pname, @stack and $m_period.
+  bool has_pname_ = false;      // $pname is true
+  bool pname_java_ = false;     // $pname =~ /^java/
+  uint32_t pname_index_ = 0;    // into pname_results_
+  std::vector<SymbolId> stack_rev_;  // frames, leaf first
+  PerlNumber period_ = PerlNumber::FromUint(1);
+  std::vector<SymbolId> frames_;     // scratch: root to leaf
+
+  // Caches: the result for each distinct frame line (one table per value of
+  // the java flag, which changes the tidying) and each distinct pname.
+  StringInterner line_keys_[2];
+  std::vector<LineResult> line_results_[2];
+  StringInterner pname_keys_;
+  std::vector<LineResult> pname_results_;
+  std::vector<SymbolId> pieces_;
+  std::string scratch_;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_PERF_SCRIPT_H_

@@ -1,0 +1,95 @@
+// StackTrie: the folded profile. Each frame name is interned once; a stack
+// is a path of nodes from the root, with its count on the last node.
+#ifndef FLAMEFOLD_STACK_TRIE_H_
+#define FLAMEFOLD_STACK_TRIE_H_
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flamefold/arena.h"
+#include "flamefold/perl_number.h"
+
+namespace flamefold {
+
+using NodeId = uint32_t;
+
+/// Receives parsed samples: frames from the root (process name) to the leaf.
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  virtual void OnSample(std::span<const SymbolId> frames,
+                        const PerlNumber& weight) = 0;
+};
+
+class StackTrie : public SampleSink {
+ public:
+  /// Names are looked up in `names`, which must outlive the trie. A name
+  /// must not contain ';' (split such names into several frames first).
+  explicit StackTrie(const StringInterner* names);
+
+  void OnSample(std::span<const SymbolId> frames,
+                const PerlNumber& weight) override;
+  /// Adds `weight` to the stack `frames` and counts one sample there.
+  NodeId Add(std::span<const SymbolId> frames, const PerlNumber& weight);
+
+  /// The child of `parent` named `frame`, created when missing.
+  NodeId ChildOf(NodeId parent, SymbolId frame) { return Child(parent, frame); }
+  /// Adds `weight` and `samples` to the stack ending at `node` (merging).
+  void AddCounts(NodeId node, const PerlNumber& weight, uint64_t samples) {
+    nodes_[node].weight.Add(weight);
+    nodes_[node].samples += samples;
+    total_samples_ += samples;
+  }
+  /// Adds every stack of `other` (whose names live in `other.names()`),
+  /// interning its names in `names` (the interner of this trie).
+  void Merge(const StackTrie& other, StringInterner* names);
+
+  static constexpr NodeId kRoot = 0;
+
+  NodeId parent(NodeId n) const { return nodes_[n].parent; }
+  SymbolId frame(NodeId n) const { return nodes_[n].frame; }
+  const PerlNumber& weight(NodeId n) const { return nodes_[n].weight; }
+  uint64_t samples(NodeId n) const { return nodes_[n].samples; }
+  size_t node_count() const { return nodes_.size(); }
+  uint64_t total_samples() const { return total_samples_; }
+  const StringInterner& names() const { return *names_; }
+  size_t bytes_used() const {
+    return nodes_.capacity() * sizeof(Node) + slots_.capacity() * 8;
+  }
+
+  /// Calls `visit(node, line)` for every stack that received a sample, in
+  /// the byte order of the folded lines "a;b;c" (Perl's `sort` of the keys),
+  /// with `line` holding that folded stack. Uses memory for one path only.
+  void Walk(const std::function<void(NodeId, std::string_view)>& visit) const;
+
+  /// Children of `n` in insertion order.
+  std::vector<NodeId> Children(NodeId n) const;
+
+ private:
+  struct Node {
+    NodeId parent;
+    SymbolId frame;
+    NodeId first_child = 0;   // 0: none (the root is never a child)
+    NodeId next_sibling = 0;
+    uint64_t samples = 0;
+    PerlNumber weight;
+  };
+  NodeId Child(NodeId parent, SymbolId frame);
+  void Grow();
+
+  const StringInterner* names_;
+  std::vector<Node> nodes_;
+  // Open addressing: key (parent << 32 | frame) -> child, for O(1) lookups.
+  std::vector<uint64_t> keys_;
+  std::vector<NodeId> slots_;
+  size_t mask_;
+  uint64_t total_samples_ = 0;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_STACK_TRIE_H_

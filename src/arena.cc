@@ -1,0 +1,64 @@
+#include "flamefold/arena.h"
+
+#include <cstring>
+
+#include "flamefold/hash.h"
+
+namespace flamefold {
+
+std::string_view Arena::Store(std::string_view s) {
+  if (s.size() > left_) {
+    size_t size = std::max(kBlock, s.size());
+    blocks_.emplace_back(new char[size]);
+    cur_ = blocks_.back().get();
+    left_ = size;
+  }
+  char* p = cur_;
+  if (!s.empty()) std::memcpy(p, s.data(), s.size());
+  cur_ += s.size();
+  left_ -= s.size();
+  used_ += s.size();
+  return std::string_view(p, s.size());
+}
+
+StringInterner::StringInterner() : slots_(1024), mask_(1023) {}
+
+SymbolId StringInterner::Find(std::string_view s) const {
+  uint64_t h = HashBytes(s);
+  uint32_t tag = static_cast<uint32_t>(h >> 32);
+  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const Slot& slot = slots_[i];
+    if (slot.id == kNone) return kNone;
+    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
+  }
+}
+
+SymbolId StringInterner::Intern(std::string_view s) {
+  uint64_t h = HashBytes(s);
+  uint32_t tag = static_cast<uint32_t>(h >> 32);
+  size_t i = h & mask_;
+  for (;; i = (i + 1) & mask_) {
+    Slot& slot = slots_[i];
+    if (slot.id == kNone) break;
+    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
+  }
+  SymbolId id = static_cast<SymbolId>(strings_.size());
+  strings_.push_back(arena_.Store(s));
+  slots_[i] = {id, tag};
+  if (strings_.size() * 2 > slots_.size()) Grow();
+  return id;
+}
+
+void StringInterner::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.size() * 2, Slot{});
+  mask_ = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.id == kNone) continue;
+    size_t i = HashBytes(strings_[slot.id]) & mask_;
+    while (slots_[i].id != kNone) i = (i + 1) & mask_;
+    slots_[i] = slot;
+  }
+}
+
+}  // namespace flamefold

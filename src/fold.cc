@@ -1,0 +1,274 @@
+#include "flamefold/fold.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "flamefold/folded.h"
+#include "flamefold/input.h"
+#include "flamefold/options.h"
+#include "flamefold/parallel_fold.h"
+#include "flamefold/stack_filter.h"
+#include "flamefold_config.h"
+
+namespace flamefold {
+namespace {
+
+constexpr OptionSpec kSpecs[] = {
+    {"pid", OptType::kFlag, true, false, "", "process frame as comm-PID"},
+    {"tid", OptType::kFlag, true, false, "",
+     "process frame as comm-PID/TID"},
+    {"kernel", OptType::kFlag, true, false, "",
+     "mark kernel frames with _[k]"},
+    {"jit", OptType::kFlag, true, false, "",
+     "mark JIT frames (/tmp/perf-PID.map) with _[j]"},
+    {"all", OptType::kFlag, true, false, "", "all annotations (--kernel --jit)"},
+    {"addrs", OptType::kFlag, true, false, "",
+     "show addresses of unknown symbols: [mod <addr>]"},
+    {"event-filter", OptType::kString, true, false, "EVENT",
+     "fold only samples of EVENT (default: the first event seen)"},
+    {"srcline", OptType::kFlag, true, false, "",
+     "input is perf script -F+srcline: add source lines to frames"},
+    {"inline", OptType::kFlag, true, false, "",
+     "un-inline frames (not available yet: see the man page)"},
+    {"context", OptType::kFlag, true, false, "",
+     "source context for --inline (not available yet)"},
+    {"include", OptType::kString, false, true, "REGEX",
+     "keep only stacks matching REGEX (RE2; repeatable)"},
+    {"exclude", OptType::kString, false, true, "REGEX",
+     "drop stacks matching REGEX (RE2; repeatable)"},
+    {"modern", OptType::kFlag, false, false, "",
+     "fix the Perl script's data loss (see DIFFERENCES in the man page)"},
+    {"output|o", OptType::kString, false, false, "FILE",
+     "write to FILE instead of standard output"},
+    {"jobs|j", OptType::kInt, false, false, "N",
+     "parse with N threads (0: one per core; default 1)"},
+    {"stats", OptType::kFlag, false, false, "",
+     "print counts of lines, samples and stacks on stderr"},
+    {"max-line-length", OptType::kInt, false, false, "BYTES",
+     "skip (and count) longer lines (default 16777216)"},
+    {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
+    {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
+    {"version|V", OptType::kFlag, false, false, "",
+     "print the version and exit"},
+};
+
+bool ParsePositive(const std::string& s, long long min, long long* out) {
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (end == s.c_str() || *end != '\0' || v < min) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+std::string FoldHelp() {
+  return "Usage: flamefold [OPTIONS] [FILE...]\n"
+         "Folds perf script output (plain, gzip or zstd; or folded stacks)\n"
+         "into one line per distinct stack, as stackcollapse-perf.pl does.\n"
+         "Reads standard input when no FILE is given or FILE is -.\n\n"
+         "Options (stackcollapse-perf.pl's, then flamefold's own):\n" +
+         FormatOptionHelp(kSpecs) +
+         "\nExample: perf script | flamefold | flamesvg > cpu.svg\n"
+         "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
+}
+
+ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
+                         std::string* err) {
+  ParsedOptions opts;
+  if (!ParseOptions(kSpecs, argc, argv, &opts, err)) {
+    return ArgsResult::kUsageError;
+  }
+  if (opts.Has("help")) return ArgsResult::kHelp;
+  if (opts.Has("version")) return ArgsResult::kVersion;
+  if (opts.Has("inline") || opts.Has("context")) {
+    *err = std::string("--") + (opts.Has("inline") ? "inline" : "context") +
+           " is not available yet: it needs in-process DWARF line tables; "
+           "use stackcollapse-perf.pl for it meanwhile";
+    return ArgsResult::kUsageError;
+  }
+  PerfScriptOptions& p = config->perf;
+  p.include_pid = opts.Has("pid");
+  p.include_tid = opts.Has("tid");
+  p.annotate_kernel = opts.Has("kernel") || opts.Has("all");
+  p.annotate_jit = opts.Has("jit") || opts.Has("all");
+  p.include_addrs = opts.Has("addrs");
+  p.srcline = opts.Has("srcline");
+  p.event_filter = opts.Get("event-filter");
+  p.modern = opts.Has("modern");
+  config->include = opts.All("include");
+  config->exclude = opts.All("exclude");
+  config->output = opts.Get("output");
+  config->stats = opts.Has("stats");
+  config->quiet = opts.Has("quiet");
+  long long v = 1;
+  if (opts.Has("jobs") && !ParsePositive(opts.Get("jobs"), 0, &v)) {
+    *err = "--jobs takes a number of threads, 0 or more";
+    return ArgsResult::kUsageError;
+  }
+  config->jobs = static_cast<int>(v == 0 ? std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)) : std::min(v, 256LL));
+  if (opts.Has("max-line-length")) {
+    if (!ParsePositive(opts.Get("max-line-length"), 1, &v)) {
+      *err = "--max-line-length takes a number of bytes, 1 or more";
+      return ArgsResult::kUsageError;
+    }
+    config->max_line = static_cast<size_t>(v);
+  }
+  StackFilter filter;
+  if (!filter.Init(config->include, config->exclude, err)) {
+    return ArgsResult::kUsageError;
+  }
+  config->inputs = opts.operands();
+  return ArgsResult::kRun;
+}
+
+namespace {
+
+// Says, once each, what the input lost or what the Perl rules changed.
+void ReportQuirks(const FoldConfig& config, const PerfScriptStats& s,
+                  const std::string& event, const Diag& diag) {
+  auto warn = [&](uint64_t n, const std::string& text) {
+    if (n > 0) diag.Warning(text);
+  };
+  auto num = [](uint64_t n) { return std::to_string(n); };
+  warn(s.unrecognized_lines,
+       num(s.unrecognized_lines) +
+           " line(s) not recognised as perf script output were skipped "
+           "(first: " + s.first_unrecognized + ")");
+  warn(s.long_lines, num(s.long_lines) + " line(s) longer than " +
+                         num(config.max_line) +
+                         " bytes were skipped (first: " + s.first_long_line +
+                         "; see --max-line-length)");
+  if (config.perf.event_filter.empty()) {
+    warn(s.samples_other_event,
+         "kept only samples of '" + event + "', the first event seen; " +
+             num(s.samples_other_event) + " sample(s) of other events (first: '" +
+             s.other_event + "') were skipped: choose with --event-filter");
+  }
+  if (config.perf.modern) return;
+  const std::string fix = " (--modern fixes this)";
+  warn(s.last_sample_dropped,
+       "the input does not end with a blank line: its last sample was "
+       "dropped, as stackcollapse-perf.pl drops it" + fix);
+  warn(s.blank_with_spaces,
+       num(s.blank_with_spaces) +
+           " white-space-only line(s) did not end a sample, so samples were "
+           "merged as stackcollapse-perf.pl merges them" + fix);
+  warn(s.paren_frames, num(s.paren_frames) +
+                           " frame(s) beginning with '(', such as "
+                           "'(anonymous namespace)::f', were dropped" + fix);
+  warn(s.cut_names, num(s.cut_names) +
+                        " C++ name(s) were cut at a '(' inside a template "
+                        "argument list, such as 'std::function<void '" + fix);
+  warn(s.one_char_comm,
+       num(s.one_char_comm) +
+           " event line(s) with a one-character command name were "
+           "misparsed (the name took in the numbers after it)" + fix);
+  warn(s.upper_hex_offsets,
+       num(s.upper_hex_offsets) +
+           " frame(s) kept an upper-case hex offset (+0xABC) in the name" +
+           fix);
+  warn(s.kernel_modules, num(s.kernel_modules) +
+                             " frame(s) in kernel modules (.ko) or a "
+                             "versioned vmlinux were not marked _[k]" + fix);
+  warn(s.jitdump_frames,
+       num(s.jitdump_frames) +
+           " frame(s) in jitdump code (jitted-*.so) were not marked _[j]" +
+           fix);
+}
+
+struct WriteCounts {
+  uint64_t stacks = 0, stacks_written = 0;
+  uint64_t samples_filtered = 0;
+};
+
+WriteCounts WriteStacks(const StackTrie& trie, const StackFilter& filter,
+                        OutputSink* out) {
+  WriteCounts c;
+  std::string buf;
+  trie.Walk([&](NodeId node, std::string_view line) {
+    c.stacks++;
+    if (filter.active() && !filter.Keep(line)) {
+      c.samples_filtered += trie.samples(node);
+      return;
+    }
+    c.stacks_written++;
+    buf.assign(line);
+    buf += ' ';
+    trie.weight(node).AppendTo(&buf);
+    buf += '\n';
+    out->Write(buf);
+  });
+  return c;
+}
+
+}  // namespace
+
+int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
+  StackFilter filter;
+  std::string err;
+  if (!filter.Init(config.include, config.exclude, &err)) {
+    diag.Error(err);
+    return kExitUsage;
+  }
+  StringInterner names;
+  StackTrie trie(&names);
+  FoldInputs inputs(config, &names, &trie);
+  std::vector<std::string> files = config.inputs;
+  if (files.empty()) files.push_back("-");
+  for (const std::string& file : files) {
+    if (!inputs.Add(file, &err)) {
+      diag.Error(err);
+      return kExitDataError;
+    }
+  }
+  inputs.Finish();
+  const PerfScriptStats& s = inputs.perf_stats();
+  const FoldedStats& f = inputs.folded_stats();
+  if (trie.total_samples() == 0 &&
+      (s.unrecognized_lines > 0 || f.invalid_lines > 0)) {
+    diag.Error(files.size() == 1 ? files[0] + ": no samples found: " +
+                                       std::to_string(s.unrecognized_lines + f.invalid_lines) +
+                                       " line(s) are neither perf script output nor folded stacks" +
+                                       (s.first_unrecognized.empty() ? "" : " (first: " + s.first_unrecognized + ")")
+                                 : "no samples found in the inputs: " +
+                                       std::to_string(s.unrecognized_lines + f.invalid_lines) +
+                                       " line(s) not recognised" +
+                                       (s.first_unrecognized.empty() ? "" : " (first: " + s.first_unrecognized + ")"));
+    return kExitDataError;
+  }
+  WriteCounts c = WriteStacks(trie, filter, out);
+  if (!out->Flush()) {
+    if (out->broken_pipe()) return kExitOk;
+    diag.Error("write error: " + out->error());
+    return kExitDataError;
+  }
+  ReportQuirks(config, s, inputs.event(), diag);
+  if (f.invalid_lines > 0) {
+    diag.Warning(std::to_string(f.invalid_lines) +
+                 " folded line(s) without a count were skipped (first: line " +
+                 std::to_string(f.first_invalid_line) + ")");
+  }
+  if (trie.total_samples() == 0) diag.Warning("no samples in the input");
+  if (config.stats) {
+    std::fprintf(stderr,
+                 "flamefold: stats: %llu lines (%llu comments, %llu unrecognized, %llu too long)\n"
+                 "flamefold: stats: %llu samples folded, %llu of other events skipped, %llu filtered out\n"
+                 "flamefold: stats: %llu distinct stacks, %llu written; %zu distinct frames\n",
+                 (unsigned long long)(s.lines + f.lines),
+                 (unsigned long long)s.comment_lines,
+                 (unsigned long long)(s.unrecognized_lines + f.invalid_lines),
+                 (unsigned long long)s.long_lines,
+                 (unsigned long long)trie.total_samples(),
+                 (unsigned long long)s.samples_other_event,
+                 (unsigned long long)c.samples_filtered,
+                 (unsigned long long)c.stacks,
+                 (unsigned long long)c.stacks_written, names.size());
+  }
+  return kExitOk;
+}
+
+}  // namespace flamefold

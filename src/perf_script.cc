@@ -1,0 +1,641 @@
+#include "flamefold/perf_script.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "flamefold/diag.h"
+
+namespace flamefold {
+namespace {
+
+// Perl's \s, \d and \w on byte strings (no utf8 flag, no locale).
+inline bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+         c == '\v';
+}
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool IsWord(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) ||
+         c == '_';
+}
+inline bool IsLowerHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); }
+inline bool IsHex(char c) { return IsLowerHex(c) || (c >= 'A' && c <= 'F'); }
+
+bool Contains(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
+bool EndsWith(std::string_view s, std::string_view what) {
+  return s.size() >= what.size() && s.substr(s.size() - what.size()) == what;
+}
+bool StartsWith(std::string_view s, std::string_view what) {
+  return s.substr(0, what.size()) == what;
+}
+std::string_view Basename(std::string_view path) {  // s/.*\///
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+bool AllSpace(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), IsSpace);
+}
+
+// Perl's split /\->/: fields between "->", trailing empty fields removed.
+void SplitArrows(std::string_view s, std::vector<std::string_view>* out) {
+  out->clear();
+  size_t pos = 0;
+  for (;;) {
+    size_t at = s.find("->", pos);
+    out->push_back(s.substr(pos, at - pos));
+    if (at == std::string_view::npos) break;
+    pos = at + 2;
+  }
+  while (!out->empty() && out->back().empty()) out->pop_back();
+}
+
+// The offset that perf script appends to symbols since Linux 4.8:
+//   7fffb84c9afc cpu_startup_entry+0x800047c022ec ([kernel.kallsyms])
+// s/\+0x[\da-f]+$// (lower case only, as Perl does; `upper` also strips
+// upper-case digits, for --modern). Returns the length without it.
+size_t OffsetStart(std::string_view f, bool upper) {
+  size_t k = f.size();
+  while (k > 0 && (upper ? IsHex(f[k - 1]) : IsLowerHex(f[k - 1]))) --k;
+  if (k == f.size() || k < 3 || f.substr(k - 3, 3) != "+0x") return f.size();
+  return k - 3;
+}
+
+// m/\.\(.*\)\./: a Go method such as "net/http.(*Client).Do".
+bool LooksLikeGoMethod(std::string_view f) {
+  size_t open = f.find(".(");
+  return open != std::string_view::npos &&
+         f.find(").", open + 2) != std::string_view::npos;
+}
+
+constexpr std::string_view kAnon = "anonymous namespace)";
+
+// Perl: s/\((?!anonymous namespace\)).*// -- everything from the first '('
+// that does not open "(anonymous namespace)".
+size_t PerlCut(std::string_view f) {
+  for (size_t i = f.find('('); i != std::string_view::npos;
+       i = f.find('(', i + 1)) {
+    if (f.substr(i + 1, kAnon.size()) != kAnon) return i;
+  }
+  return std::string_view::npos;
+}
+
+// --modern: the parameter list starts at the first '(' outside <>, [] and
+// {} that does not open "(anonymous namespace)"; operator names such as
+// "operator<<" and "operator()" are skipped.
+size_t ModernCut(std::string_view f) {
+  int depth = 0;
+  for (size_t i = 0; i < f.size(); ++i) {
+    char c = f[i];
+    if (c == 'o' && f.substr(i, 8) == "operator" &&
+        (i == 0 || !IsWord(f[i - 1])) &&
+        (i + 8 >= f.size() || !IsWord(f[i + 8]))) {
+      i += 8;
+      if (f.substr(i, 2) == "()") {
+        i += 1;
+        continue;
+      }
+      while (i < f.size() && Contains("<>=!+-*/%^&|~,[]", std::string_view(&f[i], 1))) ++i;
+      --i;
+      continue;
+    }
+    if (c == '<' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == '>' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == '(' && depth == 0) {
+      if (f.substr(i + 1, kAnon.size()) == kAnon) {
+        i += kAnon.size();
+        continue;
+      }
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// More '<' than '>' before the cut: the Perl rule cut a name inside a
+// template argument list ("std::function<void (int)>" -> "std::function<void ").
+bool CutInsideTemplate(std::string_view kept) {
+  int depth = 0;
+  for (char c : kept) {
+    if (c == '<') ++depth;
+    if (c == '>') --depth;
+  }
+  return depth > 0;
+}
+
+bool IsPerfMap(std::string_view mod) {  // m:/tmp/perf-\d+\.map:
+  for (size_t at = mod.find("/tmp/perf-"); at != std::string_view::npos;
+       at = mod.find("/tmp/perf-", at + 1)) {
+    size_t i = at + 10, start = i;
+    while (i < mod.size() && IsDigit(mod[i])) ++i;
+    if (i > start && mod.substr(i, 4) == ".map") return true;
+  }
+  return false;
+}
+
+bool IsJitdump(std::string_view mod) {  // jitted-PID-N.so from perf inject
+  std::string_view base = Basename(mod);
+  return StartsWith(base, "jitted-") && EndsWith(base, ".so");
+}
+
+bool IsKernelModuleOrVersioned(std::string_view mod) {
+  std::string_view base = Basename(mod);
+  return EndsWith(mod, ".ko") || StartsWith(base, "vmlinux-");
+}
+
+}  // namespace
+
+void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
+  if (b.first_unrecognized_at < a->first_unrecognized_at) {
+    a->first_unrecognized_at = b.first_unrecognized_at;
+    a->first_unrecognized = b.first_unrecognized;
+  }
+  if (b.first_long_line_at < a->first_long_line_at) {
+    a->first_long_line_at = b.first_long_line_at;
+    a->first_long_line = b.first_long_line;
+  }
+  if (b.other_event_at < a->other_event_at) {
+    a->other_event_at = b.other_event_at;
+    a->other_event = b.other_event;
+  }
+  a->lines += b.lines;
+  a->comment_lines += b.comment_lines;
+  a->samples += b.samples;
+  a->samples_other_event += b.samples_other_event;
+  a->unrecognized_lines += b.unrecognized_lines;
+  a->long_lines += b.long_lines;
+  a->last_sample_dropped += b.last_sample_dropped;
+  a->blank_with_spaces += b.blank_with_spaces;
+  a->paren_frames += b.paren_frames;
+  a->cut_names += b.cut_names;
+  a->one_char_comm += b.one_char_comm;
+  a->upper_hex_offsets += b.upper_hex_offsets;
+  a->kernel_modules += b.kernel_modules;
+  a->jitdump_frames += b.jitdump_frames;
+}
+
+uint64_t PerfScriptParser::Position(const LineReader* reader) const {
+  return (input_index_ << 40) + line_base_ + reader->line_number();
+}
+
+// Event header lines, stackcollapse-perf.pl's /^(\S.+?)\s+(\d+)\/*(\d+)*\s+/:
+//   java 25607 4794564.109216: 1 cycles:
+//   java 12688 [002] 6544038.708352: 235 cpu-clock:
+//   V8 WorkerThread 25607 4794564.109216: 104345 cycles:
+//   java 24636/25607 [000] 4794564.109216: 1 cycles:u:
+//   swapper     0/0     [000] 1007.253216:   10101010 cpu-clock:pppH:
+// The comm is the shortest prefix of at least two characters (one with
+// --modern) that is followed by white space, a number, optionally '/' and a
+// second number, and white space.
+bool PerfScriptParser::MatchHeaderLine(std::string_view line, bool modern,
+                                       HeaderFields* out) {
+  size_t n = line.size();
+  if (n < 2 || IsSpace(line[0])) return false;
+  for (size_t e = modern ? 1 : 2; e < n; ++e) {
+    if (!IsSpace(line[e])) continue;
+    size_t p = e;
+    while (p < n && IsSpace(line[p])) ++p;
+    size_t q = p;
+    while (q < n && IsDigit(line[q])) ++q;
+    if (q > p && q < n) {
+      if (IsSpace(line[q])) {
+        *out = {line.substr(0, e), line.substr(p, q - p), {}, false};
+        return true;
+      }
+      if (line[q] == '/') {
+        size_t r = q;
+        while (r < n && line[r] == '/') ++r;
+        if (r < n && IsSpace(line[r])) {
+          *out = {line.substr(0, e), line.substr(p, q - p), {}, false};
+          return true;
+        }
+        size_t s = r;
+        while (s < n && IsDigit(line[s])) ++s;
+        if (s > r && s < n && IsSpace(line[s])) {
+          *out = {line.substr(0, e), line.substr(p, q - p),
+                  line.substr(r, s - r), true};
+          return true;
+        }
+      }
+    }
+    e = p - 1;  // every start inside this white-space run fails alike
+  }
+  return false;
+}
+
+// The period and event at the end of a header, /:\s*(\d+)*\s+(\S+):\s*$/:
+//   ... 6544038.708352: 235 cpu-clock:        period 235, event cpu-clock
+//   ... 4794564.109216: 1 cycles:u:           event cycles:u
+//   ... 1.000000: sched:sched_switch:         no period, event sched:sched_switch
+//   ... 2.0: 1 kmem:kmalloc: call_site=...    no match (trace fields follow)
+bool PerfScriptParser::MatchEvent(std::string_view line, EventFields* out) {
+  size_t end = line.size();
+  while (end > 0 && IsSpace(line[end - 1])) --end;
+  if (end == 0 || line[end - 1] != ':') return false;
+  size_t colon = end - 1;
+  size_t t = colon;
+  while (t > 0 && !IsSpace(line[t - 1])) --t;
+  if (t == colon || t == 0) return false;
+  size_t u = t;
+  while (u > 0 && IsSpace(line[u - 1])) --u;
+  size_t d = u;
+  while (d > 0 && IsDigit(line[d - 1])) --d;
+  size_t w = d;
+  while (w > 0 && IsSpace(line[w - 1])) --w;
+  if (w == 0 || line[w - 1] != ':') return false;
+  out->period = line.substr(d, u - d);
+  out->event = line.substr(t, colon - t);
+  return true;
+}
+
+// Stack lines, /^\s*(\w+)\s*(.+) \((.*)\)/ with Perl's backtracking:
+//       7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)
+//   ffffffff8103ce3b native_safe_halt+0xb ([kernel.kallsyms])
+//            7d8 ipv4_conntrack_local+0x7f8f80b8 ([nf_conntrack_ipv4])
+//       4c1e10 [unknown] ([JIT app cache])
+// The module runs from the last " (" that has a ')' after it to the last
+// ')'; the symbol is what lies between the address and that " (".
+bool PerfScriptParser::MatchFrameLine(std::string_view line,
+                                      FrameFields* out) {
+  size_t n = line.size();
+  size_t s0 = 0;
+  while (s0 < n && IsSpace(line[s0])) ++s0;
+  size_t w_end = s0;
+  while (w_end < n && IsWord(line[w_end])) ++w_end;
+  if (w_end == s0) return false;
+  size_t close = line.rfind(')');
+  if (close == std::string_view::npos || close < 2) return false;
+  size_t p = std::string_view::npos;
+  for (size_t i = close - 1; i-- > 0;) {
+    if (line[i] == ' ' && line[i + 1] == '(') {
+      p = i;
+      break;
+    }
+  }
+  if (p == std::string_view::npos) return false;
+  size_t b = w_end;
+  while (b < n && IsSpace(line[b])) ++b;
+  size_t pc_end = w_end, a;
+  if (p >= b + 1) {
+    a = b;
+  } else if (p >= w_end + 1) {
+    a = p - 1;  // the symbol is one space of the gap: "ab  (x)"
+  } else if (p == w_end && w_end - s0 >= 2) {
+    pc_end = a = w_end - 1;  // "abc (x)": pc "ab", symbol "c"
+  } else {
+    return false;
+  }
+  *out = {line.substr(s0, pc_end - s0), line.substr(a, p - a),
+          line.substr(p + 2, close - (p + 2))};
+  return true;
+}
+
+PerfScriptParser::PerfScriptParser(const PerfScriptOptions& options,
+                                   StringInterner* names, SampleSink* sink)
+    : options_(options), names_(names), sink_(sink),
+      event_filter_(options.event_filter) {
+  if (options_.include_tid) options_.include_pid = true;
+}
+
+bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
+                            std::string* err, uint64_t line_base,
+                            uint64_t input_index) {
+  line_base_ = line_base;
+  input_index_ = input_index;
+  std::string_view line;
+  for (;;) {
+    LineReader::Result r = reader->Next(&line);
+    if (r == LineReader::kLine) {
+      OnLine(line, reader, file);
+      if (!error_.empty()) {
+        *err = error_;
+        return false;
+      }
+    } else if (r == LineReader::kEof) {
+      return true;
+    } else if (r == LineReader::kTooLong) {
+      stats_.lines++;
+      if (stats_.long_lines++ == 0) {
+        stats_.first_long_line_at = Position(reader);
+        stats_.first_long_line =
+            std::string(file) + ":" +
+            std::to_string(line_base_ + reader->line_number());
+      }
+    } else {
+      *err = reader->error();
+      return false;
+    }
+  }
+}
+
+void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
+                              std::string_view file) {
+  stats_.lines++;
+  if (!line.empty() && line[0] == '#') {  // --header output, comments
+    stats_.comment_lines++;
+    return;
+  }
+  if (line.empty()) {
+    EndSample();
+    return;
+  }
+  if (!IsSpace(line[0])) {
+    if (HasNul(line, reader, file)) return;
+    HeaderFields h;
+    if (MatchHeaderLine(line, options_.modern, &h)) {
+      if (!options_.modern && IsSpace(line[1])) {
+        stats_.one_char_comm++;
+      }
+      header_at_ = Position(reader);
+      OnHeader(line, h);
+      return;
+    }
+  } else if (AllSpace(line)) {
+    stats_.blank_with_spaces++;
+    if (options_.modern) {
+      EndSample();
+      return;
+    }
+  }
+  // A stack line, or nothing the Perl script recognises.
+  const LineResult* res;
+  LineResult slow;
+  if (options_.srcline) {
+    // Each frame consumes the source line after it: no caching.
+    if (!has_pname_) {
+      FrameFields f;
+      slow.kind = MatchFrameLine(line, &f) ? kFrame : kUnrecognized;
+    } else {
+      slow = ProcessFrameLine(line, reader);
+    }
+    res = &slow;
+  } else {
+    res = &LookupFrameLine(line);
+  }
+  if (res->kind == kBinary || (options_.srcline && !has_pname_)) {
+    if (HasNul(line, reader, file)) return;
+  }
+  if (res->kind == kUnrecognized) {
+    if (stats_.unrecognized_lines++ == 0) {
+      stats_.first_unrecognized_at = Position(reader);
+      stats_.first_unrecognized =
+          Where(file, line_base_ + reader->line_number()) + Printable(line);
+    }
+    return;
+  }
+  if (!has_pname_) return;  // a sample of another event
+  if (res->kind == kDropped) {
+    stats_.paren_frames++;
+    return;
+  }
+  if (res->quirks != 0) CountQuirks(res->quirks);
+  for (uint32_t i = res->count; i-- > 0;) {
+    stack_rev_.push_back(pieces_[res->first + i]);
+  }
+}
+
+bool PerfScriptParser::HasNul(std::string_view line, LineReader* reader,
+                              std::string_view file) {
+  const void* nul = std::memchr(line.data(), 0, line.size());
+  if (nul == nullptr) return false;
+  error_ = Where(file, line_base_ + reader->line_number()) +
+           "NUL byte at column " +
+           std::to_string(static_cast<const char*>(nul) - line.data() + 1) +
+           ": binary data, not perf script text";
+  return true;
+}
+
+void PerfScriptParser::CountQuirks(uint8_t quirks) {
+  if (quirks & kCutName) stats_.cut_names++;
+  if (quirks & kUpperHex) stats_.upper_hex_offsets++;
+  if (quirks & kKernelModule) stats_.kernel_modules++;
+  if (quirks & kJitdump) stats_.jitdump_frames++;
+}
+
+void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
+  std::string_view pid = h.pid, tid = h.tid;
+  if (!h.has_tid || tid == "0") {  // Perl: if (not $tid)
+    tid = h.pid;
+    pid = "?";
+  }
+  std::string_view period;
+  EventFields ev;
+  if (MatchEvent(line, &ev)) {
+    period = ev.period;
+    if (event_filter_.empty()) {
+      // By default only the first event type seen is kept: mixing cycles
+      // and instructions, say, would give a misleading profile.
+      event_filter_ = std::string(ev.event);
+      event_defaulted_ = true;
+    } else if (ev.event != event_filter_) {
+      if (stats_.samples_other_event++ == 0) {
+        stats_.other_event_at = header_at_;
+        stats_.other_event = std::string(ev.event);
+      }
+      return;  // Perl's `next`: $pname keeps its previous value
+    }
+  }
+  if (period.empty() || period == "0") {
+    period_ = PerlNumber::FromUint(1);
+  } else {
+    period_ = PerlNumber::Parse(period);
+  }
+  std::string pname(h.comm);
+  if (options_.include_pid) {
+    pname += '-';
+    pname += pid;
+    if (options_.include_tid) {
+      pname += '/';
+      pname += tid;
+    }
+  }
+  std::replace(pname.begin(), pname.end(), ' ', '_');
+  SetPname(std::move(pname));
+}
+
+void PerfScriptParser::SetPname(std::string pname) {
+  has_pname_ = !(pname.empty() || pname == "0");
+  pname_java_ = StartsWith(pname, "java");
+  SymbolId key = pname_keys_.Intern(pname);
+  if (key == pname_results_.size()) {
+    // A comm may hold ';', which separates frames in the folded line: store
+    // such a name as the frames it will read as.
+    LineResult res;
+    res.first = static_cast<uint32_t>(pieces_.size());
+    std::string_view rest = pname;
+    for (;;) {
+      size_t semi = rest.find(';');
+      pieces_.push_back(names_->Intern(rest.substr(0, semi)));
+      res.count++;
+      if (semi == std::string_view::npos) break;
+      rest.remove_prefix(semi + 1);
+    }
+    pname_results_.push_back(res);
+  }
+  pname_index_ = key;
+}
+
+void PerfScriptParser::EndSample() {
+  if (!has_pname_) return;  // no sample, or one of another event
+  const LineResult& p = pname_results_[pname_index_];
+  frames_.assign(pieces_.begin() + p.first, pieces_.begin() + p.first + p.count);
+  frames_.insert(frames_.end(), stack_rev_.rbegin(), stack_rev_.rend());
+  sink_->OnSample(frames_, period_);
+  stats_.samples++;
+  stack_rev_.clear();
+  has_pname_ = false;
+}
+
+void PerfScriptParser::Finish() {
+  if (!has_pname_) return;
+  stats_.last_sample_dropped++;
+  if (options_.modern) {
+    EndSample();
+  } else {
+    stack_rev_.clear();
+    has_pname_ = false;
+  }
+}
+
+const PerfScriptParser::LineResult& PerfScriptParser::LookupFrameLine(
+    std::string_view line) {
+  int java = pname_java_ ? 1 : 0;
+  StringInterner& keys = line_keys_[java];
+  std::vector<LineResult>& results = line_results_[java];
+  SymbolId id = keys.Find(line);
+  if (id != StringInterner::kNone) return results[id];
+  LineResult res = ProcessFrameLine(line, nullptr);
+  keys.Intern(line);
+  results.push_back(res);
+  return results.back();
+}
+
+// Turns one stack line into the frames the Perl script pushes for it
+// (several for a perf-map-agent inline chain "a->b->c").
+PerfScriptParser::LineResult PerfScriptParser::ProcessFrameLine(
+    std::string_view line, LineReader* reader) {
+  LineResult res;
+  if (std::memchr(line.data(), 0, line.size()) != nullptr) {
+    res.kind = kBinary;  // checked once per distinct line, here
+    return res;
+  }
+  FrameFields f;
+  if (!MatchFrameLine(line, &f)) {
+    res.kind = kUnrecognized;
+    return res;
+  }
+  std::string_view rawfunc = f.rawfunc;
+  size_t cut = OffsetStart(rawfunc, options_.modern);
+  if (cut == rawfunc.size() && OffsetStart(rawfunc, true) != rawfunc.size()) {
+    res.quirks |= kUpperHex;
+  }
+  rawfunc = rawfunc.substr(0, cut);
+  if (!rawfunc.empty() && rawfunc[0] == '(' && !options_.modern) {
+    res.kind = kDropped;  // Perl: next if $rawfunc =~ /^\(/
+    return res;
+  }
+  std::vector<std::string_view> parts;
+  SplitArrows(rawfunc, &parts);
+  res.first = static_cast<uint32_t>(pieces_.size());
+  bool is_unknown = false;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string& func = scratch_;
+    func.assign(parts[i]);
+    if (func == "[unknown]") {
+      std::string name;
+      if (f.mod != "[unknown]") {
+        name = std::string(Basename(f.mod));
+      } else {
+        name = "unknown";
+        is_unknown = true;
+      }
+      func = options_.include_addrs
+                 ? "[" + name + " <" + std::string(f.pc) + ">]"
+                 : "[" + name + "]";
+    }
+    TidyPiece(&func, &res.quirks);
+    if (pname_java_ && Contains(func, "/") && !func.empty() && func[0] == 'L') {
+      func.erase(0, 1);
+    }
+    Annotate(&func, i, f.mod, &res.quirks);
+    if (options_.srcline && !is_unknown && reader != nullptr) {
+      // The line after each frame is its source location:
+      //   |   uniform_int_dist.h:300
+      //   |   libc-2.33.so[27b25]
+      std::string_view src;
+      if (reader->Next(&src) == LineReader::kLine) stats_.lines++;
+      else src = {};
+      std::string text;
+      for (size_t k = 0; k < src.size(); ++k) {  // s/\[.*?\]//g
+        if (src[k] == '[') {
+          size_t close = src.find(']', k + 1);
+          if (close != std::string_view::npos) {
+            k = close;
+            continue;
+          }
+        }
+        text += src[k];
+      }
+      size_t a = 0, b = text.size();
+      while (a < b && IsSpace(text[a])) ++a;
+      while (b > a && IsSpace(text[b - 1])) --b;
+      if (b > a) func += ":" + text.substr(a, b - a);
+    }
+    pieces_.push_back(names_->Intern(func));
+    res.count++;
+  }
+  return res;
+}
+
+void PerfScriptParser::TidyPiece(std::string* func, uint8_t* quirks) const {
+  std::replace(func->begin(), func->end(), ';', ':');
+  if (!LooksLikeGoMethod(*func)) {
+    size_t cut = options_.modern ? ModernCut(*func) : PerlCut(*func);
+    if (cut != std::string::npos) {
+      std::string_view kept(func->data(), cut);
+      if (!options_.modern && CutInsideTemplate(kept)) *quirks |= kCutName;
+      func->resize(cut);
+    }
+  }
+  func->erase(std::remove_if(func->begin(), func->end(),
+                             [](char c) { return c == '"' || c == '\''; }),
+              func->end());
+}
+
+void PerfScriptParser::Annotate(std::string* func, size_t index,
+                                std::string_view mod, uint8_t* quirks) const {
+  if (index > 0) {  // the 2nd and later pieces of "a->b" were inlined
+    if (!Contains(*func, "_[i]")) *func += "_[i]";
+    return;
+  }
+  if (options_.annotate_kernel && !Contains(mod, "unknown")) {
+    bool perl_kernel = StartsWith(mod, "[") || EndsWith(mod, "vmlinux");
+    if (perl_kernel) {
+      *func += "_[k]";
+      return;
+    }
+    if (IsKernelModuleOrVersioned(mod)) {
+      if (options_.modern) {
+        *func += "_[k]";
+        return;
+      }
+      *quirks |= kKernelModule;
+    }
+  }
+  if (options_.annotate_jit) {
+    if (IsPerfMap(mod)) {
+      if (!Contains(*func, "_[j]")) *func += "_[j]";
+    } else if (IsJitdump(mod)) {
+      if (options_.modern) {
+        if (!Contains(*func, "_[j]")) *func += "_[j]";
+      } else {
+        *quirks |= kJitdump;
+      }
+    }
+  }
+}
+
+}  // namespace flamefold

@@ -1,0 +1,31 @@
+// flamefold: perf script output -> folded stacks (stackcollapse-perf.pl).
+#include <cstdio>
+
+#include "flamefold/fold.h"
+#include "flamefold/tool_main.h"
+#include "flamefold_config.h"
+
+int main(int argc, char** argv) {
+  using namespace flamefold;
+  Diag diag("flamefold");
+  FoldConfig config;
+  std::string err;
+  switch (ParseFoldArgs(argc, argv, &config, &err)) {
+    case ArgsResult::kHelp:
+      std::fputs(FoldHelp().c_str(), stdout);
+      return kExitOk;
+    case ArgsResult::kVersion:
+      std::printf("flamefold %s\n", FLAMEFOLD_VERSION);
+      return kExitOk;
+    case ArgsResult::kUsageError:
+      diag.Error(err);
+      std::fputs("Try 'flamefold --help' for more information.\n", stderr);
+      return kExitUsage;
+    case ArgsResult::kRun:
+      break;
+  }
+  diag.set_quiet(config.quiet);
+  return RunTool(diag, config.output, [&](OutputSink* out) {
+    return RunFold(config, out, diag);
+  });
+}

@@ -1,0 +1,106 @@
+// The input layer: magic-byte detection, gzip/zstd streaming, truncation.
+#include <doctest/doctest.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "flamefold/input.h"
+#include "flamefold/line_reader.h"
+
+using namespace flamefold;
+
+namespace {
+
+std::string Gzip(const std::string& text) {
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, text.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+std::string Zstd(const std::string& text) {
+  std::string out(ZSTD_compressBound(text.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3));
+  return out;
+}
+
+// Opens `raw` (read in `chunk`-byte pieces) and returns all decoded text,
+// or "ERROR: message".
+std::string Decode(const std::string& raw, ContentKind* kind = nullptr,
+                   size_t chunk = 7) {
+  Input in;
+  std::string err;
+  if (!OpenSource("f", std::make_unique<StringSource>(raw, chunk), &in, &err)) {
+    return "ERROR: " + err;
+  }
+  if (kind) *kind = in.kind;
+  std::string all;
+  char buf[5];
+  for (;;) {
+    size_t got = 0;
+    if (!in.source->Read(buf, sizeof buf, &got, &err)) return "ERROR: f: " + err;
+    if (got == 0) return all;
+    all.append(buf, got);
+  }
+}
+
+const std::string kText = "perf 1 1.0: 1 cycles:\n\tffff main (/bin/x)\n\n";
+
+}  // namespace
+
+TEST_CASE("gzip and zstd are found by magic bytes and decoded") {
+  ContentKind kind;
+  CHECK(Decode(Gzip(kText), &kind) == kText);
+  CHECK(kind == ContentKind::kPerfScript);
+  CHECK(Decode(Zstd(kText), &kind) == kText);
+  CHECK(Decode(kText, &kind) == kText);
+}
+
+TEST_CASE("several gzip members and zstd frames read as one stream") {
+  CHECK(Decode(Gzip("a;b 1\n") + Gzip("c 2\n")) == "a;b 1\nc 2\n");
+  CHECK(Decode(Zstd("a;b 1\n") + Zstd("c 2\n")) == "a;b 1\nc 2\n");
+}
+
+TEST_CASE("truncated and corrupt streams are errors") {
+  std::string gz = Gzip(kText + kText);
+  CHECK(Decode(gz.substr(0, gz.size() - 5)) == "ERROR: f: truncated gzip stream");
+  std::string zs = Zstd(kText + kText);
+  CHECK(Decode(zs.substr(0, zs.size() - 3)) == "ERROR: f: truncated zstd stream");
+  std::string bad = gz;
+  bad[12] ^= 0x55;
+  CHECK(Decode(bad).rfind("ERROR: f: ", 0) == 0);
+  CHECK(Decode(gz + "junk") == "ERROR: f: trailing garbage after gzip stream");
+}
+
+TEST_CASE("content sniffing") {
+  CHECK(SniffText("") == ContentKind::kEmpty);
+  CHECK(SniffText("a;b;c 12\nd 3\n") == ContentKind::kFolded);
+  CHECK(SniffText("a;b 1.5\n# comment\n\nx 2") == ContentKind::kFolded);
+  CHECK(SniffText(kText) == ContentKind::kPerfScript);
+  CHECK(SniffText("perf 1234\n\tffff main (/x)\n") == ContentKind::kPerfScript);
+  CHECK(HasPerfDataMagic("PERFILE2\x68\0\0\0"));
+  ContentKind kind;
+  Decode(Zstd(std::string("PERFILE2") + std::string(100, '\0')), &kind);
+  CHECK(kind == ContentKind::kPerfData);
+}
+
+TEST_CASE("line reader: long lines, missing last newline, CR kept") {
+  StringSource src("ab\r\n" + std::string(100, 'x') + "\nlast", 3);
+  LineReader reader(&src, 50);
+  std::string_view line;
+  REQUIRE(reader.Next(&line) == LineReader::kLine);
+  CHECK(line == "ab\r");
+  CHECK(reader.Next(&line) == LineReader::kTooLong);
+  REQUIRE(reader.Next(&line) == LineReader::kLine);
+  CHECK(line == "last");
+  CHECK(reader.last_line_unterminated());
+  CHECK(reader.line_number() == 3);
+  CHECK(reader.Next(&line) == LineReader::kEof);
+}

@@ -1,0 +1,141 @@
+// The perf script parser against stackcollapse-perf.pl's rules. Every
+// expected string here is what the Perl script printed for the same input.
+#include <doctest/doctest.h>
+
+#include "flamefold/perf_script.h"
+#include "test_util.h"
+
+using flamefold::PerfScriptOptions;
+using flamefold::PerfScriptParser;
+using flamefold::PerfScriptStats;
+using flamefold::testing::FoldPerfScript;
+
+TEST_CASE("header: comm, pid/tid, period and event") {
+  CHECK(FoldPerfScript("java 25607 4794564.109216: 1 cycles:\n\tffff a (b)\n\n") ==
+        "java;a 1\n");
+  PerfScriptOptions tid;
+  tid.include_tid = true;
+  CHECK(FoldPerfScript("swapper 0/0 [000] 1.0: 10 cpu-clock:\n"
+                       "\tffff f ([kernel.kallsyms])\n\n", tid) ==
+        "swapper-?/0;f 10\n");
+  PerfScriptOptions pid;
+  pid.include_pid = true;
+  CHECK(FoldPerfScript("V8 WorkerThread 24636/25607 [000] 94564.109216: 100 cycles:u:\n"
+                       "\t1 f (m)\n\n", pid) == "V8_WorkerThread-24636;f 100\n");
+}
+
+TEST_CASE("a one-character comm is misparsed as Perl does, and counted") {
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript("a 1 1.0: 3 cycles:\n\tffff f (m)\n\n", {}, &stats) ==
+        "a_1_1.0:;f 3\n");
+  CHECK(stats.one_char_comm == 1);
+  PerfScriptOptions modern;
+  modern.modern = true;
+  CHECK(FoldPerfScript("a 1 1.0: 3 cycles:\n\tffff f (m)\n\n", modern) ==
+        "a;f 3\n");
+}
+
+TEST_CASE("C++ names: cut at the first paren, (-frames dropped") {
+  const char* in =
+      "p 1/2 1.0: 10 cycles:\n"
+      "\tffff std::function<void (int)>::operator()(int) (/x)\n"
+      "\tffff (anonymous namespace)::g(int) (/x)\n"
+      "\tffff ns::(anonymous namespace)::h(int) (/x)\n"
+      "\tffff abc (x)\n\n";
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript(in, {}, &stats) ==
+        "p_1/2_1.0:;abc;ns::(anonymous namespace)::h;std::function<void  10\n");
+  CHECK(stats.paren_frames == 1);
+  CHECK(stats.cut_names == 1);
+  PerfScriptOptions modern;
+  modern.modern = true;
+  CHECK(FoldPerfScript(in, modern) ==
+        "p;abc;ns::(anonymous namespace)::h;(anonymous namespace)::g;"
+        "std::function<void (int)>::operator() 10\n");
+}
+
+TEST_CASE("white-space-only line merges samples; --modern ends the sample") {
+  const char* in = "pp 1/2 1.0: 10 cycles:\n\tffff f (m)\n \n"
+                   "pp 1/2 1.0: 5 cycles:\n\tffff g (m)\n\n";
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript(in, {}, &stats) == "pp;g;f 5\n");
+  CHECK(stats.blank_with_spaces == 1);
+  CHECK(stats.unrecognized_lines == 1);
+  PerfScriptOptions modern;
+  modern.modern = true;
+  CHECK(FoldPerfScript(in, modern) == "pp;f 10\npp;g 5\n");
+}
+
+TEST_CASE("the first event is kept; later events are skipped and counted") {
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n\tffff f (m)\n\n"
+                       "pp 1/2 1.0: 5 instructions:\n\tffff g (m)\n\n",
+                       {}, &stats) == "pp;f 10\n");
+  CHECK(stats.samples_other_event == 1);
+  CHECK(stats.other_event == "instructions");
+  PerfScriptOptions ev;
+  ev.event_filter = "instructions";
+  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n\tffff f (m)\n\n"
+                       "pp 1/2 1.0: 5 instructions:\n\tffff g (m)\n\n",
+                       ev) == "pp;g 5\n");
+}
+
+TEST_CASE("unknown symbols, --addrs, offsets") {
+  PerfScriptOptions addrs;
+  addrs.include_addrs = true;
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n\tffff f+0xAB (m)\n"
+                       "\tffff [unknown] (/lib/x.so)\n\tffff [unknown] ([unknown])\n\n",
+                       addrs, &stats) ==
+        "pp;[unknown <ffff>];[x.so <ffff>];f+0xAB 10\n");
+  CHECK(stats.upper_hex_offsets == 1);
+  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n\tffff f+0xab (m)\n\n") ==
+        "pp;f 10\n");
+}
+
+TEST_CASE("the last sample is dropped without a blank line, kept by --modern") {
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n\tffff f (m)\n", {}, &stats) == "");
+  CHECK(stats.last_sample_dropped == 1);
+  PerfScriptOptions modern;
+  modern.modern = true;
+  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n\tffff f (m)\n", modern) ==
+        "pp;f 10\n");
+}
+
+TEST_CASE("input split into 1-byte reads gives the same output") {
+  const char* in = "java 25607 4794564.109216: 1 cycles:\n\tffff a (b)\n\n"
+                   "java 25607 4794564.109216: 2 cycles:\n\tffff a (b)\n\n";
+  CHECK(FoldPerfScript(in, {}, nullptr, 1) == "java;a 3\n");
+}
+
+TEST_CASE("binary input is an error naming the line") {
+  CHECK(FoldPerfScript(std::string("pp 1/2 1.0: 10 cycles:\n\tff f\0 (m)\n\n", 36)) ==
+        "ERROR: test:2: NUL byte at column 6: binary data, not perf script text");
+}
+
+TEST_CASE("frame line grammar follows Perl's backtracking") {
+  PerfScriptParser::FrameFields f;
+  REQUIRE(PerfScriptParser::MatchFrameLine("\t7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)", &f));
+  CHECK(f.pc == "7f722d142778");
+  CHECK(f.rawfunc == "Ljava/io/PrintStream;::print");
+  CHECK(f.mod == "/tmp/perf-19982.map");
+  REQUIRE(PerfScriptParser::MatchFrameLine("abc (x)", &f));  // pc shortened
+  CHECK(f.pc == "ab");
+  CHECK(f.rawfunc == "c");
+  REQUIRE(PerfScriptParser::MatchFrameLine("  4c1e10 [unknown] ([JIT app cache])", &f));
+  CHECK(f.mod == "[JIT app cache]");
+  CHECK_FALSE(PerfScriptParser::MatchFrameLine("    ", &f));
+  CHECK_FALSE(PerfScriptParser::MatchFrameLine("a (x)", &f));
+}
+
+TEST_CASE("event grammar") {
+  PerfScriptParser::EventFields e;
+  REQUIRE(PerfScriptParser::MatchEvent("java 12688 [002] 6544038.708352: 235 cpu-clock:", &e));
+  CHECK(e.period == "235");
+  CHECK(e.event == "cpu-clock");
+  REQUIRE(PerfScriptParser::MatchEvent("x 1 1.000000: sched:sched_switch: ", &e));
+  CHECK(e.period == "");
+  CHECK(e.event == "sched:sched_switch");
+  CHECK_FALSE(PerfScriptParser::MatchEvent("x 1 2.0: 1 kmem:kmalloc: call_site=ffff", &e));
+}

@@ -1,0 +1,62 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "flamefold/stack_trie.h"
+#include "test_util.h"
+
+using namespace flamefold;
+
+namespace {
+void Add(StringInterner* names, StackTrie* trie,
+         std::vector<std::string> frames, uint64_t n) {
+  std::vector<SymbolId> ids;
+  for (auto& f : frames) ids.push_back(names->Intern(f));
+  trie->Add(ids, PerlNumber::FromUint(n));
+}
+}  // namespace
+
+TEST_CASE("walk order is the byte order of the folded lines") {
+  StringInterner names;
+  StackTrie trie(&names);
+  // "a;b" < "a;b!" < "a;b;c" < "a;b_": a name that extends another sorts
+  // between the shorter name's own line and its descendants.
+  Add(&names, &trie, {"a", "b", "c"}, 1);
+  Add(&names, &trie, {"a", "b!"}, 2);
+  Add(&names, &trie, {"a", "b"}, 3);
+  Add(&names, &trie, {"a", "b_"}, 4);
+  Add(&names, &trie, {"a"}, 5);
+  Add(&names, &trie, {"a", "b", "c"}, 6);
+  CHECK(testing::FoldedText(trie) == "a 5\na;b 3\na;b! 2\na;b;c 7\na;b_ 4\n");
+  CHECK(trie.total_samples() == 6);
+}
+
+TEST_CASE("merge sums counts across tries with their own interners") {
+  StringInterner n1, n2;
+  StackTrie t1(&n1), t2(&n2);
+  Add(&n1, &t1, {"x", "y"}, 1);
+  Add(&n2, &t2, {"z"}, 2);
+  Add(&n2, &t2, {"x", "y"}, 3);
+  t1.Merge(t2, &n1);
+  CHECK(testing::FoldedText(t1) == "x;y 4\nz 2\n");
+  CHECK(t1.samples(t1.ChildOf(t1.ChildOf(StackTrie::kRoot, n1.Find("x")), n1.Find("y"))) == 2);
+}
+
+TEST_CASE("a 100,000-frame stack walks without recursion") {
+  StringInterner names;
+  StackTrie trie(&names);
+  std::vector<SymbolId> ids(100000, names.Intern("f"));
+  trie.Add(ids, PerlNumber::FromUint(1));
+  size_t len = 0;
+  trie.Walk([&](NodeId, std::string_view line) { len = line.size(); });
+  CHECK(len == 100000 * 2 - 1);
+}
+
+TEST_CASE("counts add like Perl numbers") {
+  PerlNumber n = PerlNumber::FromUint(UINT64_MAX);
+  n.AddUint(1);
+  CHECK(n.ToString() == "1.84467440737096e+19");
+  CHECK(PerlNumber::Parse("2.5").ToString() == "2.5");
+  PerlNumber m = PerlNumber::Parse("007");
+  CHECK(m.ToString() == "7");
+}
