@@ -6,11 +6,29 @@
 
 namespace flamefold {
 
+Arena::~Arena() {
+  for (const Block& b : blocks_) BigFree(b.data, b.size);
+}
+
+Arena& Arena::operator=(Arena&& o) noexcept {
+  if (this != &o) {
+    for (const Block& b : blocks_) BigFree(b.data, b.size);
+    blocks_ = std::move(o.blocks_);
+    cur_ = o.cur_;
+    left_ = o.left_;
+    used_ = o.used_;
+    o.blocks_.clear();
+    o.cur_ = nullptr;
+    o.left_ = o.used_ = 0;
+  }
+  return *this;
+}
+
 std::string_view Arena::Store(std::string_view s) {
   if (s.size() > left_) {
     size_t size = std::max(kBlock, s.size());
-    blocks_.emplace_back(new char[size]);
-    cur_ = blocks_.back().get();
+    blocks_.push_back({static_cast<char*>(BigAllocate(size)), size});
+    cur_ = blocks_.back().data;
     left_ = size;
   }
   char* p = cur_;
@@ -50,7 +68,7 @@ SymbolId StringInterner::Intern(std::string_view s) {
 }
 
 void StringInterner::Grow() {
-  std::vector<Slot> old = std::move(slots_);
+  BigVector<Slot> old = std::move(slots_);
   slots_.assign(old.size() * 2, Slot{});
   mask_ = slots_.size() - 1;
   for (const Slot& slot : old) {

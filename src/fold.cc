@@ -228,16 +228,17 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
   inputs.Finish();
   const PerfScriptStats& s = inputs.perf_stats();
   const FoldedStats& f = inputs.folded_stats();
-  if (trie.total_samples() == 0 &&
-      (s.unrecognized_lines > 0 || f.invalid_lines > 0)) {
-    diag.Error(files.size() == 1 ? files[0] + ": no samples found: " +
-                                       std::to_string(s.unrecognized_lines + f.invalid_lines) +
-                                       " line(s) are neither perf script output nor folded stacks" +
-                                       (s.first_unrecognized.empty() ? "" : " (first: " + s.first_unrecognized + ")")
-                                 : "no samples found in the inputs: " +
-                                       std::to_string(s.unrecognized_lines + f.invalid_lines) +
-                                       " line(s) not recognised" +
-                                       (s.first_unrecognized.empty() ? "" : " (first: " + s.first_unrecognized + ")"));
+  uint64_t bad = s.unrecognized_lines + s.long_lines + f.invalid_lines;
+  if (trie.total_samples() == 0 && bad > 0) {
+    // Nothing folded and lines skipped: this is not a profile at all.
+    std::string first = !s.first_unrecognized.empty() ? s.first_unrecognized
+                        : !s.first_long_line.empty()
+                            ? s.first_long_line + ": line too long"
+                            : "line " + std::to_string(f.first_invalid_line);
+    diag.Error((files.size() == 1 ? files[0] + ": " : std::string()) +
+               "no samples found: " + std::to_string(bad) +
+               " line(s) are neither perf script output nor folded stacks "
+               "(first: " + first + ")");
     return kExitDataError;
   }
   WriteCounts c = WriteStacks(trie, filter, out);

@@ -94,6 +94,16 @@ const OptionSpec* Resolve(const std::vector<Name>& names, const std::string& wor
   return nullptr;
 }
 
+// The non-flag option with the one-letter name `c`, if any.
+const OptionSpec* ShortWithValue(const std::vector<Name>& names, char c) {
+  for (const Name& n : names) {
+    if (n.name.size() == 1 && n.name[0] == c && n.spec->type != OptType::kFlag) {
+      return n.spec;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::string ParsedOptions::Get(std::string_view name, std::string_view def) const {
@@ -142,6 +152,15 @@ bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
     }
     std::string why;
     const OptionSpec* spec = Resolve(names, Lower(body), &why);
+    if (spec == nullptr && prefix == 1 && !has_value && body.size() > 1) {
+      // "-j2", "-oFILE": a value glued to one of our one-letter options.
+      // Getopt::Long would call these unknown, so no Perl call changes.
+      spec = ShortWithValue(names, body[0]);
+      if (spec != nullptr) {
+        value = std::string(body.substr(1));
+        has_value = true;
+      }
+    }
     if (spec == nullptr) {
       errors.push_back(why);
       continue;

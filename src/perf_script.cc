@@ -177,8 +177,8 @@ void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
   a->jitdump_frames += b.jitdump_frames;
 }
 
-uint64_t PerfScriptParser::Position(const LineReader* reader) const {
-  return (input_index_ << 40) + line_base_ + reader->line_number();
+uint64_t PerfScriptParser::Position(uint64_t lineno) const {
+  return (input_index_ << 40) + lineno;
 }
 
 // Event header lines, stackcollapse-perf.pl's /^(\S.+?)\s+(\d+)\/*(\d+)*\s+/:
@@ -315,11 +315,16 @@ bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
         return false;
       }
     } else if (r == LineReader::kEof) {
+      FlushPending(file);  // a sample may go on in the next input
+      if (!error_.empty()) {
+        *err = error_;
+        return false;
+      }
       return true;
     } else if (r == LineReader::kTooLong) {
       stats_.lines++;
       if (stats_.long_lines++ == 0) {
-        stats_.first_long_line_at = Position(reader);
+        stats_.first_long_line_at = Position(line_base_ + reader->line_number());
         stats_.first_long_line =
             std::string(file) + ":" +
             std::to_string(line_base_ + reader->line_number());
@@ -339,50 +344,70 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
     return;
   }
   if (line.empty()) {
-    EndSample();
+    EndSample(file);
     return;
   }
+  uint64_t lineno = line_base_ + reader->line_number();
   if (!IsSpace(line[0])) {
-    if (HasNul(line, reader, file)) return;
+    if (HasNul(line, lineno, file)) return;
     HeaderFields h;
     if (MatchHeaderLine(line, options_.modern, &h)) {
+      FlushPending(file);
       if (!options_.modern && IsSpace(line[1])) {
         stats_.one_char_comm++;
       }
-      header_at_ = Position(reader);
+      header_at_ = Position(lineno);
       OnHeader(line, h);
       return;
     }
   } else if (AllSpace(line)) {
     stats_.blank_with_spaces++;
     if (options_.modern) {
-      EndSample();
+      EndSample(file);
       return;
     }
   }
-  // A stack line, or nothing the Perl script recognises.
+  if (has_pname_ && !options_.srcline) {
+    // Keep the stack lines of the sample: at its end, a sample whose lines
+    // were all seen before costs one lookup (see EndSample).
+    if (pending_.empty()) {
+      pending_.assign(reinterpret_cast<const char*>(&pname_index_),
+                      sizeof pname_index_);
+    }
+    pending_.append(line);
+    pending_.push_back('\n');
+    pending_lines_.push_back(lineno);
+    return;
+  }
+  ProcessStackLine(line, lineno, file, reader);
+}
+
+// A stack line, or a line the Perl script does not recognise.
+void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
+                                        std::string_view file,
+                                        LineReader* reader) {
   const LineResult* res;
   LineResult slow;
-  if (options_.srcline) {
+  FrameFields f;
+  if (!MatchFrameLine(line, &f)) {
+    if (HasNul(line, lineno, file)) return;
+    slow.kind = kUnrecognized;
+    res = &slow;
+  } else if (options_.srcline) {
     // Each frame consumes the source line after it: no caching.
-    if (!has_pname_) {
-      FrameFields f;
-      slow.kind = MatchFrameLine(line, &f) ? kFrame : kUnrecognized;
-    } else {
-      slow = ProcessFrameLine(line, reader);
-    }
+    if (has_pname_) slow = ProcessFrame(f, reader);
     res = &slow;
   } else {
-    res = &LookupFrameLine(line);
+    res = &LookupFrame(f);
   }
-  if (res->kind == kBinary || (options_.srcline && !has_pname_)) {
-    if (HasNul(line, reader, file)) return;
+  if (res->kind == kBinary) {
+    HasNul(line, lineno, file);
+    return;
   }
   if (res->kind == kUnrecognized) {
     if (stats_.unrecognized_lines++ == 0) {
-      stats_.first_unrecognized_at = Position(reader);
-      stats_.first_unrecognized =
-          Where(file, line_base_ + reader->line_number()) + Printable(line);
+      stats_.first_unrecognized_at = Position(lineno);
+      stats_.first_unrecognized = Where(file, lineno) + Printable(line);
     }
     return;
   }
@@ -397,12 +422,27 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
   }
 }
 
-bool PerfScriptParser::HasNul(std::string_view line, LineReader* reader,
+// Processes the kept stack lines one by one (before an event line, at the
+// end of an input, or when the sample was not seen before).
+void PerfScriptParser::FlushPending(std::string_view file) {
+  if (pending_lines_.empty()) return;
+  std::string_view rest(pending_);
+  rest.remove_prefix(sizeof pname_index_);
+  for (uint64_t lineno : pending_lines_) {
+    size_t nl = rest.find('\n');
+    ProcessStackLine(rest.substr(0, nl), lineno, file, nullptr);
+    rest.remove_prefix(nl + 1);
+    if (!error_.empty()) break;
+  }
+  pending_.clear();
+  pending_lines_.clear();
+}
+
+bool PerfScriptParser::HasNul(std::string_view line, uint64_t lineno,
                               std::string_view file) {
   const void* nul = std::memchr(line.data(), 0, line.size());
   if (nul == nullptr) return false;
-  error_ = Where(file, line_base_ + reader->line_number()) +
-           "NUL byte at column " +
+  error_ = Where(file, lineno) + "NUL byte at column " +
            std::to_string(static_cast<const char*>(nul) - line.data() + 1) +
            ": binary data, not perf script text";
   return true;
@@ -478,61 +518,126 @@ void PerfScriptParser::SetPname(std::string pname) {
   pname_index_ = key;
 }
 
-void PerfScriptParser::EndSample() {
+void PerfScriptParser::EndSample(std::string_view file) {
   if (!has_pname_) return;  // no sample, or one of another event
-  const LineResult& p = pname_results_[pname_index_];
-  frames_.assign(pieces_.begin() + p.first, pieces_.begin() + p.first + p.count);
-  frames_.insert(frames_.end(), stack_rev_.rbegin(), stack_rev_.rend());
+  if (!pending_lines_.empty() && stack_rev_.empty()) {
+    if (EmitCachedSample()) return;
+    // First time: parse the lines, then remember the result when every line
+    // was an ordinary stack line.
+    PerfScriptStats before = stats_;
+    key_of_last_ = pending_;
+    FlushPending(file);
+    if (!error_.empty()) return;
+    bool clean = stats_.unrecognized_lines == before.unrecognized_lines;
+    AssembleFrames();
+    if (clean) RememberSample(before);
+  } else {
+    FlushPending(file);
+    if (!error_.empty()) return;
+    AssembleFrames();
+  }
   sink_->OnSample(frames_, period_);
   stats_.samples++;
   stack_rev_.clear();
   has_pname_ = false;
 }
 
+void PerfScriptParser::AssembleFrames() {
+  const LineResult& p = pname_results_[pname_index_];
+  frames_.assign(pieces_.begin() + p.first, pieces_.begin() + p.first + p.count);
+  frames_.insert(frames_.end(), stack_rev_.rbegin(), stack_rev_.rend());
+}
+
+bool PerfScriptParser::EmitCachedSample() {
+  SymbolId id = sample_keys_.Find(pending_);
+  if (id == StringInterner::kNone) return false;
+  const CachedSample& c = samples_[id];
+  frames_.assign(sample_frames_.begin() + c.first,
+                 sample_frames_.begin() + c.first + c.count);
+  stats_.paren_frames += c.paren_frames;
+  stats_.cut_names += c.cut_names;
+  stats_.upper_hex_offsets += c.upper_hex_offsets;
+  stats_.kernel_modules += c.kernel_modules;
+  stats_.jitdump_frames += c.jitdump_frames;
+  sink_->OnSample(frames_, period_);
+  stats_.samples++;
+  pending_.clear();
+  pending_lines_.clear();
+  has_pname_ = false;
+  return true;
+}
+
+void PerfScriptParser::RememberSample(const PerfScriptStats& before) {
+  if (sample_keys_.bytes_used() > kSampleCacheBytes) return;  // bounded
+  CachedSample c;
+  c.first = static_cast<uint32_t>(sample_frames_.size());
+  c.count = static_cast<uint32_t>(frames_.size());
+  c.paren_frames = static_cast<uint32_t>(stats_.paren_frames - before.paren_frames);
+  c.cut_names = static_cast<uint32_t>(stats_.cut_names - before.cut_names);
+  c.upper_hex_offsets =
+      static_cast<uint32_t>(stats_.upper_hex_offsets - before.upper_hex_offsets);
+  c.kernel_modules =
+      static_cast<uint32_t>(stats_.kernel_modules - before.kernel_modules);
+  c.jitdump_frames =
+      static_cast<uint32_t>(stats_.jitdump_frames - before.jitdump_frames);
+  sample_frames_.insert(sample_frames_.end(), frames_.begin(), frames_.end());
+  sample_keys_.Intern(key_of_last_);
+  samples_.push_back(c);
+}
+
 void PerfScriptParser::Finish() {
   if (!has_pname_) return;
+  FlushPending("-");
   stats_.last_sample_dropped++;
   if (options_.modern) {
-    EndSample();
+    EndSample("-");
   } else {
     stack_rev_.clear();
     has_pname_ = false;
   }
 }
 
-const PerfScriptParser::LineResult& PerfScriptParser::LookupFrameLine(
-    std::string_view line) {
-  int java = pname_java_ ? 1 : 0;
-  StringInterner& keys = line_keys_[java];
-  std::vector<LineResult>& results = line_results_[java];
-  SymbolId id = keys.Find(line);
-  if (id != StringInterner::kNone) return results[id];
-  LineResult res = ProcessFrameLine(line, nullptr);
-  keys.Intern(line);
-  results.push_back(res);
-  return results.back();
+// The result of a stack line depends only on the symbol without its offset,
+// the module, whether the process name starts with "java", and (with
+// --addrs) the address: the cache key is made of those, so its size follows
+// the distinct code locations, not the lines or addresses read.
+const PerfScriptParser::LineResult& PerfScriptParser::LookupFrame(
+    const FrameFields& f) {
+  std::string& key = key_scratch_;
+  std::string_view sym = f.rawfunc.substr(0, OffsetStart(f.rawfunc, options_.modern));
+  key.clear();
+  key.push_back(pname_java_ ? 'j' : '-');
+  key.append(sym);
+  key.push_back('\0');
+  key.append(f.mod);
+  if (options_.include_addrs) {
+    key.push_back('\0');
+    key.append(f.pc);
+  }
+  SymbolId id = frame_keys_.Find(key);
+  if (id != StringInterner::kNone) return frame_results_[id];
+  LineResult res = ProcessFrame(f, nullptr);
+  frame_keys_.Intern(key);
+  frame_results_.push_back(res);
+  return frame_results_.back();
 }
 
 // Turns one stack line into the frames the Perl script pushes for it
 // (several for a perf-map-agent inline chain "a->b->c").
-PerfScriptParser::LineResult PerfScriptParser::ProcessFrameLine(
-    std::string_view line, LineReader* reader) {
+PerfScriptParser::LineResult PerfScriptParser::ProcessFrame(
+    const FrameFields& f, LineReader* reader) {
   LineResult res;
-  if (std::memchr(line.data(), 0, line.size()) != nullptr) {
-    res.kind = kBinary;  // checked once per distinct line, here
-    return res;
-  }
-  FrameFields f;
-  if (!MatchFrameLine(line, &f)) {
-    res.kind = kUnrecognized;
-    return res;
-  }
   std::string_view rawfunc = f.rawfunc;
   size_t cut = OffsetStart(rawfunc, options_.modern);
   if (cut == rawfunc.size() && OffsetStart(rawfunc, true) != rawfunc.size()) {
     res.quirks |= kUpperHex;
   }
   rawfunc = rawfunc.substr(0, cut);
+  if (std::memchr(rawfunc.data(), 0, rawfunc.size()) != nullptr ||
+      std::memchr(f.mod.data(), 0, f.mod.size()) != nullptr) {
+    res.kind = kBinary;  // checked once per distinct key, here
+    return res;
+  }
   if (!rawfunc.empty() && rawfunc[0] == '(' && !options_.modern) {
     res.kind = kDropped;  // Perl: next if $rawfunc =~ /^\(/
     return res;

@@ -11,7 +11,8 @@ constexpr uint64_t kEmptyKey = UINT64_MAX;
 }
 
 StackTrie::StackTrie(const StringInterner* names)
-    : names_(names), keys_(4096, kEmptyKey), slots_(4096), mask_(4095) {
+    : names_(names), stack_hashes_(4096, 0), stack_nodes_(4096, kRoot),
+      stack_mask_(4095), table_(4096, Slot{kEmptyKey, 0}), mask_(4095) {
   nodes_.push_back(Node{kRoot, StringInterner::kNone, 0, 0, 0, {}});
 }
 
@@ -19,39 +20,79 @@ NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
   uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
   size_t i = HashU64(key) & mask_;
   for (;; i = (i + 1) & mask_) {
-    if (keys_[i] == key) return slots_[i];
-    if (keys_[i] == kEmptyKey) break;
+    if (table_[i].key == key) return table_[i].child;
+    if (table_[i].key == kEmptyKey) break;
   }
   NodeId id = static_cast<NodeId>(nodes_.size());
   Node node{parent, frame, 0, 0, 0, {}};
   node.next_sibling = nodes_[parent].first_child;
   nodes_[parent].first_child = id;
   nodes_.push_back(node);
-  keys_[i] = key;
-  slots_[i] = id;
-  if (nodes_.size() * 2 > keys_.size()) Grow();
+  table_[i] = Slot{key, id};
+  if (nodes_.size() * 2 > table_.size()) Grow();
   return id;
 }
 
 void StackTrie::Grow() {
-  std::vector<uint64_t> old_keys = std::move(keys_);
-  std::vector<NodeId> old_slots = std::move(slots_);
-  keys_.assign(old_keys.size() * 2, kEmptyKey);
-  slots_.assign(old_keys.size() * 2, 0);
-  mask_ = keys_.size() - 1;
-  for (size_t j = 0; j < old_keys.size(); ++j) {
-    if (old_keys[j] == kEmptyKey) continue;
-    size_t i = HashU64(old_keys[j]) & mask_;
-    while (keys_[i] != kEmptyKey) i = (i + 1) & mask_;
-    keys_[i] = old_keys[j];
-    slots_[i] = old_slots[j];
+  BigVector<Slot> old = std::move(table_);
+  table_.assign(old.size() * 2, Slot{kEmptyKey, 0});
+  mask_ = table_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.key == kEmptyKey) continue;
+    size_t i = HashU64(slot.key) & mask_;
+    while (table_[i].key != kEmptyKey) i = (i + 1) & mask_;
+    table_[i] = slot;
   }
+}
+
+NodeId StackTrie::FindCachedStack(std::span<const SymbolId> frames,
+                                  uint64_t hash) const {
+  for (size_t i = hash & stack_mask_;; i = (i + 1) & stack_mask_) {
+    NodeId n = stack_nodes_[i];
+    if (n == kRoot) return kRoot;
+    if (stack_hashes_[i] != hash) continue;
+    // Verify: the path from n up to the root must spell `frames`.
+    NodeId m = n;
+    size_t k = frames.size();
+    while (k > 0 && m != kRoot && nodes_[m].frame == frames[k - 1]) {
+      m = nodes_[m].parent;
+      --k;
+    }
+    if (k == 0 && m == kRoot) return n;
+  }
+}
+
+void StackTrie::CacheStack(uint64_t hash, NodeId node) {
+  if ((stack_count_ + 1) * 2 > stack_nodes_.size()) {
+    BigVector<uint64_t> old_hashes = std::move(stack_hashes_);
+    BigVector<NodeId> old_nodes = std::move(stack_nodes_);
+    stack_hashes_.assign(old_nodes.size() * 2, 0);
+    stack_nodes_.assign(old_nodes.size() * 2, kRoot);
+    stack_mask_ = stack_nodes_.size() - 1;
+    for (size_t j = 0; j < old_nodes.size(); ++j) {
+      if (old_nodes[j] == kRoot) continue;
+      size_t i = old_hashes[j] & stack_mask_;
+      while (stack_nodes_[i] != kRoot) i = (i + 1) & stack_mask_;
+      stack_hashes_[i] = old_hashes[j];
+      stack_nodes_[i] = old_nodes[j];
+    }
+  }
+  size_t i = hash & stack_mask_;
+  while (stack_nodes_[i] != kRoot) i = (i + 1) & stack_mask_;
+  stack_hashes_[i] = hash;
+  stack_nodes_[i] = node;
+  stack_count_++;
 }
 
 NodeId StackTrie::Add(std::span<const SymbolId> frames,
                       const PerlNumber& weight) {
-  NodeId n = kRoot;
-  for (SymbolId f : frames) n = Child(n, f);
+  uint64_t hash = HashBytes(std::string_view(
+      reinterpret_cast<const char*>(frames.data()), frames.size_bytes()));
+  NodeId n = frames.empty() ? kRoot : FindCachedStack(frames, hash);
+  if (n == kRoot && !frames.empty()) {
+    for (SymbolId f : frames) n = Child(n, f);
+    CacheStack(hash, n);
+  }
   nodes_[n].weight.Add(weight);
   nodes_[n].samples++;
   total_samples_++;

@@ -7,19 +7,31 @@
 #include <string_view>
 #include <vector>
 
+#include "flamefold/big_alloc.h"
+
 namespace flamefold {
 
 /// Bump allocator for bytes. Memory is freed all at once with the arena;
 /// pointers stay valid until then.
 class Arena {
  public:
+  Arena() = default;
+  ~Arena();
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  Arena(Arena&& o) noexcept { *this = std::move(o); }
+  Arena& operator=(Arena&& o) noexcept;
   /// Copies `s` into the arena and returns a view of the copy.
   std::string_view Store(std::string_view s);
   size_t bytes_used() const { return used_; }
 
  private:
-  static constexpr size_t kBlock = 1u << 20;
-  std::vector<std::unique_ptr<char[]>> blocks_;
+  static constexpr size_t kBlock = 4u << 20;
+  struct Block {
+    char* data;
+    size_t size;
+  };
+  std::vector<Block> blocks_;
   char* cur_ = nullptr;
   size_t left_ = 0;
   size_t used_ = 0;
@@ -52,8 +64,8 @@ class StringInterner {
   void Grow();
 
   Arena arena_;
-  std::vector<std::string_view> strings_;
-  std::vector<Slot> slots_;
+  BigVector<std::string_view> strings_;
+  BigVector<Slot> slots_;
   size_t mask_;
 };
 

@@ -115,16 +115,21 @@ class PerfScriptParser {
   void OnLine(std::string_view line, LineReader* reader,
               std::string_view file);
   void OnHeader(std::string_view line, const HeaderFields& h);
-  void EndSample();
-  const LineResult& LookupFrameLine(std::string_view line);
-  LineResult ProcessFrameLine(std::string_view line, LineReader* reader);
+  void EndSample(std::string_view file);
+  void ProcessStackLine(std::string_view line, uint64_t lineno,
+                        std::string_view file, LineReader* reader);
+  void FlushPending(std::string_view file);
+  void AssembleFrames();
+  bool EmitCachedSample();
+  void RememberSample(const PerfScriptStats& before);
+  const LineResult& LookupFrame(const FrameFields& f);
+  LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
   void TidyPiece(std::string* func, uint8_t* quirks) const;
   void Annotate(std::string* func, size_t index, std::string_view mod,
                 uint8_t* quirks) const;
   void CountQuirks(uint8_t quirks);
-  uint64_t Position(const LineReader* reader) const;
-  bool HasNul(std::string_view line, LineReader* reader,
-              std::string_view file);
+  uint64_t Position(uint64_t lineno) const;
+  bool HasNul(std::string_view line, uint64_t lineno, std::string_view file);
   void SetPname(std::string pname);
 
   PerfScriptOptions options_;
@@ -148,10 +153,28 @@ class PerfScriptParser {
   PerlNumber period_ = PerlNumber::FromUint(1);
   std::vector<SymbolId> frames_;     // scratch: root to leaf
 
-  // Caches: the result for each distinct frame line (one table per value of
-  // the java flag, which changes the tidying) and each distinct pname.
-  StringInterner line_keys_[2];
-  std::vector<LineResult> line_results_[2];
+  // Caches: the frames for each distinct stack line key (see LookupFrame)
+  // and for each distinct process name.
+  StringInterner frame_keys_;
+  std::vector<LineResult> frame_results_;
+  std::string key_scratch_;
+  // Whole samples: (process name, the sample's stack lines) -> its frames,
+  // for samples whose lines were all ordinary stack lines. Profiles repeat
+  // the same stacks with the same addresses, so most samples are one
+  // lookup. The key text is bounded by kSampleCacheBytes.
+  struct CachedSample {
+    uint32_t first = 0, count = 0;  // into sample_frames_
+    uint32_t paren_frames = 0, cut_names = 0, upper_hex_offsets = 0,
+             kernel_modules = 0, jitdump_frames = 0;
+  };
+  static constexpr size_t kSampleCacheBytes = 64u << 20;
+  std::string pending_;                  // pname index + the lines so far
+  std::vector<uint64_t> pending_lines_;  // their line numbers
+  std::string key_of_last_;
+  StringInterner sample_keys_;
+  std::vector<CachedSample> samples_;
+  std::vector<SymbolId> sample_frames_;
+
   StringInterner pname_keys_;
   std::vector<LineResult> pname_results_;
   std::vector<SymbolId> pieces_;

@@ -59,9 +59,12 @@ class PerlNumber {
   }
 
  private:
+  // An integer (uv_) or, once it no longer fits or is fractional, a double.
   bool is_nv_ = false;
-  uint64_t uv_ = 0;
-  double nv_ = 0;
+  union {
+    uint64_t uv_ = 0;
+    double nv_;
+  };
 };
 
 /// Perl's "%.15g" conversion of a double, as print uses for non-integers

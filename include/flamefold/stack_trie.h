@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "flamefold/arena.h"
+#include "flamefold/big_alloc.h"
 #include "flamefold/perl_number.h"
 
 namespace flamefold {
@@ -58,7 +59,8 @@ class StackTrie : public SampleSink {
   uint64_t total_samples() const { return total_samples_; }
   const StringInterner& names() const { return *names_; }
   size_t bytes_used() const {
-    return nodes_.capacity() * sizeof(Node) + slots_.capacity() * 8;
+    return nodes_.capacity() * sizeof(Node) + table_.capacity() * sizeof(Slot) +
+           stack_nodes_.capacity() * 12;
   }
 
   /// Calls `visit(node, line)` for every stack that received a sample, in
@@ -81,11 +83,24 @@ class StackTrie : public SampleSink {
   NodeId Child(NodeId parent, SymbolId frame);
   void Grow();
 
+  NodeId FindCachedStack(std::span<const SymbolId> frames, uint64_t hash) const;
+  void CacheStack(uint64_t hash, NodeId node);
+
   const StringInterner* names_;
-  std::vector<Node> nodes_;
+  BigVector<Node> nodes_;
+  // Whole-stack cache: hash of the frame ids -> last node, so that a stack
+  // seen before costs one probe plus a walk up its (hot) nodes instead of
+  // one table probe per frame.
+  BigVector<uint64_t> stack_hashes_;
+  BigVector<NodeId> stack_nodes_;
+  size_t stack_mask_;
+  size_t stack_count_ = 0;
   // Open addressing: key (parent << 32 | frame) -> child, for O(1) lookups.
-  std::vector<uint64_t> keys_;
-  std::vector<NodeId> slots_;
+  struct Slot {
+    uint64_t key;  // parent << 32 | frame; kEmptyKey when free
+    NodeId child;
+  };
+  BigVector<Slot> table_;
   size_t mask_;
   uint64_t total_samples_ = 0;
 };

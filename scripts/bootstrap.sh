@@ -1,0 +1,73 @@
+#!/bin/bash
+# scripts/bootstrap.sh demo|test|build
+#
+# All set-up on a fresh Debian machine, then:
+#   demo   fold the example profile in testdata/ and render it to example.svg
+#   test   run every test suite (unit, golden, cli, browser, ...)
+#   build  only install, configure build/ (release) and compile
+# Installs missing Debian packages with apt-get when run as root; otherwise
+# prints the exact apt-get command and stops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+case "$mode" in
+  demo|test|build) ;;
+  *) echo "usage: scripts/bootstrap.sh demo|test|build" >&2; exit 2 ;;
+esac
+
+# What the build needs, and what the test suites need on top.
+build_pkgs="g++ meson ninja-build pkg-config libre2-dev libzstd-dev zlib1g-dev
+  libboost-program-options-dev doctest-dev libelf-dev libdw-dev"
+test_pkgs="python3 perl zstd gzip chromium nodejs npm clang"
+
+missing_pkgs() {
+  local p out=""
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || out="$out $p"
+  done
+  echo "$out"
+}
+
+want=$build_pkgs
+[ "$mode" = test ] && want="$want $test_pkgs"
+# shellcheck disable=SC2086
+missing=$(missing_pkgs $want)
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "bootstrap: installing:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null
+    # shellcheck disable=SC2086
+    apt-get install -y -q --no-install-recommends $missing >/dev/null
+  else
+    echo "bootstrap: missing packages; run:" >&2
+    echo "  sudo apt-get install -y$missing" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -f build/build.ninja ]; then
+  meson setup build --buildtype=release >/dev/null
+fi
+ninja -C build
+
+case "$mode" in
+  build)
+    ;;
+  demo)
+    example=testdata/example/example-perf.txt.gz
+    build/src/tools/flamefold "$example" > build/example.folded
+    echo "bootstrap: folded $example into build/example.folded ($(wc -l < build/example.folded) stacks)"
+    if [ -x build/src/tools/flamesvg ]; then
+      build/src/tools/flamesvg --title "flamefold example" build/example.folded > example.svg
+      echo "bootstrap: rendered example.svg: open it in a browser"
+    fi
+    ;;
+  test)
+    if [ -f test/browser/package.json ] && [ ! -d test/browser/node_modules ]; then
+      (cd test/browser && npm ci --no-audit --no-fund >/dev/null) ||
+        echo "bootstrap: npm ci failed: the browser test will be skipped" >&2
+    fi
+    meson test -C build --print-errorlogs --num-processes 2
+    ;;
+esac

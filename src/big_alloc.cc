@@ -1,0 +1,41 @@
+#include "flamefold/big_alloc.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace flamefold {
+
+namespace {
+constexpr size_t kHuge = 2u << 20;
+}
+
+void* BigAllocate(size_t bytes) {
+  if (bytes < kHuge) return ::operator new(bytes);
+  size_t len = (bytes + kHuge - 1) / kHuge * kHuge;
+  // Over-map by 2 MiB to align the start on a huge-page boundary.
+  void* raw = mmap(nullptr, len + kHuge, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t aligned = (start + kHuge - 1) / kHuge * kHuge;
+  if (aligned > start) munmap(raw, aligned - start);
+  uintptr_t end = start + len + kHuge;
+  if (end > aligned + len) {
+    munmap(reinterpret_cast<void*>(aligned + len), end - (aligned + len));
+  }
+  void* p = reinterpret_cast<void*>(aligned);
+  madvise(p, len, MADV_HUGEPAGE);  // a hint: fine if THP is off
+  return p;
+}
+
+void BigFree(void* p, size_t bytes) {
+  if (p == nullptr) return;
+  if (bytes < kHuge) {
+    ::operator delete(p);
+    return;
+  }
+  munmap(p, (bytes + kHuge - 1) / kHuge * kHuge);
+}
+
+}  // namespace flamefold

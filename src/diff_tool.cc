@@ -1,0 +1,387 @@
+#include "flamefold/diff_tool.h"
+
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+#include "flamefold/arena.h"
+#include "flamefold/diff.h"
+#include "flamefold/diff_report.h"
+#include "flamefold/folded.h"
+#include "flamefold/input.h"
+#include "flamefold/line_reader.h"
+#include "flamefold/perf_script.h"
+#include "flamefold/report_stats.h"
+#include "flamefold/stack_trie.h"
+
+namespace flamefold {
+namespace {
+
+// Takes the value of a long option: "--top=5" or "--top 5".
+bool LongValue(std::string_view name, std::string_view rest, int argc,
+               char** argv, int* i, std::string* value, std::string* err) {
+  if (rest.size() > name.size() && rest[name.size()] == '=') {
+    *value = std::string(rest.substr(name.size() + 1));
+    return true;
+  }
+  if (*i + 1 >= argc) {
+    *err = "option --" + std::string(name) + " requires an argument";
+    return false;
+  }
+  *value = argv[++*i];
+  return true;
+}
+
+bool IsLong(std::string_view rest, std::string_view name) {
+  return rest == name || (rest.size() > name.size() &&
+                          rest.substr(0, name.size()) == name &&
+                          rest[name.size()] == '=');
+}
+
+// One long option ("--report", "--top=5", ...). Returns false on an error.
+bool ParseLong(std::string_view rest, int argc, char** argv, int* i,
+               DiffConfig* config, DiffArgs* result, std::string* err) {
+  std::string value;
+  if (rest == "help") {
+    *result = DiffArgs::kHelp;
+  } else if (rest == "version") {
+    *result = DiffArgs::kVersion;
+  } else if (rest == "report") {
+    config->report = true;
+  } else if (IsLong(rest, "threshold")) {
+    if (!LongValue("threshold", rest, argc, argv, i, &value, err)) return false;
+    char* end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(v >= 0) || v > 100) {
+      *err = "--threshold takes percentage points from 0 to 100, not '" +
+             value + "'";
+      return false;
+    }
+    config->has_threshold = true;
+    config->threshold = v;
+  } else if (IsLong(rest, "top")) {
+    if (!LongValue("top", rest, argc, argv, i, &value, err)) return false;
+    char* end = nullptr;
+    long long v = std::strtoll(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || v < 0) {
+      *err = "--top takes a number of rows, 0 (all) or more, not '" + value +
+             "'";
+      return false;
+    }
+    config->top = static_cast<size_t>(v);
+  } else {
+    *err = "unknown option --" + std::string(rest);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string DiffHelp() {
+  return "Usage: flamediff [-hns] [OPTIONS] BEFORE AFTER\n"
+         "Pairs the stacks of two profiles as difffolded.pl does: one line\n"
+         "'STACK COUNT_BEFORE COUNT_AFTER' per stack of either profile, 0\n"
+         "where a profile lacks it, sorted by stack. Pipe it to flamesvg\n"
+         "(or flamegraph.pl) for a differential flame graph.\n"
+         "BEFORE and AFTER are folded stacks or perf script output, plain,\n"
+         "gzip or zstd; - is standard input.\n\n"
+         "Options (difffolded.pl's, then flamediff's own):\n"
+         "  -n               scale the BEFORE counts to the AFTER total\n"
+         "  -s               replace hex addresses 0x1a2b with 0x...\n"
+         "  -h, --help       print this help and exit\n"
+         "  --report         list the functions whose share of the samples\n"
+         "                   changed most (self and total, in percentage\n"
+         "                   points), regressions first\n"
+         "  --threshold P    exit with status 3 when a function's share grew\n"
+         "                   by more than P percentage points\n"
+         "  --top N          rows of --report (default 20; 0: all)\n"
+         "  --version        print the version and exit\n"
+         "Options go before the files, as with difffolded.pl.\n\n"
+         "Example: flamediff before.folded after.folded | flamesvg > diff.svg\n"
+         "Exit status: 0 ok, 1 data or I/O error, 2 usage error,\n"
+         "3 --threshold exceeded.\n";
+}
+
+DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
+                       std::string* err) {
+  DiffArgs result = DiffArgs::kRun;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg.size() < 2 || arg[0] != '-') break;  // "-" is stdin
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg[1] == '-') {
+      if (!ParseLong(arg.substr(2), argc, argv, &i, config, &result, err)) {
+        return DiffArgs::kUsageError;
+      }
+      continue;
+    }
+    for (char c : arg.substr(1)) {  // bundled: -ns
+      if (c == 'n') {
+        config->normalize = true;
+      } else if (c == 's') {
+        config->strip_hex = true;
+      } else if (c == 'h') {
+        result = DiffArgs::kHelp;
+      } else {
+        *err = std::string("unknown option -") + c;
+        return DiffArgs::kUsageError;
+      }
+    }
+  }
+  if (result != DiffArgs::kRun) return result;
+  int operands = argc - i;
+  if (operands != 2) {
+    *err = "expected two files, BEFORE and AFTER (options go before them), "
+           "got " + std::to_string(operands);
+    return DiffArgs::kUsageError;
+  }
+  config->before = argv[i];
+  config->after = argv[i + 1];
+  return DiffArgs::kRun;
+}
+
+namespace {
+
+struct SideStats {
+  uint64_t invalid_lines = 0;   // no "STACK COUNT": an empty stack, 0
+  uint64_t first_invalid = 0;   // its line number
+  PerfScriptStats perf;         // when the input was perf script text
+  bool was_perf_script = false;
+};
+
+// Folded text, line by line as difffolded.pl reads it. A line without a
+// count ("a;b", a blank line) is what Perl's failed match leaves: an empty
+// stack with no count, which prints as " 0 0" (and we count it).
+bool ReadFoldedSide(Input* in, int side, bool strip_hex, DiffTable* table,
+                    SideStats* stats, std::string* err) {
+  LineReader reader(in->source.get());
+  std::string_view line;
+  for (;;) {
+    LineReader::Result r = reader.Next(&line);
+    if (r == LineReader::kEof) return true;
+    if (r == LineReader::kError) {
+      *err = in->name + ": " + reader.error();
+      return false;
+    }
+    std::string_view stack, count;
+    if (r == LineReader::kTooLong || !SplitFoldedLine(line, &stack, &count)) {
+      if (stats->invalid_lines++ == 0) {
+        stats->first_invalid = reader.line_number();
+      }
+      table->Add(side, "", PerlNumber());
+      continue;
+    }
+    PerlNumber n = PerlNumber::Parse(count);
+    if (strip_hex) {
+      table->Add(side, StripHexAddresses(stack), n);
+    } else {
+      table->Add(side, stack, n);
+    }
+  }
+}
+
+// perf script text, folded as flamefold folds it (stackcollapse-perf.pl's
+// defaults), then taken line by line like a folded file.
+bool ReadPerfScriptSide(Input* in, int side, bool strip_hex, DiffTable* table,
+                        SideStats* stats, std::string* err) {
+  StringInterner names;
+  StackTrie trie(&names);
+  PerfScriptParser parser(PerfScriptOptions{}, &names, &trie);
+  LineReader reader(in->source.get());
+  std::string why;
+  if (!parser.Feed(&reader, in->name, &why)) {
+    *err = reader.error().empty() ? why : in->name + ": " + why;
+    return false;
+  }
+  parser.Finish();
+  stats->perf = parser.stats();
+  stats->was_perf_script = true;
+  if (trie.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
+    *err = in->name + ": no samples found: " +
+           std::to_string(stats->perf.unrecognized_lines) +
+           " line(s) are neither perf script output nor folded stacks "
+           "(first: " + stats->perf.first_unrecognized + ")";
+    return false;
+  }
+  trie.Walk([&](NodeId node, std::string_view stack) {
+    if (strip_hex) {
+      table->Add(side, StripHexAddresses(stack), trie.weight(node));
+    } else {
+      table->Add(side, stack, trie.weight(node));
+    }
+  });
+  return true;
+}
+
+// The input layer calls text perf script output as soon as one line is not
+// "STACK COUNT"; difffolded.pl reads such a folded file anyway (the odd
+// line becomes an empty stack). So text is perf script output here only if
+// its first 64 KiB hold a line perf script prints: a stack frame
+//       7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)
+// or a sample header with its event
+//   java 12688 [002] 6544038.708352: 235 cpu-clock:
+bool LooksLikePerfScript(Input* in, std::string* err) {
+  std::string head;
+  if (!ReadFully(in->source.get(), 64 * 1024, &head, err)) {
+    *err = in->name + ": " + *err;
+    return false;
+  }
+  bool perf = false;
+  size_t pos = 0;
+  while (!perf && pos < head.size()) {
+    size_t nl = head.find('\n', pos);
+    if (nl == std::string::npos) break;  // a cut-off line says nothing
+    std::string_view line(head.data() + pos, nl - pos);
+    pos = nl + 1;
+    PerfScriptParser::FrameFields frame;
+    PerfScriptParser::HeaderFields header;
+    PerfScriptParser::EventFields event;
+    perf = (!line.empty() && (line[0] == ' ' || line[0] == '\t') &&
+            PerfScriptParser::MatchFrameLine(line, &frame)) ||
+           (PerfScriptParser::MatchHeaderLine(line, false, &header) &&
+            PerfScriptParser::MatchEvent(line, &event));
+  }
+  in->source = std::make_unique<PrefixedSource>(std::move(head),
+                                                std::move(in->source));
+  if (!perf) in->kind = ContentKind::kFolded;
+  return true;
+}
+
+bool ReadSide(const std::string& file, int side, bool strip_hex,
+              DiffTable* table, SideStats* stats, std::string* err) {
+  Input in;
+  if (!OpenInput(file, &in, err)) return false;
+  if (in.kind == ContentKind::kPerfScript && !LooksLikePerfScript(&in, err)) {
+    return false;
+  }
+  switch (in.kind) {
+    case ContentKind::kEmpty:
+      return true;
+    case ContentKind::kPerfData:
+      *err = file + ": this is a perf.data file; run 'perf script -i " +
+             file + " > out.txt' and compare that";
+      return false;
+    case ContentKind::kFolded:
+      return ReadFoldedSide(&in, side, strip_hex, table, stats, err);
+    case ContentKind::kPerfScript:
+      return ReadPerfScriptSide(&in, side, strip_hex, table, stats, err);
+  }
+  return true;
+}
+
+void WarnAboutSide(const std::string& file, const SideStats& s,
+                   const Diag& diag) {
+  if (s.invalid_lines > 0) {
+    diag.Warning(Where(file, s.first_invalid) +
+                 std::to_string(s.invalid_lines) +
+                 " line(s) without a 'STACK COUNT' shape (this is the "
+                 "first) were taken as an empty stack with no count, as "
+                 "difffolded.pl takes them");
+  }
+  if (s.perf.unrecognized_lines > 0) {
+    diag.Warning(std::to_string(s.perf.unrecognized_lines) +
+                 " line(s) not recognised as perf script output were "
+                 "skipped (first: " + s.perf.first_unrecognized + ")");
+  }
+  if (s.perf.samples_other_event > 0) {
+    diag.Warning(file + ": kept only the first event's samples; " +
+                 std::to_string(s.perf.samples_other_event) +
+                 " sample(s) of '" + s.perf.other_event +
+                 "' were skipped (use flamefold --event-filter)");
+  }
+}
+
+// One side of the table as a profile, for --report and --threshold.
+void SideTrie(const DiffTable& table, int side, StringInterner* names,
+              StackTrie* trie) {
+  std::vector<SymbolId> frames;
+  table.Visit([&](std::string_view stack, const PerlNumber* counts) {
+    if (counts[side].IsZero()) return;
+    frames.clear();
+    size_t pos = 0;
+    for (;;) {
+      size_t semi = stack.find(';', pos);
+      frames.push_back(names->Intern(stack.substr(pos, semi - pos)));
+      if (semi == std::string_view::npos) break;
+      pos = semi + 1;
+    }
+    trie->Add(frames, counts[side]);
+  });
+}
+
+int CheckThreshold(const DiffConfig& config,
+                   const std::vector<FunctionChange>& changes,
+                   const Diag& diag) {
+  std::vector<FunctionChange> bad = Regressions(changes, config.threshold);
+  constexpr size_t kShown = 10;  // the largest ones; the count says the rest
+  for (size_t i = 0; i < bad.size() && i < kShown; ++i) {
+    const FunctionChange& c = bad[i];
+    bool self = c.self_delta() > config.threshold;
+    double points = self ? c.self_delta() : c.total_delta();
+    std::string msg = "regression: " + Printable(c.name) + ": " +
+                      (self ? "self" : "total") + " share grew by ";
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%.2f points (%.2f%% -> %.2f%%)", points,
+                  self ? c.self_before : c.total_before,
+                  self ? c.self_after : c.total_after);
+    diag.Error(msg + buf);
+  }
+  if (bad.empty()) return kExitOk;
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " grew by more than the threshold of %g "
+                "percentage points", config.threshold);
+  diag.Error(std::to_string(bad.size()) + " function share(s)" + buf);
+  return kExitRegression;
+}
+
+}  // namespace
+
+int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
+  DiffTable table;
+  SideStats stats[2];
+  const std::string* files[2] = {&config.before, &config.after};
+  if (config.before == "-" && config.after == "-") {
+    diag.Error("only one of BEFORE and AFTER can be standard input (-)");
+    return kExitUsage;
+  }
+  for (int side = 0; side < 2; ++side) {
+    std::string err;
+    if (!ReadSide(*files[side], side, config.strip_hex, &table, &stats[side],
+                  &err)) {
+      diag.Error(err);
+      return kExitDataError;
+    }
+  }
+  std::vector<FunctionChange> changes;
+  if (config.report || config.has_threshold) {
+    StringInterner names[2];
+    StackTrie before(&names[0]), after(&names[1]);
+    SideTrie(table, 0, &names[0], &before);
+    SideTrie(table, 1, &names[1], &after);
+    ProfileSummary sb(before), sa(after);
+    changes = CompareProfiles(sb, sa);
+    if (config.report) WriteDiffReport(sb, sa, changes, config.top, out);
+  }
+  if (!config.report && !table.Write(config.normalize, out)) {
+    diag.Error("-n: cannot scale to the totals: " + config.before +
+               " has no samples (difffolded.pl dies dividing by zero)");
+    return kExitDataError;
+  }
+  if (!out->Flush()) {
+    if (out->broken_pipe()) return kExitOk;
+    diag.Error("write error: " + out->error());
+    return kExitDataError;
+  }
+  for (int side = 0; side < 2; ++side) {
+    WarnAboutSide(*files[side], stats[side], diag);
+  }
+  if (config.has_threshold) return CheckThreshold(config, changes, diag);
+  return kExitOk;
+}
+
+}  // namespace flamefold

@@ -1,0 +1,175 @@
+#include "flamefold/report_stats.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace flamefold {
+namespace {
+
+// Heaviest first, ties by name, then keep `width`.
+void SortAndTrim(std::vector<CalleeNode>* nodes, size_t width) {
+  std::sort(nodes->begin(), nodes->end(),
+            [](const CalleeNode& a, const CalleeNode& b) {
+              if (PerlNumberLess(b.samples, a.samples)) return true;
+              if (PerlNumberLess(a.samples, b.samples)) return false;
+              return a.name < b.name;
+            });
+  if (nodes->size() > width) nodes->resize(width);
+  for (CalleeNode& n : *nodes) SortAndTrim(&n.children, width);
+}
+
+}  // namespace
+
+bool PerlNumberLess(const PerlNumber& a, const PerlNumber& b) {
+  if (a.is_integer() && b.is_integer()) return a.uint_value() < b.uint_value();
+  return a.AsDouble() < b.AsDouble();
+}
+
+double Percent(const PerlNumber& part, const PerlNumber& whole) {
+  if (whole.IsZero()) return 0;
+  return 100.0 * part.AsDouble() / whole.AsDouble();
+}
+
+ProfileSummary::ProfileSummary(const StackTrie& trie) : trie_(trie) {
+  BuildChildren();
+  ComputeCounts();
+}
+
+// Children in one array (CSR), so walks need no allocation per node. A
+// child is always created after its parent, so ids grow downwards.
+void ProfileSummary::BuildChildren() {
+  size_t n = trie_.node_count();
+  child_start_.assign(n + 1, 0);
+  for (NodeId i = 1; i < n; ++i) child_start_[trie_.parent(i) + 1]++;
+  for (size_t i = 0; i < n; ++i) child_start_[i + 1] += child_start_[i];
+  child_list_.resize(n > 0 ? n - 1 : 0);
+  std::vector<uint32_t> fill(child_start_.begin(), child_start_.end() - 1);
+  for (NodeId i = 1; i < n; ++i) child_list_[fill[trie_.parent(i)]++] = i;
+  subtree_.assign(n, PerlNumber());
+  for (NodeId i = 0; i < n; ++i) {
+    subtree_[i] = trie_.weight(i);
+    if (trie_.samples(i) > 0) distinct_stacks_++;
+  }
+  for (NodeId i = static_cast<NodeId>(n); i-- > 1;) {
+    subtree_[trie_.parent(i)].Add(subtree_[i]);
+  }
+}
+
+void ProfileSummary::ComputeCounts() {
+  if (trie_.node_count() == 0) return;
+  total_ = subtree_[StackTrie::kRoot];
+  function_of_.assign(trie_.names().size(), -1);
+  std::vector<uint32_t> active(trie_.names().size(), 0);
+  auto function = [&](SymbolId s) -> FunctionStat& {
+    if (function_of_[s] < 0) {
+      function_of_[s] = static_cast<int64_t>(functions_.size());
+      functions_.push_back({std::string(trie_.names().Get(s)), {}, {}});
+    }
+    return functions_[function_of_[s]];
+  };
+  // Depth-first over every stack below the process frames; `active` counts
+  // how often each name is on the current path, so a stack adds to a
+  // function's total only at its outermost call.
+  std::vector<std::pair<NodeId, uint32_t>> path;
+  for (uint32_t k = child_start_[0]; k < child_start_[1]; ++k) {
+    NodeId proc = child_list_[k];
+    processes_.push_back({std::string(trie_.names().Get(trie_.frame(proc))),
+                          subtree_[proc]});
+    path.assign(1, {proc, child_start_[proc]});
+    while (!path.empty()) {
+      auto& [node, next] = path.back();
+      if (next < child_start_[node + 1]) {
+        NodeId child = child_list_[next++];
+        SymbolId s = trie_.frame(child);
+        FunctionStat& f = function(s);
+        f.self.Add(trie_.weight(child));
+        if (active[s]++ == 0) f.total.Add(subtree_[child]);
+        path.push_back({child, child_start_[child]});
+        continue;
+      }
+      if (path.size() > 1) active[trie_.frame(node)]--;
+      path.pop_back();
+    }
+  }
+  std::sort(processes_.begin(), processes_.end(),
+            [](const ProcessStat& a, const ProcessStat& b) {
+              if (PerlNumberLess(b.samples, a.samples)) return true;
+              if (PerlNumberLess(a.samples, b.samples)) return false;
+              return a.name < b.name;
+            });
+}
+
+namespace {
+
+std::vector<size_t> Rank(const std::vector<FunctionStat>& fs, size_t limit,
+                         PerlNumber FunctionStat::*first,
+                         PerlNumber FunctionStat::*second) {
+  std::vector<size_t> order(fs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const FunctionStat& x = fs[a];
+    const FunctionStat& y = fs[b];
+    if (PerlNumberLess(y.*first, x.*first)) return true;
+    if (PerlNumberLess(x.*first, y.*first)) return false;
+    if (PerlNumberLess(y.*second, x.*second)) return true;
+    if (PerlNumberLess(x.*second, y.*second)) return false;
+    return x.name < y.name;
+  });
+  if (limit > 0 && order.size() > limit) order.resize(limit);
+  return order;
+}
+
+}  // namespace
+
+std::vector<size_t> ProfileSummary::RankBySelf(size_t limit) const {
+  return Rank(functions_, limit, &FunctionStat::self, &FunctionStat::total);
+}
+
+std::vector<size_t> ProfileSummary::RankByTotal(size_t limit) const {
+  return Rank(functions_, limit, &FunctionStat::total, &FunctionStat::self);
+}
+
+void ProfileSummary::MergeCallees(NodeId node, int depth,
+                                  std::vector<CalleeNode>* into) const {
+  for (uint32_t k = child_start_[node]; k < child_start_[node + 1]; ++k) {
+    NodeId child = child_list_[k];
+    std::string_view name = trie_.names().Get(trie_.frame(child));
+    auto it = std::find_if(into->begin(), into->end(),
+                           [&](const CalleeNode& c) { return c.name == name; });
+    if (it == into->end()) {
+      into->push_back({std::string(name), {}, {}});
+      it = into->end() - 1;
+    }
+    it->samples.Add(subtree_[child]);
+    if (depth > 1) MergeCallees(child, depth - 1, &it->children);
+  }
+}
+
+std::vector<CalleeNode> ProfileSummary::Callees(size_t index, int depth,
+                                                size_t width) const {
+  std::vector<CalleeNode> roots;
+  if (depth < 1) return roots;
+  SymbolId target = trie_.names().Find(functions_[index].name);
+  // Walk down to the outermost calls of the function; its inner
+  // (recursive) calls are inside the subtrees merged there.
+  std::vector<NodeId> todo;
+  for (uint32_t k = child_start_[0]; k < child_start_[1]; ++k) {
+    todo.push_back(child_list_[k]);
+  }
+  while (!todo.empty()) {
+    NodeId node = todo.back();
+    todo.pop_back();
+    for (uint32_t k = child_start_[node]; k < child_start_[node + 1]; ++k) {
+      NodeId child = child_list_[k];
+      if (trie_.frame(child) == target) {
+        MergeCallees(child, depth, &roots);
+      } else {
+        todo.push_back(child);
+      }
+    }
+  }
+  SortAndTrim(&roots, width);
+  return roots;
+}
+
+}  // namespace flamefold

@@ -1,0 +1,32 @@
+// flamediff: two profiles -> "STACK BEFORE AFTER" lines (difffolded.pl).
+#include <cstdio>
+
+#include "flamefold/diff_tool.h"
+#include "flamefold/tool_main.h"
+#include "flamefold_config.h"
+
+int main(int argc, char** argv) {
+  using namespace flamefold;
+  Diag diag("flamediff");
+  DiffConfig config;
+  std::string err;
+  switch (ParseDiffArgs(argc, argv, &config, &err)) {
+    case DiffArgs::kHelp:
+      std::fputs(DiffHelp().c_str(), stdout);
+      return kExitOk;
+    case DiffArgs::kVersion:
+      std::printf("flamediff %s\n", FLAMEFOLD_VERSION);
+      return kExitOk;
+    case DiffArgs::kUsageError:
+      diag.Error(err);
+      std::fputs("Usage: flamediff [-hns] [OPTIONS] BEFORE AFTER\n"
+                 "Try 'flamediff --help' for more information.\n",
+                 stderr);
+      return kExitUsage;
+    case DiffArgs::kRun:
+      break;
+  }
+  return RunTool(diag, "", [&](OutputSink* out) {
+    return RunDiff(config, out, diag);
+  });
+}

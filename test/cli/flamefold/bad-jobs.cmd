@@ -1,0 +1,1 @@
+$TOOL --jobs=-1 /dev/null

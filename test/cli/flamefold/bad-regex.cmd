@@ -1,0 +1,1 @@
+$TOOL --include "a(" /dev/null

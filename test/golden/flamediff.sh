@@ -1,0 +1,168 @@
+#!/bin/bash
+# flamediff against difffolded.pl's real output.
+#   flamediff.sh          golden: the same lines as difffolded.pl (compared
+#                         sorted: Perl prints them in random hash order)
+#   flamediff.sh cli      options, usage errors, exit statuses, messages
+# Expected files are testdata/flamediff/BEFORE_AFTER.OPTS.expected, printed
+# by difffolded.pl and sorted with LC_ALL=C sort; BLESS=1 prints them afresh
+# (needs perl and /tmp/FlameGraph, or FLAMEGRAPH=DIR).
+set -u
+: "${BUILD_DIR:?}" "${TESTDATA:?}" "${SHARED:?}"
+DIFF=$BUILD_DIR/src/tools/flamediff
+D=$TESTDATA/flamediff
+FG=${FLAMEGRAPH:-/tmp/FlameGraph}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+# expected_for OPTS BEFORE AFTER -> path of the expected file
+expected_for() {
+  local tag=${1//-/}; tag=${tag// /}
+  echo "$D/$2_$3.${tag:-default}.expected"
+}
+
+golden() {
+  local cases=(
+    ":numa:numa-all" "-n:numa:numa-all" "-s:numa:numa-all"
+    "-n:numa-all:numa" ":dd:mirageos" "-n:dd:mirageos"
+    ":java-faults:java-faults-pid" "-n:java-faults:java-faults-pid"
+    ":edge-before:edge-after" "-n:edge-before:edge-after"
+    "-s:edge-before:edge-after" "-ns:edge-before:edge-after"
+    ":big-before:big-after" "-n:big-before:big-after"
+  )
+  for c in "${cases[@]}"; do
+    IFS=: read -r opts b a <<<"$c"
+    exp=$(expected_for "$opts" "$b" "$a")
+    if [ "${BLESS:-}" = 1 ]; then
+      perl "$FG/difffolded.pl" $opts "$D/$b.folded" "$D/$a.folded" 2>/dev/null |
+        LC_ALL=C sort > "$exp" || { bad "bless $exp"; continue; }
+    fi
+    check "flamediff $opts $b $a" "$exp" $opts "$D/$b.folded" "$D/$a.folded"
+  done
+  # Pairs of our own recordings (testdata/perf-script), given to flamediff
+  # as perf script text; the expected lines are difffolded.pl's over
+  # stackcollapse-perf.pl's output of the same files.
+  local PS=$TESTDATA/perf-script
+  for c in ":cxx-fp:cxx-dwarf" "-n:cxx-fp:cxx-dwarf" "-n:cxx-dwarf:cxx-fp" \
+           ":cxx-fp:cxx-two-events" "-ns:cxx-two-events:syscalls-kernel"; do
+    IFS=: read -r opts b a <<<"$c"
+    exp=$(expected_for "$opts" "$b" "$a")
+    if [ "${BLESS:-}" = 1 ]; then
+      perl "$FG/stackcollapse-perf.pl" "$PS/$b.txt" > "$T/b.folded" 2>/dev/null &&
+      perl "$FG/stackcollapse-perf.pl" "$PS/$a.txt" > "$T/a.folded" 2>/dev/null &&
+      perl "$FG/difffolded.pl" $opts "$T/b.folded" "$T/a.folded" 2>/dev/null |
+        LC_ALL=C sort > "$exp" || { bad "bless $exp"; continue; }
+    fi
+    check "flamediff $opts $b.txt $a.txt" "$exp" $opts "$PS/$b.txt" "$PS/$a.txt"
+  done
+  # The conformance corpus (two real recordings, large counts).
+  local S=$SHARED/conformance/flamegraph-perl-svg R=$SHARED/conformance/difffolded
+  check "flamediff work-fp work-dwarf" "$R/fp-vs-dwarf.txt" "$S/work-fp.folded" "$S/work-dwarf.folded"
+  check "flamediff -n work-fp work-dwarf" "$R/fp-vs-dwarf.n.txt" -n "$S/work-fp.folded" "$S/work-dwarf.folded"
+  check "flamediff -n -s work-fp work-dwarf" "$R/fp-vs-dwarf.ns.txt" -n -s "$S/work-fp.folded" "$S/work-dwarf.folded"
+  # The input layer: perf script text is folded first (numa.folded is
+  # stackcollapse-perf.pl of that file), compressed files and stdin work.
+  local P=$SHARED/conformance/flamegraph-perl/perf-numa-stacks-01.txt
+  check "flamediff perf-script numa-all" "$(expected_for "" numa numa-all)" "$P" "$D/numa-all.folded"
+  check "flamediff -n numa-all perf-script" "$(expected_for -n numa-all numa)" -n "$D/numa-all.folded" "$P"
+  gzip -c "$D/numa.folded" > "$T/numa.gz"
+  check "flamediff gzip numa-all" "$(expected_for "" numa numa-all)" "$T/numa.gz" "$D/numa-all.folded"
+  if command -v zstd >/dev/null; then
+    zstd -q -c "$D/numa-all.folded" > "$T/all.zst"
+    check "flamediff numa zstd" "$(expected_for "" numa numa-all)" "$D/numa.folded" "$T/all.zst"
+  else
+    echo "skip zstd case: no zstd command"
+  fi
+  check "flamediff - (stdin) numa-all" "$(expected_for "" numa numa-all)" - "$D/numa-all.folded" < "$D/numa.folded"
+}
+
+# check NAME EXPECTED ARGS...: same lines as EXPECTED, printed sorted by
+# stack and the same on every run.
+check() {
+  local name=$1 exp=$2; shift 2
+  if [ ! -f "$exp" ]; then bad "$name: no expected file $exp"; return; fi
+  if ! "$DIFF" "$@" > "$T/out" 2> "$T/err"; then
+    bad "$name: exit status $?"; cat "$T/err"; return
+  fi
+  if ! LC_ALL=C sort "$T/out" | cmp -s - "$exp"; then
+    bad "$name: lines differ from difffolded.pl's ($exp):"
+    LC_ALL=C sort "$T/out" | diff - "$exp" | head -20
+    return
+  fi
+  # Sorted by stack: the stacks alone are in byte order.
+  if ! sed -E 's/ [^ ]+ [^ ]+$//' "$T/out" | LC_ALL=C sort -c 2>/dev/null; then
+    bad "$name: output is not sorted by stack"; return
+  fi
+  ok "$name"
+}
+
+# expect NAME STATUS STDERR-REGEX ARGS...: exit status and a message.
+expect() {
+  local name=$1 status=$2 re=$3; shift 3
+  "$DIFF" "$@" > "$T/out" 2> "$T/err"
+  local got=$?
+  if [ "$got" != "$status" ]; then
+    bad "$name: exit status $got, want $status"; cat "$T/err"; return
+  fi
+  if [ -n "$re" ] && ! grep -Eq -- "$re" "$T/err"; then
+    bad "$name: stderr does not match /$re/:"; cat "$T/err"; return
+  fi
+  ok "$name"
+}
+
+cli() {
+  local a=$D/numa.folded b=$D/numa-all.folded
+  expect "no files" 2 '^flamediff: error: expected two files.*got 0$'
+  expect "one file" 2 'got 1$' "$a"
+  expect "three files" 2 'got 3$' "$a" "$b" "$b"
+  expect "unknown letter" 2 '^flamediff: error: unknown option -x$' -nx "$a" "$b"
+  expect "unknown long" 2 'unknown option --frobnicate' --frobnicate "$a" "$b"
+  expect "usage line" 2 '^Usage: flamediff \[-hns\]' -q "$a" "$b"
+  expect "bad threshold" 2 'threshold takes percentage points' --threshold=abc "$a" "$b"
+  expect "threshold needs a value" 2 'requires an argument' "--threshold"
+  expect "bad top" 2 'top takes a number' --top -1 "$a" "$b"
+  expect "two stdins" 2 'only one of BEFORE and AFTER' - -
+  expect "missing file" 1 "^flamediff: error: $T/nope: No such file" "$T/nope" "$b"
+  expect "directory" 1 'is a directory' "$T" "$b"
+  expect "ok" 0 '' "$a" "$b"
+  expect "-- ends options" 0 '' -n -- "$a" "$b"
+  expect "bundled -ns" 0 '' -ns "$a" "$b"
+  for h in -h --help; do
+    "$DIFF" $h > "$T/out" 2> "$T/err"
+    if [ $? = 0 ] && grep -q '^Usage: flamediff' "$T/out" && [ ! -s "$T/err" ]; then ok "$h"; else bad "$h"; fi
+  done
+  "$DIFF" --version | grep -Eq '^flamediff [0-9]' && ok "--version" || bad "--version"
+  # Lines that are not "STACK COUNT" are warned about, with file and line.
+  expect "junk warning" 0 "^flamediff: warning: $D/edge-before.folded:3: 2 line\\(s\\)" "$D/edge-before.folded" "$D/edge-after.folded"
+  # -n with nothing in the first file: difffolded.pl dies dividing by 0.
+  : > "$T/empty"
+  expect "-n empty first" 1 'has no samples' -n "$T/empty" "$b"
+  [ ! -s "$T/out" ] && ok "-n empty first: no output" || bad "-n empty first printed output"
+  expect "empty first, no -n" 0 '' "$T/empty" "$b"
+  # Text that is neither perf script nor folded is read as difffolded.pl reads it.
+  printf 'this is\nnot a profile at all\n' > "$T/junk"
+  expect "junk is folded" 0 'warning: .*junk:1: 2 line' "$T/junk" "$b"
+  # --threshold: 3 when a share grew by more than P points. numa -> numa-all
+  # renames every frame (_[k]), so the new names grew from 0%.
+  expect "threshold exceeded" 3 '^flamediff: error: regression: ' --threshold 5 "$a" "$b"
+  grep -q 'grew by more than the threshold of 5 percentage points' "$T/err" && ok "threshold summary" || { bad "threshold summary"; cat "$T/err"; }
+  cmp -s "$T/out" <("$DIFF" "$a" "$b") && ok "threshold keeps the diff output" || bad "threshold changed the output"
+  expect "threshold not exceeded" 0 '' --threshold 5 "$a" "$a"
+  expect "threshold 100" 0 '' --threshold=100 "$a" "$b"
+  expect "report + threshold" 3 'regression' --report --threshold 1 "$a" "$b"
+  # A closed pipe is not an error.
+  "$DIFF" "$SHARED/conformance/flamegraph-perl-svg/work-fp.folded" \
+    "$SHARED/conformance/flamegraph-perl-svg/work-dwarf.folded" 2> "$T/err" | head -1 > /dev/null
+  st=${PIPESTATUS[0]}
+  [ "$st" = 0 ] && [ ! -s "$T/err" ] && ok "closed pipe" || { bad "closed pipe: status $st"; cat "$T/err"; }
+}
+
+if [ ! -x "$DIFF" ]; then echo "flamediff not built: $DIFF"; exit 1; fi
+case "${1:-golden}" in
+  golden) golden ;;
+  cli) cli ;;
+  report) report ;;
+  *) echo "usage: $0 [golden|cli|report]"; exit 2 ;;
+esac
+exit $fail

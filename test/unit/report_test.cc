@@ -1,0 +1,110 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "flamefold/report_format.h"
+#include "flamefold/report_stats.h"
+
+using namespace flamefold;
+
+namespace {
+void Add(StringInterner* names, StackTrie* trie,
+         std::vector<std::string> frames, uint64_t n) {
+  std::vector<SymbolId> ids;
+  for (auto& f : frames) ids.push_back(names->Intern(f));
+  trie->Add(ids, PerlNumber::FromUint(n));
+}
+
+const FunctionStat* Find(const ProfileSummary& s, const std::string& name) {
+  for (const FunctionStat& f : s.functions()) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("self and total; recursion counts a stack once in total") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "f", "g", "f"}, 3);
+  Add(&names, &trie, {"p", "main", "f"}, 2);
+  Add(&names, &trie, {"p", "main"}, 1);
+  Add(&names, &trie, {"q", "f"}, 4);
+  Add(&names, &trie, {"q"}, 5);  // a process with no function frame
+  ProfileSummary s(trie);
+  CHECK(s.total_samples().ToString() == "15");
+  CHECK(s.distinct_stacks() == 5);
+  REQUIRE(s.processes().size() == 2);
+  CHECK(s.processes()[0].name == "q");  // 9 samples
+  CHECK(s.processes()[1].samples.ToString() == "6");
+  const FunctionStat* f = Find(s, "f");
+  REQUIRE(f);
+  CHECK(f->self.ToString() == "9");   // 3 + 2 + 4
+  CHECK(f->total.ToString() == "9");  // not 12: f;g;f counts once
+  CHECK(Find(s, "main")->total.ToString() == "6");
+  CHECK(Find(s, "g")->self.ToString() == "0");
+  CHECK(Find(s, "g")->total.ToString() == "3");
+  CHECK(Find(s, "p") == nullptr);  // processes are not functions
+  std::vector<size_t> by_self = s.RankBySelf(0);
+  REQUIRE(by_self.size() == 3);
+  CHECK(s.functions()[by_self[0]].name == "f");
+  CHECK(s.functions()[by_self[1]].name == "main");  // 1, ahead of g's 0
+  std::vector<size_t> by_total = s.RankByTotal(2);
+  REQUIRE(by_total.size() == 2);
+  CHECK(s.functions()[by_total[0]].name == "f");
+  CHECK(s.functions()[by_total[1]].name == "main");
+}
+
+TEST_CASE("ties are broken by name") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "zeta"}, 2);
+  Add(&names, &trie, {"p", "alpha"}, 2);
+  Add(&names, &trie, {"p", "mid"}, 2);
+  ProfileSummary s(trie);
+  std::vector<size_t> r = s.RankBySelf(0);
+  CHECK(s.functions()[r[0]].name == "alpha");
+  CHECK(s.functions()[r[1]].name == "mid");
+  CHECK(s.functions()[r[2]].name == "zeta");
+}
+
+TEST_CASE("callees merge every call site, heaviest first, trimmed") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "f", "a", "x"}, 5);
+  Add(&names, &trie, {"p", "other", "f", "a", "y"}, 2);
+  Add(&names, &trie, {"p", "other", "f", "b"}, 6);
+  Add(&names, &trie, {"p", "main", "f", "c"}, 1);
+  Add(&names, &trie, {"p", "main", "f", "f", "c"}, 1);  // recursion
+  ProfileSummary s(trie);
+  size_t f = 0;
+  while (s.functions()[f].name != "f") ++f;
+  std::vector<CalleeNode> t = s.Callees(f, 2, 2);
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].name == "a");
+  CHECK(t[0].samples.ToString() == "7");
+  REQUIRE(t[0].children.size() == 2);
+  CHECK(t[0].children[0].name == "x");
+  CHECK(t[1].name == "b");  // 6; c (1) and f (1) were trimmed
+  CHECK(s.Callees(f, 1, 5)[0].children.empty());
+}
+
+TEST_CASE("formatting: thousands, percentages, CSV and JSON escaping") {
+  CHECK(WithThousands(PerlNumber::FromUint(0)) == "0");
+  CHECK(WithThousands(PerlNumber::FromUint(999)) == "999");
+  CHECK(WithThousands(PerlNumber::FromUint(1234567)) == "1,234,567");
+  CHECK(WithThousands(PerlNumber::Parse("1234.5")) == "1,234.5");
+  CHECK(FormatPercent(12.345678) == "12.35");
+  CHECK(FormatPoints(-0.001) == "+0.00");
+  CHECK(FormatPoints(1.5) == "+1.50");
+  CHECK(CsvField("plain") == "plain");
+  CHECK(CsvField("a,b") == "\"a,b\"");
+  CHECK(CsvField("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(CsvField("two\nlines") == "\"two\nlines\"");
+  CHECK(JsonString("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
+  CHECK(JsonString("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
+  CHECK(JsonString("bad\xff\xc3") == "\"bad\xef\xbf\xbd\xef\xbf\xbd\"");
+  CHECK(JsonString("\xed\xa0\x80") ==  // a UTF-16 surrogate is not UTF-8
+        "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+}
