@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Differential fuzz of flamefold against stackcollapse-perf.pl.
+
+Generates perf script transcripts full of awkward but plausible lines (fixed seed, so every run
+tests the same inputs), folds each with both programs under several option sets and compares
+standard output byte for byte. On a difference it shrinks the input to a minimal one that still
+differs and prints it, with both outputs. Exit status: 0 all identical, 1 a difference, 2 usage.
+
+Usage: fold_vs_perl.py --flamefold BIN --perl-script stackcollapse-perf.pl
+                       [--seed N] [--files N] [--snippets N] [--time-limit SECONDS]
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+# Option sets, each run on every generated file.
+OPTION_SETS = [
+    [],
+    ["--pid"],
+    ["--tid"],
+    ["--kernel"],
+    ["--jit"],
+    ["--all"],
+    ["--addrs"],
+    ["--tid", "--all", "--addrs"],
+    ["--srcline"],
+    ["--srcline", "--addrs", "--pid"],
+    ["--event-filter=cycles"],
+    ["--event-filter=cycles:u"],
+]
+
+COMMS = [b"a", b"x", b"7", b"0", b"java", b"java-thread", b"V8 WorkerThread", b"comm with  spaces",
+         b"kworker/0:1", b"perf-exec", b"a:b", b"name(x)", b"semi;colon", b"tab\tcomm",
+         b"q'uo\"te", b"\xc3\xa9t\xc3\xa9", b"\xff\xfe", b"swapper", b"1 2", b"sh"]
+EVENTS = [b"cycles:", b"cycles:", b"cycles:", b"cycles:u:", b"cycles:ppp:", b"instructions:",
+          b"cpu-clock:", b"sched:sched_switch:", b"raw_syscalls:sys_enter:"]
+TRACE_TAILS = [b" prev_comm=x prev_pid=1 ==> next_comm=y", b" NR 1 (5, 7f00, 1)",
+               b" fd: 0x00000005, buf: 0x7ffc, count: 0x1", b" ", b"  \t"]
+PERIODS = [b"", b"1", b"0", b"00", b"007", b"250000", b"123456789", b"4294967296",
+           b"9007199254740993", b"99999999999999999999"]
+ADDRS = [b"ffffffff8100a1b2", b"0", b"7f00AB12", b"4005d0", b"DEADbeef", b"1", b"_x", b"g"]
+SYMS = [b"main", b"main+0x1a", b"func+0x1A", b"func+0xzz", b"func+0x", b"+0x10", b"[unknown]",
+        b"[unknown]", b"[unknown]+0x10", b"std::vector<int, std::allocator<int> >::push_back(int const&)",
+        b"(anonymous namespace)::f+0x3", b"ns::(anonymous namespace)::g",
+        b"std::function<void (int)>::operator()+0x10", b"operator()", b"foo->bar->baz",
+        b"inl1->[unknown]->inl2+0x4", b"Lorg/x/Y;.call(Ljava/lang/Object;)V",
+        b"Ljava/lang/Thread;::run", b"LNoSlash;::x", b"net/http.(*Client).Do+0x22",
+        b"RegExp:[&<>\"']", b"a;b;c", b"func (with space)", b"sym )", b"x\xff\xfe",
+        b"cpu_startup_entry+0x800047c022ec", b"(", b")", b"name)(", b"_[j]x", b"f_[i]", b" lead",
+        b"0", b"\xc2\xa0nbsp", b"tab\tsym", b"dup  spaces", b"->", b"a->", b"__libc_start_main"]
+MODS = [b"(/usr/lib/libc.so.6)", b"([kernel.kallsyms])", b"([kernel.kallsyms])", b"([unknown])",
+        b"([unknown])", b"(/tmp/perf-123.map)", b"(/tmp/perf-x.map)", b"(/lib/modules/6.1/build/vmlinux)",
+        b"(/boot/vmlinux-6.1)", b"([nf_conntrack])", b"(/usr/lib/jvm/libjvm.so)", b"(inlined)", b"()",
+        b"(a (b) c)", b"(/path with space/x.so)", b"(mod", b"", b"(/tmp/perf-12.map) trailing",
+        b"(x.ko)", b"([unknown]) (x)", b"(unknownish)"]
+SRCLINES = [b"  file.c:12", b"  libc.so.6[27b25]", b"  [kernel.kallsyms][ffffffff8100]", b"  ", b"",
+            b"  a [b] c [d]", b"\tx.cc:7  ", b"  ??:0"]
+ODD_LINES = [b"", b"   ", b"\t", b"\r", b" \r", b"# comment", b"#", b"# cmdline : /usr/bin/perf record -g ./a.out",
+             b"garbage line", b"\x85", b"\xa0", b"\x0b", b"\x0c", b"}", b"x 12", b"  12 34",
+             b"\t 4005d0 main (/bin/a)\r", b"noaddr (mod)"]
+
+
+def Pick(rng, items):
+    return items[rng.randrange(len(items))]
+
+
+def Space(rng):
+    return Pick(rng, [b" ", b" ", b"  ", b"\t", b"   "])
+
+
+def HeaderLine(rng, plain=False):
+    """A sample's first line: "comm pid/tid [cpu] time: period event:" in many shapes."""
+    comm = b"fuzz" if plain else Pick(rng, COMMS)
+    pid = Pick(rng, [b"123", b"0", b"4567", b"99999"])
+    tid = Pick(rng, [b"123", b"0", b"890", b"4567"])
+    ids = Pick(rng, [pid, pid + b"/" + tid, pid + b"/" + tid, pid + b"/", b"0/0"])
+    parts = [comm, ids]
+    if rng.random() < 0.4:
+        parts.append(Pick(rng, [b"[000]", b"[12]", b"[1]"]))
+    if plain or rng.random() < 0.9:
+        parts.append(Pick(rng, [b"12345.678901:", b"1.0:", b"5:"]))
+    period = b"" if plain else Pick(rng, PERIODS)
+    if period:
+        parts.append(period)
+    event = b"cycles:" if plain else Pick(rng, EVENTS)
+    line = parts[0]
+    for p in parts[1:]:
+        line += Space(rng) + p
+    line += Space(rng) + event
+    if not plain and rng.random() < 0.25:
+        line += Pick(rng, TRACE_TAILS)
+    if not plain and rng.random() < 0.05:
+        line += b"\r"
+    return line
+
+
+def FrameLine(rng, srcline):
+    lead = Pick(rng, [b"\t    ", b"\t", b"        ", b"", b" ", b"\t\t"])
+    sym = Pick(rng, SYMS)
+    if rng.random() < 0.3:
+        sym += b"+0x" + Pick(rng, [b"1f", b"1F", b"abc", b"0", b"DEAD"])
+    mod = Pick(rng, MODS)
+    line = lead + Pick(rng, ADDRS) + Space(rng) + sym + (b" " + mod if mod else b"")
+    if rng.random() < 0.03:
+        line += b"\r"
+    lines = [line]
+    if srcline and rng.random() < 0.8:
+        lines.append(Pick(rng, SRCLINES))
+    return lines
+
+
+def Snippet(rng, srcline):
+    """One sample (header, frames, boundary) or a few odd lines."""
+    if rng.random() < 0.15:
+        return [Pick(rng, ODD_LINES) for _ in range(rng.randint(1, 3))]
+    lines = [HeaderLine(rng)]
+    for _ in range(rng.randint(0, 7)):
+        lines += FrameLine(rng, srcline)
+    r = rng.random()
+    if r < 0.85:
+        lines.append(b"")
+    elif r < 0.93:
+        lines.append(Pick(rng, [b" ", b"\t", b"\r", b"  "]))
+    return lines
+
+
+def Generate(rng, snippets):
+    """A transcript as a list of snippets (each a list of lines without newlines)."""
+    srcline = rng.random() < 0.3
+    first = [b"# ========", b"# captured on: fuzz"] if rng.random() < 0.3 else []
+    first += [HeaderLine(rng, plain=True)] + FrameLine(rng, srcline) + [b""]
+    out = [first]
+    for _ in range(snippets):
+        out.append(Snippet(rng, srcline))
+    return out
+
+
+def Render(snippets, final_newline):
+    lines = [line for s in snippets for line in s]
+    text = b"\n".join(lines)
+    if final_newline and lines:
+        text += b"\n"
+    return text
+
+
+class Runner:
+    def __init__(self, flamefold, perl_script, tmp):
+        self.flamefold = flamefold
+        self.perl_script = perl_script
+        self.tmp = tmp
+        self.count = 0
+
+    def Write(self, parts):
+        """Writes each part to its own file; returns the paths."""
+        paths = []
+        for i, data in enumerate(parts):
+            self.count += 1
+            path = os.path.join(self.tmp, "in%d-%d.txt" % (self.count, i))
+            with open(path, "wb") as f:
+                f.write(data)
+            paths.append(path)
+        return paths
+
+    def Outputs(self, parts, opts, jobs):
+        paths = self.Write(parts)
+        # Both at once: each is mostly process start-up on these small inputs.
+        perl_proc = subprocess.Popen(["perl", self.perl_script] + opts + paths,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        ours = subprocess.run([self.flamefold, "--jobs", str(jobs)] + opts + paths,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        perl = perl_proc.communicate()[0]
+        for p in paths:
+            os.unlink(p)
+        return perl, ours.stdout, ours.returncode, ours.stderr
+
+    def Differs(self, parts, opts, jobs):
+        perl, ours, status, _ = self.Outputs(parts, opts, jobs)
+        return perl != ours or status != 0
+
+
+def Split(snippets, final_newline, cut, drop_newline):
+    """Renders the transcript as two files cut before snippet `cut`; the first file may lose its
+    final newline (so its last line ends at the end of the file, as `<>` then reads it)."""
+    a = Render(snippets[:cut], True)
+    if drop_newline and a.endswith(b"\n"):
+        a = a[:-1]
+    return [a, Render(snippets[cut:], final_newline)]
+
+
+def Reduce(items, bad):
+    """Drops chunks of items (halves, quarters, ... single items) while bad(rest) holds."""
+    chunk = max(1, len(items) // 2)
+    while True:
+        i = 0
+        while i < len(items):
+            trial = items[:i] + items[i + chunk:]
+            if trial and bad(trial):
+                items = trial
+            else:
+                i += chunk
+        if chunk == 1:
+            return items
+        chunk = max(1, chunk // 2)
+
+
+def Shrink(runner, snippets, final_newline, opts, jobs):
+    """Removes snippets, then lines, while the outputs still differ (as a single file)."""
+    if not final_newline and runner.Differs([Render(snippets, True)], opts, jobs):
+        final_newline = True
+
+    def Bad(snips):
+        return runner.Differs([Render(snips, final_newline)], opts, jobs)
+
+    snippets = Reduce(snippets, Bad)
+    lines = Reduce([[line] for s in snippets for line in s], Bad)
+    return Render(lines, final_newline)
+
+
+def Report(runner, parts, opts, jobs, minimal):
+    perl, ours, status, err = runner.Outputs([minimal], opts, jobs) if minimal is not None \
+        else runner.Outputs(parts, opts, jobs)
+    print("DIFFERENCE with options %s --jobs %d" % (" ".join(opts) or "(none)", jobs))
+    if minimal is not None:
+        print("  minimal input: %r" % minimal)
+    else:
+        print("  input files (not shrunk): %r" % [p[:300] for p in parts])
+    print("  stackcollapse-perf.pl: %r" % perl[:600])
+    print("  flamefold:             %r" % ours[:600])
+    if status != 0:
+        print("  flamefold exit status %d, stderr %r" % (status, err[:300]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--flamefold", required=True)
+    ap.add_argument("--perl-script", required=True)
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--files", type=int, default=25)
+    ap.add_argument("--snippets", type=int, default=120)
+    ap.add_argument("--time-limit", type=float, default=50.0)
+    ap.add_argument("--max-reports", type=int, default=3)
+    args = ap.parse_args()
+
+    rng = random.Random(args.seed)
+    start = time.monotonic()
+    comparisons = 0
+    snippet_total = 0
+    reports = 0
+    with tempfile.TemporaryDirectory(prefix="fold-vs-perl.") as tmp:
+        runner = Runner(args.flamefold, args.perl_script, tmp)
+        for n in range(args.files):
+            snippets = Generate(rng, args.snippets)
+            final_newline = rng.random() < 0.8
+            two_files = rng.random() < 0.2
+            cut = rng.randint(1, len(snippets) - 1)
+            drop_newline = rng.random() < 0.5
+            jobs = 1 + n % 3
+            snippet_total += len(snippets)
+            if two_files:
+                parts = Split(snippets, final_newline, cut, drop_newline)
+            else:
+                parts = [Render(snippets, final_newline)]
+            for opts in OPTION_SETS:
+                if time.monotonic() - start > args.time_limit:
+                    print("fold-vs-perl: time limit reached after %d files" % n)
+                    break
+                comparisons += 1
+                if not runner.Differs(parts, opts, jobs):
+                    continue
+                reports += 1
+                minimal = None
+                if not two_files or runner.Differs([Render(snippets, final_newline)], opts, jobs):
+                    minimal = Shrink(runner, snippets, final_newline, opts, jobs)
+                Report(runner, parts, opts, jobs, minimal)
+                if reports >= args.max_reports:
+                    break
+            else:
+                continue
+            break
+    print("fold-vs-perl: %d comparisons over %d snippets (seed %d), %d different, %.1f s"
+          % (comparisons, snippet_total, args.seed, reports, time.monotonic() - start))
+    return 1 if reports else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
