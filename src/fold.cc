@@ -41,6 +41,10 @@ constexpr OptionSpec kSpecs[] = {
      "drop stacks matching REGEX (RE2; repeatable)"},
     {"modern", OptType::kFlag, false, false, "",
      "fix the Perl script's data loss (see DIFFERENCES in the man page)"},
+    {"symfs", OptType::kString, false, false, "DIR",
+     "perf.data input: look binaries up under DIR, as perf --symfs"},
+    {"kallsyms", OptType::kString, false, false, "FILE",
+     "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
     {"jobs|j", OptType::kInt, false, false, "N",
@@ -102,6 +106,8 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   config->include = opts.All("include");
   config->exclude = opts.All("exclude");
   config->output = opts.Get("output");
+  config->symbols.symfs = opts.Get("symfs");
+  config->symbols.kallsyms = opts.Get("kallsyms");
   config->stats = opts.Has("stats");
   config->quiet = opts.Has("quiet");
   long long v = 1;

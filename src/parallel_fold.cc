@@ -9,6 +9,7 @@
 
 #include "flamefold/input.h"
 #include "flamefold/line_reader.h"
+#include "flamefold/perf_data_fold.h"
 
 namespace flamefold {
 namespace {
@@ -96,6 +97,31 @@ std::string FoldInputs::event() const {
                                         : parser_.event_filter();
 }
 
+// perf.data: replayed into perf script text for the sequential parser;
+// what the input lost or lacked is said as warnings.
+static bool AddPerfData(const FoldConfig& config, const std::string& file,
+                 uint64_t index, ByteSource* source, PerfScriptParser* parser,
+                 std::string* err) {
+  PerfDataStats stats;
+  bool ok = FoldPerfData(file, source, config.symbols, parser, index, &stats,
+                         err);
+  Diag diag("flamefold");
+  diag.set_quiet(config.quiet);
+  if (!config.quiet) {
+    for (const std::string& w : stats.warnings) diag.Warning(w);
+    if (stats.dwarf_chains > 0) {
+      diag.Warning(file + ": " + std::to_string(stats.dwarf_chains) +
+                   " sample(s) recorded with --call-graph dwarf: user stacks "
+                   "are not unwound");
+    }
+    if (!stats.truncated.empty()) {
+      diag.Warning(file + ": input cut short: " + stats.truncated +
+                   "; folded up to the last whole record");
+    }
+  }
+  return ok;
+}
+
 bool FoldInputs::Add(const std::string& file, std::string* err) {
   Input in;
   if (!OpenInput(file, &in, err)) return false;
@@ -104,10 +130,8 @@ bool FoldInputs::Add(const std::string& file, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-      *err = file +
-             ": this is a perf.data file; reading it directly is not built "
-             "yet: run 'perf script -i " + file + " | flamefold'";
-      return false;
+      return AddPerfData(config_, file, index, in.source.get(), &parser_,
+                         err);
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;

@@ -170,6 +170,8 @@ constexpr uint16_t kMiscHypervisor = 3;
 constexpr uint16_t kMiscGuestKernel = 4;
 constexpr uint16_t kMiscGuestUser = 5;
 constexpr uint16_t kMiscCommExec = 1 << 13;
+constexpr uint16_t kMiscMmapData = 1 << 13;  // same bit, MMAP records
+constexpr uint16_t kMiscForkExec = 1 << 13;  // same bit, FORK records
 constexpr uint16_t kMiscMmapBuildId = 1 << 14;
 
 // Call chain context markers.

@@ -706,7 +706,7 @@ bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,
   Cursor c(rec.body, rec.offset + 8, info_.swapped);
   s->callchain.clear();
   s->has_callchain = false;
-  s->period = a.flag(abi::kFlagFreq) ? 0 : a.sample_period;
+  s->period = a.sample_period;  // perf's default when not sampled
   bool ok = true;
   auto cut = [&](const char* what) {
     *err = At(c.offset()) + "sample cut short in its " + what;
@@ -799,10 +799,10 @@ bool PerfDataReader::ParseMmap(const PerfRecord& rec, PerfMmap* m,
   Cursor c(rec.body, rec.offset + 8, info_.swapped);
   bool ok = c.Get(&m->pid) && c.Get(&m->tid) && c.Get(&m->start) &&
             c.Get(&m->len) && c.Get(&m->pgoff);
+  m->prot = (rec.misc & abi::kMiscMmapData) ? 0 : 4;  // PROT_EXEC
   if (ok && rec.type == abi::kRecordMmap2) {
     std::string_view id;
-    uint32_t prot = 0, flags = 0;
-    ok = c.Bytes(24, &id) && c.Get(&prot) && c.Get(&flags);
+    ok = c.Bytes(24, &id) && c.Get(&m->prot) && c.Get(&m->flags);
     if (ok && (rec.misc & abi::kMiscMmapBuildId)) {
       size_t len = std::min<size_t>(static_cast<uint8_t>(id[0]), 20);
       m->build_id = std::string(id.substr(4, len));

@@ -10,6 +10,7 @@
 #include "flamefold/line_reader.h"
 #include "flamefold/output.h"
 #include "flamefold/perf_script.h"
+#include "flamefold/symbol_resolver.h"
 
 namespace flamefold {
 
@@ -24,6 +25,7 @@ struct FoldConfig {
   bool quiet = false;                // -q: no warnings
   size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
   std::vector<std::string> inputs;   // none: stdin
+  SymbolOptions symbols;             // perf.data: --symfs, --kallsyms
 };
 
 enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };

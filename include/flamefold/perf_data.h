@@ -82,6 +82,7 @@ struct PerfSample {
 struct PerfMmap {
   uint32_t pid = 0, tid = 0;
   uint64_t start = 0, len = 0, pgoff = 0;
+  uint32_t prot = 0, flags = 0;  // MMAP: PROT_EXEC unless a data mapping
   std::string filename;
   std::string build_id;  // MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID
 };

@@ -1,0 +1,57 @@
+// From perf.data to folded stacks without perf: the records are replayed
+// as perf script replays them and each sample is written as the text perf
+// script prints for it, which the perf script parser then folds. Going
+// through the same text keeps every rule of stackcollapse-perf.pl (comm
+// parsing, event filter, name tidying, --pid/--tid/--kernel/--jit) exactly
+// as it is for `perf script | flamefold`.
+//
+// The replay, as perf script does it:
+//   - records with a time are queued and delivered in time order (stable),
+//     flushed at each FINISHED_ROUND up to the newest time of the round
+//     before; records without a time (or time 0) are applied at once;
+//   - COMM, FORK, MMAP and MMAP2 update threads and their maps, so a sample
+//     takes the comm and maps of its moment;
+//   - call chains switch between kernel and user maps at the PERF_CONTEXT
+//     markers; a guest context discards the chain; at most 127 frames;
+//   - samples in guest mode are skipped.
+#ifndef FLAMEFOLD_PERF_DATA_FOLD_H_
+#define FLAMEFOLD_PERF_DATA_FOLD_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flamefold/byte_source.h"
+#include "flamefold/perf_script.h"
+#include "flamefold/symbol_resolver.h"
+
+namespace flamefold {
+
+struct PerfDataStats {
+  uint64_t records = 0;
+  uint64_t samples = 0;
+  uint64_t samples_skipped = 0;  // guest mode
+  uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
+  std::string truncated;         // what a cut-short input lost
+  std::vector<std::string> warnings;
+};
+
+/// Writes the perf script text of every sample of the perf.data in `src`
+/// through `emit`, in pieces that end at sample boundaries. False with
+/// `*err` on corrupt input or when `emit` returns false.
+bool RenderPerfData(const std::string& name, ByteSource* src,
+                    const SymbolOptions& options,
+                    const std::function<bool(std::string_view)>& emit,
+                    PerfDataStats* stats, std::string* err);
+
+/// Folds the perf.data in `src` through `parser` (its state, such as the
+/// event filter, carries over as for any other input).
+bool FoldPerfData(const std::string& name, ByteSource* src,
+                  const SymbolOptions& options, PerfScriptParser* parser,
+                  uint64_t input_index, PerfDataStats* stats,
+                  std::string* err);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_PERF_DATA_FOLD_H_

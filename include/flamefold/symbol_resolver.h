@@ -1,0 +1,86 @@
+// SymbolResolver: finds the file that holds the symbols of each mapped
+// object (DSO) the way perf does, loads its symbols on first use and names
+// addresses as perf script prints them ("main+0x27", "[unknown]").
+//
+// Where symbols come from, in perf's order:
+//   - user code: the .gnu_debuglink file (next to the binary, in .debug/,
+//     under /usr/lib/debug), the build-id cache (~/.debug/.build-id/xx/...),
+//     /usr/lib/debug/<path>[.debug], /usr/lib/debug/.build-id/xx/....debug,
+//     then the path itself; a file whose build id differs from the recorded
+//     one is skipped. The first candidate with .symtab gives the symbols,
+//     the first with .dynsym places them (else the symbol file does).
+//   - the kernel and its modules: a kallsyms file (default /proc/kallsyms).
+//   - JIT code: /tmp/perf-PID.map.
+// Every path except the build-id cache is looked up under `symfs` when set,
+// as with perf's --symfs.
+#ifndef FLAMEFOLD_SYMBOL_RESOLVER_H_
+#define FLAMEFOLD_SYMBOL_RESOLVER_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "flamefold/symbol_table.h"
+
+namespace flamefold {
+
+struct SymbolOptions {
+  std::string symfs;     // prefix for file look-ups ("" = /)
+  std::string kallsyms;  // kernel symbols; "" = /proc/kallsyms
+  std::string debug_dir;  // build-id cache; "" = $HOME/.debug
+};
+
+enum class DsoKind { kUser, kKernel, kModule, kPerfMap };
+
+struct Dso {
+  DsoKind kind = DsoKind::kUser;
+  std::string name;      // as perf script prints it between parentheses
+  std::string path;      // the file as recorded
+  std::string build_id;  // raw bytes; "" when unknown
+  bool loaded = false;
+  SymbolTable table;
+  // Address (in the DSO's symbol space) -> "sym+0xoff" or "[unknown]".
+  std::unordered_map<uint64_t, std::string> names;
+};
+
+class SymbolResolver {
+ public:
+  explicit SymbolResolver(SymbolOptions options);
+
+  /// The DSO for a user mapping of `path` (build id raw, may be "").
+  Dso* User(const std::string& path, const std::string& build_id);
+  /// The kernel proper, "[kernel.kallsyms]".
+  Dso* Kernel();
+  /// A kernel module, by the file name of its mapping ("/lib/.../x.ko" or
+  /// "[x]").
+  Dso* Module(const std::string& path);
+  /// "/tmp/perf-PID.map".
+  Dso* PerfMap(uint32_t pid);
+
+  /// The symbol name and offset perf prints for `addr` of `dso`, cached.
+  const std::string& Name(Dso* dso, uint64_t addr);
+
+  /// Warnings collected while loading (files not found, ...), one a DSO.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  Dso* Get(DsoKind kind, const std::string& name, const std::string& path,
+           const std::string& build_id);
+  void Load(Dso* dso);
+  void LoadUser(Dso* dso);
+  void LoadKernel();
+  std::string Symfs(const std::string& path) const;
+
+  SymbolOptions options_;
+  std::map<std::string, std::unique_ptr<Dso>> dsos_;
+  bool kernel_loaded_ = false;
+  std::vector<KallsymsModule> kallsyms_modules_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_SYMBOL_RESOLVER_H_

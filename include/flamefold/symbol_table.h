@@ -1,0 +1,66 @@
+// SymbolTable: the functions of one binary (or of the kernel), sorted, with
+// the same clean-ups perf applies before it looks an address up, so that
+// an address resolves to the name perf script prints:
+//   - a symbol without a size ends where the next one starts (kallsyms:
+//     the last symbol before a module ends at the next page boundary);
+//   - of several symbols at one address, one is kept: the one with a size,
+//     then not weak, then global, then with fewer leading underscores, then
+//     with the longer name, then the first one seen.
+#ifndef FLAMEFOLD_SYMBOL_TABLE_H_
+#define FLAMEFOLD_SYMBOL_TABLE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace flamefold {
+
+enum class SymbolBinding : uint8_t { kLocal, kGlobal, kWeak };
+
+struct Symbol {
+  uint64_t start = 0;
+  uint64_t end = 0;  // one past the last byte; == start until Finish()
+  std::string name;
+  SymbolBinding binding = SymbolBinding::kGlobal;
+};
+
+class SymbolTable {
+ public:
+  void Add(uint64_t start, uint64_t size, std::string name,
+           SymbolBinding binding);
+  /// Sorts and applies perf's clean-ups. `kallsyms` selects its variant of
+  /// the end fix-up (module symbols carry "\t[module]" in their name then).
+  /// `fixups` false keeps the symbols as given (perf does so for JIT maps).
+  void Finish(bool kallsyms, bool fixups = true);
+  /// The symbol containing `addr`, or nullptr.
+  const Symbol* Find(uint64_t addr) const;
+
+  size_t size() const { return syms_.size(); }
+  const std::vector<Symbol>& symbols() const { return syms_; }
+  std::vector<Symbol>* mutable_symbols() { return &syms_; }
+
+ private:
+  std::vector<Symbol> syms_;
+  uint64_t max_len_ = 0;  // the longest symbol, to bound the search
+};
+
+/// Reads a kallsyms file ("ffffffff81000000 T _text", module symbols with
+/// "\t[mod]") into `core` (the kernel proper) and `modules` (per module
+/// name, addresses absolute). Only text symbols (t, T, w, W) are kept, as
+/// perf keeps them.
+struct KallsymsModule {
+  std::string name;  // without brackets
+  SymbolTable table;
+};
+bool LoadKallsyms(const std::string& path, SymbolTable* core,
+                  std::vector<KallsymsModule>* modules, std::string* err);
+
+/// Reads a JIT map (/tmp/perf-PID.map: "START SIZE NAME" in hex, one a
+/// line), as perf does: no size fix-up, so a zero-size entry never matches.
+bool LoadPerfMap(const std::string& path, SymbolTable* table,
+                 std::string* err);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_SYMBOL_TABLE_H_

@@ -1,0 +1,273 @@
+#include "flamefold/elf_symbols.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "flamefold/symbol_demangle.h"
+
+namespace flamefold {
+namespace {
+
+// An open ELF file, closed on scope exit.
+class ElfHandle {
+ public:
+  bool Open(const std::string& path, std::string* err) {
+    static const bool init = elf_version(EV_CURRENT) != EV_NONE;
+    (void)init;
+    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      *err = path + ": " + std::strerror(errno);
+      return false;
+    }
+    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
+      *err = path + ": not an ELF file";
+      return false;
+    }
+    return true;
+  }
+  ~ElfHandle() {
+    if (elf_) elf_end(elf_);
+    if (fd_ >= 0) close(fd_);
+  }
+  Elf* elf() const { return elf_; }
+
+  // The section named `name`, or nullptr.
+  Elf_Scn* Section(const char* name, GElf_Shdr* shdr) const {
+    size_t shstrndx = 0;
+    if (elf_getshdrstrndx(elf_, &shstrndx) != 0) return nullptr;
+    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn;
+         scn = elf_nextscn(elf_, scn)) {
+      if (!gelf_getshdr(scn, shdr)) continue;
+      const char* n = elf_strptr(elf_, shstrndx, shdr->sh_name);
+      if (n && std::strcmp(n, name) == 0) return scn;
+    }
+    return nullptr;
+  }
+  Elf_Scn* SectionOfType(Elf64_Word type, GElf_Shdr* shdr) const {
+    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn;
+         scn = elf_nextscn(elf_, scn)) {
+      if (gelf_getshdr(scn, shdr) && shdr->sh_type == type) return scn;
+    }
+    return nullptr;
+  }
+  std::string SectionName(const GElf_Shdr& shdr) const {
+    size_t shstrndx = 0;
+    if (elf_getshdrstrndx(elf_, &shstrndx) != 0) return "";
+    const char* n = elf_strptr(elf_, shstrndx, shdr.sh_name);
+    return n ? n : "";
+  }
+
+ private:
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+};
+
+std::string ReadBuildId(const ElfHandle& h) {
+  GElf_Shdr shdr;
+  for (Elf_Scn* scn = elf_nextscn(h.elf(), nullptr); scn;
+       scn = elf_nextscn(h.elf(), scn)) {
+    if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (!data) continue;
+    size_t off = 0, name_off = 0, desc_off = 0;
+    GElf_Nhdr nhdr;
+    while ((off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
+      const char* base = static_cast<const char*>(data->d_buf);
+      if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == 4 &&
+          std::memcmp(base + name_off, "GNU", 4) == 0) {
+        return std::string(base + desc_off, nhdr.n_descsz);
+      }
+    }
+  }
+  return "";
+}
+
+// perf keeps functions, data objects and, in text or data sections,
+// untyped labels.
+bool Wanted(const GElf_Sym& sym, const ElfHandle& h, GElf_Shdr* shdr) {
+  int type = GELF_ST_TYPE(sym.st_info);
+  int vis = GELF_ST_VISIBILITY(sym.st_other);
+  bool named = sym.st_name != 0 && sym.st_shndx != SHN_UNDEF;
+  bool label = type == STT_NOTYPE && named && sym.st_shndx != SHN_ABS &&
+               vis != STV_HIDDEN && vis != STV_INTERNAL;
+  bool func = (type == STT_FUNC || type == STT_GNU_IFUNC) && named;
+  bool object = type == STT_OBJECT && named;
+  if (!label && !func && !object) return false;
+  if (sym.st_shndx >= SHN_LORESERVE) return false;
+  Elf_Scn* sec = elf_getscn(h.elf(), sym.st_shndx);
+  if (!sec || !gelf_getshdr(sec, shdr)) return false;
+  if (!(shdr->sh_flags & SHF_ALLOC)) return false;
+  if (label) {
+    std::string name = h.SectionName(*shdr);
+    if (name.find("text") == std::string::npos &&
+        name.find("data") == std::string::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The load segment holding `vaddr`, as perf finds it.
+bool LoadSegment(Elf* elf, uint64_t vaddr, GElf_Phdr* phdr) {
+  size_t n = 0;
+  if (elf_getphdrnum(elf, &n) != 0) return false;
+  for (size_t i = 0; i < n; ++i) {
+    if (!gelf_getphdr(elf, static_cast<int>(i), phdr)) return false;
+    if (phdr->p_type != PT_LOAD) continue;
+    uint64_t sz = std::max(phdr->p_memsz, phdr->p_filesz);
+    if (sz && vaddr >= phdr->p_vaddr && vaddr < phdr->p_vaddr + sz) {
+      return true;
+    }
+  }
+  return false;
+}
+
+SymbolBinding Binding(const GElf_Sym& sym) {
+  switch (GELF_ST_BIND(sym.st_info)) {
+    case STB_GLOBAL: return SymbolBinding::kGlobal;
+    case STB_WEAK: return SymbolBinding::kWeak;
+    default: return SymbolBinding::kLocal;
+  }
+}
+
+void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
+                Elf_Scn* scn, const GElf_Shdr& symtab, SymbolTable* table) {
+  Elf_Data* data = elf_getdata(scn, nullptr);
+  if (!data || symtab.sh_entsize == 0) return;
+  size_t count = symtab.sh_size / symtab.sh_entsize;
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Sym sym;
+    GElf_Shdr shdr;
+    if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
+    if (!Wanted(sym, syms, &shdr)) continue;
+    const char* name = elf_strptr(syms.elf(), symtab.sh_link, sym.st_name);
+    if (!name || !*name) continue;
+    GElf_Phdr phdr;
+    uint64_t value = sym.st_value;
+    if (!LoadSegment(runtime.elf(), value, &phdr)) continue;
+    value -= phdr.p_vaddr - phdr.p_offset;
+    table->Add(value, sym.st_size, DemangleSymbol(name), Binding(sym));
+  }
+}
+
+// "name@plt" for each PLT slot, in the order of the GOT slots the
+// relocations fill. With .plt.sec (IBT), the callable entries are there
+// and have no header entry.
+void SynthesizePlt(const ElfHandle& h, SymbolTable* table) {
+  GElf_Shdr dynsym_shdr, rel_shdr, plt_shdr;
+  Elf_Scn* dynsym = h.SectionOfType(SHT_DYNSYM, &dynsym_shdr);
+  if (!dynsym) return;
+  Elf_Scn* rel = h.Section(".rela.plt", &rel_shdr);
+  if (!rel) rel = h.Section(".rel.plt", &rel_shdr);
+  if (!rel || rel_shdr.sh_entsize == 0) return;
+  if (rel_shdr.sh_link != elf_ndxscn(dynsym)) return;
+  uint64_t header = 0, entry = 0;
+  if (h.Section(".plt.sec", &plt_shdr)) {
+    entry = plt_shdr.sh_entsize ? plt_shdr.sh_entsize : 16;
+  } else if (h.Section(".plt", &plt_shdr)) {
+    header = entry = plt_shdr.sh_entsize;
+  } else {
+    return;
+  }
+  if (entry == 0) return;
+  Elf_Data* rel_data = elf_getdata(rel, nullptr);
+  Elf_Data* sym_data = elf_getdata(dynsym, nullptr);
+  if (!rel_data || !sym_data) return;
+  struct Slot {
+    uint64_t got;
+    std::string name;
+  };
+  std::vector<Slot> slots;
+  size_t n = rel_shdr.sh_size / rel_shdr.sh_entsize;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t offset = 0, info = 0;
+    int64_t addend = 0;
+    if (rel_shdr.sh_type == SHT_RELA) {
+      GElf_Rela r;
+      if (!gelf_getrela(rel_data, static_cast<int>(i), &r)) break;
+      offset = r.r_offset, info = r.r_info, addend = r.r_addend;
+    } else {
+      GElf_Rel r;
+      if (!gelf_getrel(rel_data, static_cast<int>(i), &r)) break;
+      offset = r.r_offset, info = r.r_info;
+    }
+    std::string name;
+    size_t idx = GELF_R_SYM(info);
+    GElf_Sym sym;
+    if (idx != 0 && gelf_getsym(sym_data, static_cast<int>(idx), &sym)) {
+      const char* s = elf_strptr(h.elf(), dynsym_shdr.sh_link, sym.st_name);
+      name = DemangleSymbol(s ? s : "");
+    } else {
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "*ABS*+0x%llx",
+                    static_cast<unsigned long long>(addend));
+      name = buf;
+    }
+    slots.push_back(Slot{offset, name + "@plt"});
+  }
+  std::stable_sort(slots.begin(), slots.end(),
+                   [](const Slot& a, const Slot& b) { return a.got < b.got; });
+  uint64_t at = plt_shdr.sh_offset + header;
+  for (Slot& s : slots) {
+    if (at + entry > plt_shdr.sh_offset + plt_shdr.sh_size) break;
+    table->Add(at, entry, std::move(s.name), SymbolBinding::kGlobal);
+    at += entry;
+  }
+}
+
+}  // namespace
+
+std::string BuildIdHex(const std::string& raw) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : raw) {
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+bool ReadElfInfo(const std::string& path, ElfInfo* info, std::string* err) {
+  ElfHandle h;
+  if (!h.Open(path, err)) return false;
+  info->build_id = ReadBuildId(h);
+  GElf_Shdr shdr;
+  info->has_symtab = h.SectionOfType(SHT_SYMTAB, &shdr) != nullptr;
+  info->has_dynsym = h.SectionOfType(SHT_DYNSYM, &shdr) != nullptr;
+  info->debuglink.clear();
+  if (Elf_Scn* scn = h.Section(".gnu_debuglink", &shdr)) {
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data && data->d_size > 0) {
+      const char* p = static_cast<const char*>(data->d_buf);
+      info->debuglink.assign(p, strnlen(p, data->d_size));
+    }
+  }
+  return true;
+}
+
+bool LoadElfSymbols(const std::string& syms_path,
+                    const std::string& runtime_path, SymbolTable* table,
+                    std::string* err) {
+  ElfHandle syms, runtime_own;
+  if (!syms.Open(syms_path, err)) return false;
+  const ElfHandle* runtime = &syms;
+  if (runtime_path != syms_path) {
+    if (!runtime_own.Open(runtime_path, err)) return false;
+    runtime = &runtime_own;
+  }
+  GElf_Shdr shdr;
+  Elf_Scn* scn = syms.SectionOfType(SHT_SYMTAB, &shdr);
+  if (!scn) scn = syms.SectionOfType(SHT_DYNSYM, &shdr);
+  if (scn) LoadSymtab(syms, *runtime, scn, shdr, table);
+  if (table->size() > 0) SynthesizePlt(*runtime, table);
+  return true;
+}
+
+}  // namespace flamefold

@@ -1,0 +1,469 @@
+#include "flamefold/perf_data_fold.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "flamefold/line_reader.h"
+#include "flamefold/perf_data.h"
+#include "perf_abi.h"
+
+namespace flamefold {
+namespace abi = perf_abi;
+namespace {
+
+constexpr int kMaxStack = 127;  // perf script's default --max-stack
+constexpr size_t kEmitBytes = 1u << 20;
+
+struct Map {
+  uint64_t start = 0, end = 0, pgoff = 0;
+  Dso* dso = nullptr;
+  bool identity = false;  // anonymous memory, JIT maps and the kernel
+
+  uint64_t MapIp(uint64_t ip) const {
+    return identity ? ip : ip - start + pgoff;
+  }
+};
+
+// The mappings of one process (or of the kernel), by start address.
+class Maps {
+ public:
+  /// Adds `m`; existing mappings it overlaps are cut around it, as the
+  /// kernel did when it mapped it.
+  void Insert(const Map& m) {
+    auto it = maps_.lower_bound(m.start);
+    if (it != maps_.begin()) --it;
+    std::vector<Map> keep;
+    while (it != maps_.end() && it->second.start < m.end) {
+      const Map& old = it->second;
+      if (old.end <= m.start) {
+        ++it;
+        continue;
+      }
+      if (old.start < m.start) {
+        Map before = old;
+        before.end = m.start;
+        keep.push_back(before);
+      }
+      if (old.end > m.end) {
+        Map after = old;
+        after.start = m.end;
+        after.pgoff += m.end - old.start;
+        keep.push_back(after);
+      }
+      it = maps_.erase(it);
+    }
+    for (const Map& k : keep) maps_[k.start] = k;
+    maps_[m.start] = m;
+  }
+  const Map* Find(uint64_t addr) const {
+    auto it = maps_.upper_bound(addr);
+    if (it == maps_.begin()) return nullptr;
+    --it;
+    return addr < it->second.end ? &it->second : nullptr;
+  }
+
+ private:
+  std::map<uint64_t, Map> maps_;
+};
+
+struct Thread {
+  int32_t pid = -1, tid = -1;
+  std::string comm;
+  bool comm_set = false;
+  std::shared_ptr<Maps> maps;
+};
+
+// perf's is_anon_memory and is_no_dso_memory.
+bool IsAnon(const std::string& f) {
+  return f == "//anon" || f.rfind("/dev/zero", 0) == 0 ||
+         f.rfind("/anon_hugepage", 0) == 0;
+}
+bool IsNoDso(const std::string& f) {
+  return f.rfind("[stack", 0) == 0 || f.rfind("/SYSV", 0) == 0 ||
+         f == "[heap]";
+}
+
+constexpr uint32_t kMapHugetlb = 0x40000;
+constexpr uint32_t kProtExec = 4;
+
+class Replayer : public PerfDataReader::Visitor {
+ public:
+  Replayer(PerfDataReader* reader, SymbolResolver* symbols,
+           const std::function<bool(std::string_view)>& emit,
+           PerfDataStats* stats)
+      : reader_(reader), symbols_(symbols), emit_(emit), stats_(stats) {
+    Thread* idle = FindNew(0, 0);
+    idle->comm = "swapper";
+    idle->comm_set = true;
+  }
+
+  bool OnHeader(const PerfDataInfo& info, std::string*) override {
+    for (const PerfAttr& a : info.attrs) {
+      name_width_ = std::max(name_width_, a.name.size());
+    }
+    for (const PerfDataInfo::BuildId& b : info.build_ids) {
+      build_ids_[b.filename] = b.build_id;
+    }
+    return true;
+  }
+
+  bool OnRecord(const PerfRecord& rec, std::string* err) override {
+    stats_->records++;
+    if (rec.type == abi::kRecordFinishedRound) {
+      if (!Flush(next_flush_, err)) return false;
+      next_flush_ = max_time_;
+      return true;
+    }
+    uint64_t t = reader_->TimeOf(rec);
+    if (t == 0 || t == UINT64_MAX) return Apply(rec, err);
+    max_time_ = std::max(max_time_, t);
+    queue_.push_back(Queued{t, seq_++, rec.type, rec.misc, rec.offset,
+                            std::string(rec.body)});
+    return true;
+  }
+
+  /// Delivers what is still queued and the text not yet emitted.
+  bool Finish(std::string* err) {
+    if (!Flush(UINT64_MAX, err)) return false;
+    return EmitPending(err);
+  }
+
+ private:
+  struct Queued {
+    uint64_t time, seq;
+    uint32_t type;
+    uint16_t misc;
+    uint64_t offset;
+    std::string body;
+  };
+
+  bool Flush(uint64_t limit, std::string* err) {
+    std::stable_sort(queue_.begin(), queue_.end(),
+                     [](const Queued& a, const Queued& b) {
+                       return a.time < b.time;
+                     });
+    size_t n = 0;
+    while (n < queue_.size() && queue_[n].time <= limit) {
+      const Queued& q = queue_[n];
+      PerfRecord rec{q.type, q.misc, q.body, q.offset};
+      if (!Apply(rec, err)) return false;
+      ++n;
+    }
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(n));
+    return true;
+  }
+
+  bool Apply(const PerfRecord& rec, std::string* err) {
+    switch (rec.type) {
+      case abi::kRecordComm: return OnComm(rec, err);
+      case abi::kRecordFork: return OnFork(rec, err);
+      case abi::kRecordMmap:
+      case abi::kRecordMmap2: return OnMmap(rec, err);
+      case abi::kRecordSample: return OnSample(rec, err);
+      default: return true;  // EXIT, LOST, THROTTLE, ...: nothing to print
+    }
+  }
+
+  // perf's machine__findnew_thread: a new thread is named ":TID" until a
+  // COMM names it, and shares the maps of its process leader.
+  Thread* FindNew(int32_t pid, int32_t tid) {
+    auto it = threads_.find(tid);
+    if (it != threads_.end()) {
+      if (pid != -1 && it->second.pid == -1) {
+        it->second.pid = pid;
+        if (pid != tid) {
+          std::shared_ptr<Maps> maps = FindNew(pid, pid)->maps;
+          threads_[tid].maps = maps;
+        }
+      }
+      return &threads_[tid];
+    }
+    Thread t;
+    t.pid = pid;
+    t.tid = tid;
+    t.comm = ":" + std::to_string(tid);
+    if (pid == tid || pid == -1) {
+      t.maps = std::make_shared<Maps>();
+    } else {
+      t.maps = FindNew(pid, pid)->maps;
+    }
+    return &(threads_[tid] = std::move(t));
+  }
+
+  bool OnComm(const PerfRecord& rec, std::string* err) {
+    PerfComm c;
+    if (!reader_->ParseComm(rec, &c, err)) return false;
+    Thread* t = FindNew(static_cast<int32_t>(c.pid), static_cast<int32_t>(c.tid));
+    t->comm = c.comm;
+    t->comm_set = true;
+    return true;
+  }
+
+  // The child takes the parent's comm and, when it is a new process, a
+  // copy of its maps (unless perf synthesized the FORK for a running task).
+  bool OnFork(const PerfRecord& rec, std::string* err) {
+    PerfFork f;
+    if (!reader_->ParseFork(rec, &f, err)) return false;
+    int32_t pid = static_cast<int32_t>(f.pid), tid = static_cast<int32_t>(f.tid);
+    Thread* parent = FindNew(static_cast<int32_t>(f.ppid),
+                             static_cast<int32_t>(f.ptid));
+    std::string comm = parent->comm;
+    bool comm_set = parent->comm_set;
+    int32_t parent_pid = parent->pid;
+    std::shared_ptr<Maps> parent_maps = parent->maps;
+    threads_.erase(tid);
+    Thread* t = FindNew(pid, tid);
+    if (comm_set) {
+      t->comm = comm;
+      t->comm_set = true;
+    }
+    bool clone = !(rec.misc & abi::kMiscForkExec);
+    if (parent_pid != t->pid && t->maps != parent_maps && clone &&
+        parent_maps) {
+      t->maps = std::make_shared<Maps>(*parent_maps);
+    }
+    return true;
+  }
+
+  bool OnMmap(const PerfRecord& rec, std::string* err) {
+    PerfMmap m;
+    if (!reader_->ParseMmap(rec, &m, err)) return false;
+    uint16_t mode = rec.misc & abi::kMiscCpumodeMask;
+    if (mode == abi::kMiscGuestKernel || mode == abi::kMiscGuestUser) {
+      return true;
+    }
+    if (mode == abi::kMiscKernel) return KernelMmap(m);
+    Thread* t = FindNew(static_cast<int32_t>(m.pid), static_cast<int32_t>(m.tid));
+    Map map;
+    map.start = m.start;
+    map.end = m.start + m.len;
+    map.pgoff = m.pgoff;
+    std::string file = m.filename;
+    bool anon = IsAnon(file) || (m.flags & kMapHugetlb);
+    bool no_dso = IsNoDso(file);
+    if ((anon || no_dso) && (m.prot & kProtExec)) {
+      map.dso = symbols_->PerfMap(m.pid);
+    } else {
+      std::string id = m.build_id;
+      if (id.empty()) {
+        auto it = build_ids_.find(file);
+        if (it != build_ids_.end()) id = it->second;
+      }
+      if (file == "[vdso]") map.pgoff = 0;
+      map.dso = symbols_->User(file, id);
+    }
+    map.identity = anon || no_dso;
+    t->maps->Insert(map);
+    return true;
+  }
+
+  // "[kernel.kallsyms]_text" maps the kernel; other names are modules.
+  bool KernelMmap(const PerfMmap& m) {
+    Map map;
+    map.start = m.start;
+    map.end = m.start + m.len;
+    map.pgoff = m.pgoff;
+    if (m.filename.rfind("[kernel.kallsyms", 0) == 0) {
+      if (map.start == 0 && map.end == 0) map.end = UINT64_MAX;
+      map.dso = symbols_->Kernel();
+      map.identity = true;
+    } else if (!m.filename.empty() &&
+               (m.filename[0] == '/' || m.filename[0] == '[')) {
+      map.dso = symbols_->Module(m.filename);
+      map.identity = true;  // kallsyms addresses are absolute
+    } else {
+      return true;
+    }
+    kmaps_.Insert(map);
+    return true;
+  }
+
+  // The map of `ip` in `cpumode`, as perf's thread__find_map: kernel
+  // addresses in the kernel maps, user ones in the process's, none else.
+  const Map* FindMap(const Thread* t, uint8_t cpumode, uint64_t ip) const {
+    if (cpumode == abi::kMiscKernel) return kmaps_.Find(ip);
+    if (cpumode == abi::kMiscUser && t->maps) return t->maps->Find(ip);
+    return nullptr;
+  }
+
+  // "<addr> <sym+off> (<dso>)" as perf script prints a frame.
+  void AppendFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
+    const Map* map = FindMap(t, cpumode, ip);
+    char addr[32];
+    if (!map) {
+      std::snprintf(addr, sizeof addr, "%16" PRIx64, ip);
+      out_ += addr;
+      out_ += " [unknown] ([unknown])";
+      return;
+    }
+    uint64_t map_ip = map->MapIp(ip);
+    uint64_t shown = map->dso->kind == DsoKind::kModule ? ip - map->start
+                                                        : map_ip;
+    std::snprintf(addr, sizeof addr, "%16" PRIx64, shown);
+    out_ += addr;
+    out_ += ' ';
+    out_ += symbols_->Name(map->dso, map_ip);
+    out_ += " (";
+    out_ += map->dso->name;
+    out_ += ')';
+  }
+
+  // perf script's callee-first walk of the call chain.
+  void AppendChain(const Thread* t, const std::vector<uint64_t>& chain) {
+    size_t mark = out_.size();
+    uint8_t cpumode = abi::kMiscUser;
+    int entries = 0;
+    for (size_t i = 0; i < chain.size() && entries < kMaxStack; ++i) {
+      uint64_t ip = chain[i];
+      if (ip >= abi::kContextMax) {
+        if (ip == abi::kContextHv) {
+          cpumode = abi::kMiscHypervisor;
+        } else if (ip == abi::kContextKernel) {
+          cpumode = abi::kMiscKernel;
+        } else if (ip == abi::kContextUser) {
+          cpumode = abi::kMiscUser;
+        } else {
+          out_.resize(mark);  // guest or corrupt context: perf drops all
+          return;
+        }
+        continue;
+      }
+      ++entries;
+      out_ += '\t';
+      AppendFrame(t, cpumode, ip);
+      out_ += '\n';
+    }
+  }
+
+  bool OnSample(const PerfRecord& rec, std::string* err) {
+    if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
+    if (!reader_->ParseSample(rec, &sample_, err)) return false;
+    stats_->samples++;
+    uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
+    if (cpumode == abi::kMiscGuestKernel || cpumode == abi::kMiscGuestUser) {
+      stats_->samples_skipped++;
+      return true;
+    }
+    const PerfAttr& a = reader_->info().attrs[sample_.attr];
+    uint64_t st = a.sample_type;
+    if ((st & abi::kSampleRegsUser) && (st & abi::kSampleStackUser)) {
+      stats_->dwarf_chains++;
+    }
+    int32_t pid = static_cast<int32_t>(sample_.pid);
+    int32_t tid = static_cast<int32_t>(sample_.tid);
+    const Thread* t = FindNew(pid, tid);
+    AppendHeader(a, *t);
+    if (st & abi::kSampleCallchain) {
+      out_ += '\n';
+      AppendChain(t, sample_.callchain);
+    } else {
+      out_ += ' ';
+      AppendFrame(t, cpumode, sample_.ip);
+    }
+    out_ += '\n';
+    if (out_.size() >= kEmitBytes) return EmitPending(err);
+    return true;
+  }
+
+  // perf script's default fields: comm, tid, [cpu], time, period, event.
+  void AppendHeader(const PerfAttr& a, const Thread& t) {
+    char buf[96];
+    uint64_t st = a.sample_type;
+    if (st & abi::kSampleCallchain) {
+      out_ += t.comm;
+      out_ += ' ';
+    } else {
+      std::snprintf(buf, sizeof buf, "%16s ", t.comm.c_str());
+      out_ += buf;
+    }
+    if (st & abi::kSampleTid) {
+      std::snprintf(buf, sizeof buf, "%5d ", static_cast<int32_t>(sample_.tid));
+      out_ += buf;
+    }
+    if (st & abi::kSampleCpu) {
+      std::snprintf(buf, sizeof buf, "[%03d] ", static_cast<int32_t>(sample_.cpu));
+      out_ += buf;
+    }
+    if (st & abi::kSampleTime) {
+      char when[48];
+      std::snprintf(when, sizeof when, "%" PRIu64 ".%06" PRIu64,
+                    sample_.time / 1000000000, sample_.time % 1000000000 / 1000);
+      std::snprintf(buf, sizeof buf, "%12s: ", when);
+      out_ += buf;
+    }
+    std::snprintf(buf, sizeof buf, "%10" PRIu64 " ", sample_.period);
+    out_ += buf;
+    out_.append(name_width_ - std::min(name_width_, a.name.size()), ' ');
+    out_ += a.name;
+    out_ += ": ";
+    if (a.type == abi::kTypeTracepoint) {
+      // perf prints the tracepoint's fields here; they are not decoded.
+      // Any text keeps the line from ending in "event:", as it does.
+      out_ += "[fields]";
+    }
+  }
+
+  bool EmitPending(std::string* err) {
+    if (out_.empty()) return true;
+    if (!emit_(out_)) {
+      if (err->empty()) *err = "output stopped";
+      return false;
+    }
+    out_.clear();
+    return true;
+  }
+
+  PerfDataReader* reader_;
+  SymbolResolver* symbols_;
+  const std::function<bool(std::string_view)>& emit_;
+  PerfDataStats* stats_;
+  size_t name_width_ = 0;
+  std::unordered_map<std::string, std::string> build_ids_;
+  std::unordered_map<int32_t, Thread> threads_;
+  Maps kmaps_;
+  std::vector<Queued> queue_;
+  uint64_t seq_ = 0, next_flush_ = 0, max_time_ = 0;
+  PerfSample sample_;
+  std::string out_;
+};
+
+}  // namespace
+
+bool RenderPerfData(const std::string& name, ByteSource* src,
+                    const SymbolOptions& options,
+                    const std::function<bool(std::string_view)>& emit,
+                    PerfDataStats* stats, std::string* err) {
+  PerfDataReader reader(name, src);
+  SymbolResolver symbols(options);
+  Replayer replay(&reader, &symbols, emit, stats);
+  bool ok = reader.Read(&replay, err) && replay.Finish(err);
+  stats->truncated = reader.truncated();
+  stats->warnings = symbols.warnings();
+  return ok;
+}
+
+bool FoldPerfData(const std::string& name, ByteSource* src,
+                  const SymbolOptions& options, PerfScriptParser* parser,
+                  uint64_t input_index, PerfDataStats* stats,
+                  std::string* err) {
+  uint64_t lines = 0;
+  std::string why;
+  auto emit = [&](std::string_view text) {
+    StringSource chunk{std::string(text)};
+    LineReader reader(&chunk, text.size() + 1);
+    if (!parser->Feed(&reader, name, &why, lines, input_index)) return false;
+    lines += reader.line_number();
+    return true;
+  };
+  if (!RenderPerfData(name, src, options, emit, stats, err)) {
+    if (!why.empty()) *err = why;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace flamefold

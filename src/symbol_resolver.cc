@@ -1,0 +1,193 @@
+#include "flamefold/symbol_resolver.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "flamefold/elf_symbols.h"
+
+namespace flamefold {
+namespace {
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string Dirname(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+// "[nf_tables]" from "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz".
+std::string ModuleName(const std::string& path) {
+  if (!path.empty() && path[0] == '[') return path;
+  std::string base = path.substr(path.rfind('/') + 1);
+  size_t ko = base.find(".ko");
+  if (ko != std::string::npos) base.resize(ko);
+  for (char& c : base) {
+    if (c == '-') c = '_';
+  }
+  return "[" + base + "]";
+}
+
+}  // namespace
+
+SymbolResolver::SymbolResolver(SymbolOptions options)
+    : options_(std::move(options)) {
+  if (options_.debug_dir.empty()) {
+    const char* home = std::getenv("HOME");
+    options_.debug_dir = std::string(home ? home : "") + "/.debug";
+  }
+  if (options_.kallsyms.empty()) options_.kallsyms = "/proc/kallsyms";
+}
+
+std::string SymbolResolver::Symfs(const std::string& path) const {
+  return options_.symfs.empty() ? path : options_.symfs + path;
+}
+
+Dso* SymbolResolver::Get(DsoKind kind, const std::string& name,
+                         const std::string& path,
+                         const std::string& build_id) {
+  std::string key = std::to_string(static_cast<int>(kind)) + '\0' + path +
+                    '\0' + build_id;
+  auto it = dsos_.find(key);
+  if (it != dsos_.end()) return it->second.get();
+  auto dso = std::make_unique<Dso>();
+  dso->kind = kind;
+  dso->name = name;
+  dso->path = path;
+  dso->build_id = build_id;
+  Dso* raw = dso.get();
+  dsos_.emplace(std::move(key), std::move(dso));
+  return raw;
+}
+
+Dso* SymbolResolver::User(const std::string& path,
+                          const std::string& build_id) {
+  return Get(DsoKind::kUser, path, path, build_id);
+}
+
+Dso* SymbolResolver::Kernel() {
+  return Get(DsoKind::kKernel, "[kernel.kallsyms]", "", "");
+}
+
+Dso* SymbolResolver::Module(const std::string& path) {
+  std::string name = ModuleName(path);
+  return Get(DsoKind::kModule, name, name, "");
+}
+
+Dso* SymbolResolver::PerfMap(uint32_t pid) {
+  std::string path = "/tmp/perf-" + std::to_string(pid) + ".map";
+  return Get(DsoKind::kPerfMap, path, path, "");
+}
+
+const std::string& SymbolResolver::Name(Dso* dso, uint64_t addr) {
+  auto it = dso->names.find(addr);
+  if (it != dso->names.end()) return it->second;
+  if (!dso->loaded) Load(dso);
+  const Symbol* sym = dso->table.Find(addr);
+  std::string text;
+  if (sym) {
+    char off[32];
+    std::snprintf(off, sizeof off, "+0x%llx",
+                  static_cast<unsigned long long>(addr - sym->start));
+    text = sym->name + off;
+  } else {
+    text = "[unknown]";
+  }
+  return dso->names.emplace(addr, std::move(text)).first->second;
+}
+
+void SymbolResolver::Load(Dso* dso) {
+  dso->loaded = true;
+  std::string err;
+  switch (dso->kind) {
+    case DsoKind::kUser:
+      LoadUser(dso);
+      return;
+    case DsoKind::kKernel:
+    case DsoKind::kModule:
+      LoadKernel();
+      if (dso->kind == DsoKind::kKernel) return;
+      for (KallsymsModule& m : kallsyms_modules_) {
+        if ("[" + m.name + "]" == dso->name) {
+          dso->table = std::move(m.table);
+          return;
+        }
+      }
+      return;
+    case DsoKind::kPerfMap:
+      if (!LoadPerfMap(Symfs(dso->path), &dso->table, &err)) {
+        warnings_.push_back(err);
+      }
+      return;
+  }
+}
+
+void SymbolResolver::LoadKernel() {
+  if (kernel_loaded_) return;
+  kernel_loaded_ = true;
+  Dso* kernel = Kernel();
+  kernel->loaded = true;
+  std::string err;
+  if (!LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
+                    &err)) {
+    warnings_.push_back(err + ": kernel frames stay [unknown]");
+  }
+}
+
+// Tries perf's candidates in its order; see the header.
+void SymbolResolver::LoadUser(Dso* dso) {
+  const std::string& path = dso->path;
+  std::string hex = BuildIdHex(dso->build_id);
+  std::vector<std::string> candidates;
+  std::string binary = Symfs(path);
+  ElfInfo info;
+  std::string err;
+  if (IsRegularFile(binary) && ReadElfInfo(binary, &info, &err) &&
+      !info.debuglink.empty()) {
+    std::string dir = Dirname(binary);
+    candidates.push_back(dir + "/" + info.debuglink);
+    candidates.push_back(dir + "/.debug/" + info.debuglink);
+    candidates.push_back("/usr/lib/debug" + dir + "/" + info.debuglink);
+  }
+  if (hex.size() > 2) {
+    std::string link = options_.debug_dir + "/.build-id/" + hex.substr(0, 2) +
+                       "/" + hex.substr(2);
+    candidates.push_back(link + "/elf");
+    candidates.push_back(link + "/debug");
+  }
+  candidates.push_back(Symfs("/usr/lib/debug" + path + ".debug"));
+  candidates.push_back(Symfs("/usr/lib/debug" + path));
+  if (hex.size() > 2) {
+    candidates.push_back("/usr/lib/debug/.build-id/" + hex.substr(0, 2) + "/" +
+                         hex.substr(2) + ".debug");
+  }
+  candidates.push_back(binary);
+  std::string syms, runtime;
+  for (const std::string& c : candidates) {
+    if (!IsRegularFile(c)) continue;
+    ElfInfo ci;
+    if (!ReadElfInfo(c, &ci, &err)) continue;
+    if (!dso->build_id.empty() && ci.build_id != dso->build_id) continue;
+    if (syms.empty() && ci.has_symtab) syms = c;
+    if (runtime.empty() && ci.has_dynsym) runtime = c;
+    if (!syms.empty() && !runtime.empty()) break;
+  }
+  if (syms.empty()) syms = runtime;
+  if (runtime.empty()) runtime = syms;
+  if (syms.empty()) {
+    warnings_.push_back(path + ": no symbols found" +
+                        (hex.empty() ? "" : " (build id " + hex + ")"));
+    return;
+  }
+  if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {
+    warnings_.push_back(err);
+    return;
+  }
+  dso->table.Finish(false);
+}
+
+}  // namespace flamefold

@@ -1,0 +1,174 @@
+#include "flamefold/perf_data_fold.h"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "perf_data_builder.h"
+#include "test_util.h"
+
+namespace flamefold {
+namespace {
+
+using testing::PerfDataBuilder;
+
+constexpr uint64_t kKernel = static_cast<uint64_t>(-128);
+constexpr uint64_t kUser = static_cast<uint64_t>(-512);
+constexpr uint64_t kGuest = static_cast<uint64_t>(-2048);
+
+// A symfs directory holding a JIT map for pid 42, removed at the end.
+class JitDir {
+ public:
+  JitDir() {
+    char tmpl[] = "/tmp/ffjitXXXXXX";
+    dir_ = mkdtemp(tmpl);
+    std::string tmp = dir_ + "/tmp";
+    mkdir(tmp.c_str(), 0755);
+    std::ofstream(tmp + "/perf-42.map") << "1000 100 jit_leaf\n"
+                                           "1100 100 LJava/Thing;::run\n"
+                                           "1200 0 empty\n";
+    std::ofstream(dir_ + "/kallsyms") << "ffffffff81000000 T _text\n"
+                                         "ffffffff81000100 t do_work\n"
+                                         "ffffffff81000200 D some_data\n"
+                                         "ffffffff81000300 T entry\n";
+  }
+  ~JitDir() {
+    std::remove((dir_ + "/tmp/perf-42.map").c_str());
+    std::remove((dir_ + "/kallsyms").c_str());
+    rmdir((dir_ + "/tmp").c_str());
+    rmdir(dir_.c_str());
+  }
+  SymbolOptions Options() const {
+    SymbolOptions o;
+    o.symfs = dir_;
+    o.kallsyms = dir_ + "/kallsyms";
+    o.debug_dir = dir_;
+    return o;
+  }
+
+ private:
+  std::string dir_;
+};
+
+std::string Render(const std::string& bytes, const SymbolOptions& o,
+                   PerfDataStats* stats = nullptr) {
+  StringSource src(bytes);
+  std::string text, err;
+  PerfDataStats s;
+  bool ok = RenderPerfData("t.data", &src, o,
+                           [&](std::string_view t) {
+                             text.append(t);
+                             return true;
+                           },
+                           &s, &err);
+  if (stats) *stats = s;
+  return ok ? text : "ERROR: " + err;
+}
+
+PerfDataBuilder Base() {
+  PerfDataBuilder b;
+  PerfDataBuilder::Attr a;
+  a.name = "cpu-clock:ppp";
+  b.AddAttr(a);
+  b.Comm(42, 42, "java", 0);
+  b.Mmap(42, 0x1000, 0x1000, 0, "//anon", 0);
+  // The kernel map: cpumode kernel (misc 1), pid -1.
+  b.Mmap(UINT32_MAX, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
+         "[kernel.kallsyms]_text", 0, 1);
+  return b;
+}
+
+TEST_CASE("perf.data samples render as perf script prints them") {
+  JitDir dir;
+  PerfDataBuilder b = Base();
+  b.Sample(42, 43, 1500000000, 250,
+           {kKernel, 0xffffffff81000110, 0xffffffff81000310, kUser, 0x1010,
+            0x1110, 0x1200, 0x9999});
+  std::string text = Render(b.Build(), dir.Options());
+  CHECK(text ==
+        ":43    43 [000]     1.500000:        250 cpu-clock:ppp: \n"
+        "\tffffffff81000110 do_work+0x10 ([kernel.kallsyms])\n"
+        "\tffffffff81000310 entry+0x10 ([kernel.kallsyms])\n"
+        "\t            1010 jit_leaf+0x10 (/tmp/perf-42.map)\n"
+        "\t            1110 LJava/Thing;::run+0x10 (/tmp/perf-42.map)\n"
+        "\t            1200 [unknown] (/tmp/perf-42.map)\n"
+        "\t            9999 [unknown] ([unknown])\n"
+        "\n");
+}
+
+TEST_CASE("a thread takes its comm at the time of the sample") {
+  JitDir dir;
+  PerfDataBuilder b = Base();
+  // Written out of order inside one round: perf sorts by time first.
+  b.Sample(42, 42, 300, 1, {kUser, 0x1010});
+  b.Comm(42, 42, "renamed", 200);
+  b.Sample(42, 42, 100, 1, {kUser, 0x1010});
+  b.FinishedRound();
+  b.Fork(50, 42, 50, 42, 400);
+  b.Sample(50, 50, 500, 1, {kUser, 0x1010});
+  std::string text = Render(b.Build(), dir.Options());
+  CHECK(text.find("java    42 [000]     0.000000:") != std::string::npos);
+  size_t first = text.find("java    42");
+  size_t second = text.find("renamed    42");
+  size_t child = text.find("renamed    50");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  REQUIRE(child != std::string::npos);
+  CHECK(first < second);
+  CHECK(second < child);
+  // The child process inherited the JIT mapping.
+  CHECK(text.substr(child).find("jit_leaf+0x10 (/tmp/perf-42.map)") !=
+        std::string::npos);
+}
+
+TEST_CASE("guest contexts drop the chain; guest samples are skipped") {
+  JitDir dir;
+  PerfDataBuilder b = Base();
+  b.Sample(42, 42, 100, 1, {kGuest, 0x1010});
+  b.Sample(42, 42, 200, 1, {kUser, 0x1010}, 5);  // misc 5: guest user
+  PerfDataStats stats;
+  std::string text = Render(b.Build(), dir.Options(), &stats);
+  CHECK(text == "java    42 [000]     0.000000:          1 cpu-clock:ppp: \n\n");
+  CHECK(stats.samples == 2);
+  CHECK(stats.samples_skipped == 1);
+}
+
+TEST_CASE("perf.data folds through the perf script parser") {
+  JitDir dir;
+  PerfDataBuilder b = Base();
+  b.Sample(42, 42, 100, 7, {kKernel, 0xffffffff81000110, kUser, 0x1010});
+  b.Sample(42, 42, 200, 3, {kKernel, 0xffffffff81000110, kUser, 0x1010});
+  StringInterner names;
+  StackTrie trie(&names);
+  PerfScriptOptions opts;
+  opts.annotate_jit = true;
+  opts.annotate_kernel = true;
+  PerfScriptParser parser(opts, &names, &trie);
+  StringSource src(b.Build());
+  PerfDataStats stats;
+  std::string err;
+  REQUIRE(FoldPerfData("t.data", &src, dir.Options(), &parser, 0, &stats,
+                       &err));
+  parser.Finish();
+  CHECK(testing::FoldedText(trie) == "java;jit_leaf_[j];do_work_[k] 10\n");
+}
+
+TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {
+  JitDir dir;
+  SymbolOptions o = dir.Options();
+  o.kallsyms = "/nonexistent/kallsyms";
+  PerfDataBuilder b = Base();
+  b.Sample(42, 42, 100, 1, {kKernel, 0xffffffff81000110});
+  PerfDataStats stats;
+  std::string text = Render(b.Build(), o, &stats);
+  CHECK(text.find("ffffffff81000110 [unknown] ([kernel.kallsyms])") !=
+        std::string::npos);
+  REQUIRE(stats.warnings.size() == 1);
+  CHECK(stats.warnings[0].find("/nonexistent/kallsyms") == 0);
+}
+
+}  // namespace
+}  // namespace flamefold

@@ -1,0 +1,85 @@
+// Symbol tables, demangling and ELF reading behind perf.data folding.
+#include <doctest/doctest.h>
+
+#include "flamefold/elf_symbols.h"
+#include "flamefold/symbol_demangle.h"
+#include "flamefold/symbol_table.h"
+
+namespace flamefold {
+namespace {
+
+std::string NameAt(const SymbolTable& t, uint64_t addr) {
+  const Symbol* s = t.Find(addr);
+  return s ? s->name : "-";
+}
+
+TEST_CASE("symbols without a size end at the next one") {
+  SymbolTable t;
+  t.Add(0x100, 0, "a", SymbolBinding::kGlobal);
+  t.Add(0x200, 0x10, "b", SymbolBinding::kGlobal);
+  t.Add(0x300, 0, "last", SymbolBinding::kGlobal);
+  t.Finish(false);
+  CHECK(NameAt(t, 0xff) == "-");
+  CHECK(NameAt(t, 0x1ff) == "a");
+  CHECK(NameAt(t, 0x20f) == "b");
+  CHECK(NameAt(t, 0x210) == "-");
+  CHECK(NameAt(t, 0x1fff) == "last");  // to the page after
+  CHECK(NameAt(t, 0x2000) == "-");
+}
+
+TEST_CASE("of aliases, perf's choice is kept") {
+  // glibc's write(): locals beat weak ones, then the longest name wins.
+  SymbolTable t;
+  t.Add(0x40, 157, "__GI___write", SymbolBinding::kLocal);
+  t.Add(0x40, 157, "__GI___libc_write", SymbolBinding::kLocal);
+  t.Add(0x40, 157, "__libc_write", SymbolBinding::kLocal);
+  t.Add(0x40, 157, "write", SymbolBinding::kWeak);
+  t.Finish(false);
+  CHECK(NameAt(t, 0x50) == "__GI___libc_write");
+  SymbolTable g;
+  g.Add(0x40, 0, "zero_size_global", SymbolBinding::kGlobal);
+  g.Add(0x40, 8, "_local", SymbolBinding::kLocal);
+  g.Add(0x40, 8, "__global", SymbolBinding::kGlobal);
+  g.Add(0x48, 8, "next", SymbolBinding::kGlobal);
+  g.Finish(false);
+  CHECK(NameAt(g, 0x40) == "__global");
+}
+
+TEST_CASE("C++ names are demangled as perf script prints them") {
+  CHECK(DemangleSymbol("main") == "main");
+  CHECK(DemangleSymbol("_ZN2ns4leafEi") == "ns::leaf");
+  CHECK(DemangleSymbol("_Z5tworkIlET_S0_") == "twork<long>");
+  CHECK(DemangleSymbol("_Z3midi.cold") == "mid");
+  CHECK(DemangleSymbol("_ZN3BoxIlE4spinEl") == "Box<long>::spin");
+  CHECK(DemangleSymbol("_ZNKSt8functionIFllEEclEl") ==
+        "std::function<long (long)>::operator()");
+  CHECK(DemangleSymbol("_ZN12_GLOBAL__N_19anon_workEl") ==
+        "(anonymous namespace)::anon_work");
+  CHECK(DemangleSymbol("_ZNSt17_Function_handlerIFllEZ4mainEUllE_E9_M_invokeERKSt9_Any_dataOl") ==
+        "std::_Function_handler<long (long), main::{lambda(long)#1}>::_M_invoke");
+  CHECK(DemangleSymbol("_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc") ==
+        "std::operator<< <std::char_traits<char> >");
+  CHECK(DemangleSymbol("_ZN4core3fmt5write17h0123456789abcdefE") ==
+        "core::fmt::write");
+  CHECK(DemangleSymbol("_ZN4core3ptr23drop_in_place$LT$u8$GT$17h0123456789abcdefE") ==
+        "core::ptr::drop_in_place<u8>");
+  CHECK(DemangleSymbol("_Znotmangled") == "_Znotmangled");
+}
+
+TEST_CASE("ELF symbols of the test binary itself") {
+  ElfInfo info;
+  std::string err;
+  REQUIRE(ReadElfInfo("/proc/self/exe", &info, &err));
+  CHECK((info.has_symtab || info.has_dynsym));
+  SymbolTable t;
+  REQUIRE(LoadElfSymbols("/proc/self/exe", "/proc/self/exe", &t, &err));
+  t.Finish(false);
+  bool found_main = false;
+  for (const Symbol& s : t.symbols()) found_main |= s.name == "main";
+  CHECK(found_main);
+  CHECK(!ReadElfInfo("/nonexistent", &info, &err));
+  CHECK(err.find("/nonexistent") == 0);
+}
+
+}  // namespace
+}  // namespace flamefold
