@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Writes a synthetic but realistic `perf script` transcript for benchmarking flamefold.
+
+The same arguments always give the same bytes (fixed seed). The transcript looks like
+`perf record -g` of a busy machine printed with
+`perf script -F comm,pid,tid,cpu,time,period,event,ip,sym,dso`:
+
+    mysqld  2201/2240  [001]  1234.567890:     812345 cycles:
+    	ffffffff81a0b2c4 copy_user_generic_string+0x14 ([kernel.kallsyms])
+    	    55d4c1e2a0f0 Item_func::val_int+0x40 (/usr/sbin/mysqld)
+    	    7f3a1c02a1ca __libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6)
+
+- a few processes (comm, pid, threads), one of them with a space in its comm, and kernel threads;
+- each process has its own call graph; a stack is a random walk down it, 5 to 60 frames deep,
+  and about a third of the stacks end in the kernel (a syscall or interrupt path);
+- `--stacks` distinct stacks (default 100,000); samples pick them with a skewed (Zipf-like)
+  distribution, the leaf frame's offset varies from sample to sample, periods vary.
+
+Usage: gen-perf-script.py --size-mb 200 [--stacks 100000] [--seed 1] [-o FILE]
+"""
+
+import argparse
+import bisect
+import random
+import sys
+
+PROCESSES = [
+    # comm, pid, thread count, binary, share of samples
+    (b"mysqld", 2201, 24, b"/usr/sbin/mysqld", 30),
+    (b"java", 3307, 40, b"/usr/lib/jvm/java-17/lib/server/libjvm.so", 25),
+    (b"V8 WorkerThread", 4410, 4, b"/usr/bin/node", 12),
+    (b"nginx", 1502, 4, b"/usr/sbin/nginx", 10),
+    (b"postgres", 5120, 8, b"/usr/lib/postgresql/15/bin/postgres", 10),
+    (b"gzip", 6610, 1, b"/usr/bin/gzip", 5),
+    (b"kworker/u8:2", 211, 1, None, 4),
+    (b"swapper", 0, 1, None, 4),
+]
+LIBS = [b"/usr/lib/x86_64-linux-gnu/libc.so.6", b"/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30",
+        b"/usr/lib/x86_64-linux-gnu/libpthread.so.0", b"/usr/lib/x86_64-linux-gnu/libz.so.1.2.13"]
+KERNEL = b"[kernel.kallsyms]"
+SYSCALL_ENTRY = [b"entry_SYSCALL_64_after_hwframe", b"do_syscall_64"]
+IRQ_ENTRY = [b"asm_sysvec_apic_timer_interrupt", b"sysvec_apic_timer_interrupt",
+             b"__sysvec_apic_timer_interrupt", b"hrtimer_interrupt"]
+KERNEL_WORDS = [b"tcp", b"ext4", b"vfs", b"mm", b"sched", b"blk", b"irq", b"sock", b"page", b"skb",
+                b"futex", b"epoll", b"rcu", b"xfs", b"net", b"copy", b"lock", b"queue", b"timer"]
+KERNEL_VERBS = [b"read", b"write", b"alloc", b"free", b"wake", b"poll", b"send", b"recv", b"map",
+                b"flush", b"submit", b"complete", b"lookup", b"insert", b"update", b"wait"]
+CXX_NAMESPACES = [b"std", b"boost::asio", b"app", b"app::detail", b"db::storage", b"net::http",
+                  b"(anonymous namespace)"]
+CXX_CLASSES = [b"Handler", b"Session", b"Parser", b"Buffer", b"Index", b"Cursor", b"Executor",
+               b"Table", b"Row", b"Allocator", b"Queue", b"Worker", b"Codec", b"Planner"]
+CXX_METHODS = [b"run", b"process", b"operator()", b"read", b"write", b"next", b"flush", b"lookup",
+               b"insert", b"dispatch", b"encode", b"decode", b"visit", b"apply", b"step"]
+TEMPLATE_ARGS = [b"", b"", b"", b"<int>", b"<std::string>", b"<char, 16ul>",
+                 b"<std::vector<int, std::allocator<int> > >"]
+JAVA_PACKAGES = [b"org/apache/kafka", b"io/netty/channel", b"java/util/concurrent", b"com/example/app",
+                 b"java/lang", b"sun/nio/ch"]
+
+
+class Function:
+    __slots__ = ("name", "dso", "addr", "callees")
+
+    def __init__(self, name, dso, addr):
+        self.name = name
+        self.dso = dso
+        self.addr = addr
+        self.callees = []
+
+
+def CxxName(rng, i):
+    ns = rng.choice(CXX_NAMESPACES)
+    cls = rng.choice(CXX_CLASSES) + rng.choice(TEMPLATE_ARGS)
+    meth = rng.choice(CXX_METHODS)
+    name = b"%s::%s::%s_%d" % (ns, cls, meth, i)
+    if rng.random() < 0.2:
+        name += rng.choice([b"(int)", b"(std::string const&)", b"() const"])
+    return name
+
+
+def JavaName(rng, i):
+    return b"L%s/%s%d;::%s" % (rng.choice(JAVA_PACKAGES), rng.choice(CXX_CLASSES), i,
+                               rng.choice(CXX_METHODS))
+
+
+def BuildProgram(rng, comm, binary, base):
+    """A call graph for one process: roots (_start...), user functions, library functions."""
+    funcs = []
+
+    def Add(name, dso):
+        where = base if dso == binary else 0x7f3a1c000000 + LIBS.index(dso) * 0x1000000 \
+            if dso.startswith(b"/usr/lib/x86") else 0x7f3a40000000
+        f = Function(name, dso, where + len(funcs) * 0x140 + rng.randrange(0x40))
+        funcs.append(f)
+        return f
+
+    start = Add(b"_start", binary)
+    libc_main = Add(b"__libc_start_main", LIBS[0])
+    call_main = Add(b"__libc_start_call_main", LIBS[0])
+    main = Add(b"main", binary)
+    start.callees = [libc_main]
+    libc_main.callees = [call_main]
+    call_main.callees = [main]
+    user = []
+    for i in range(400):
+        if comm == b"java" and i % 2 == 0:
+            user.append(Add(JavaName(rng, i), b"/tmp/perf-%d.map" % 3307))
+        else:
+            user.append(Add(CxxName(rng, i), binary))
+    libs = [Add(b"%s_%d" % (rng.choice([b"memcpy", b"malloc", b"pthread_mutex_lock", b"inflate",
+                                           b"__GI___libc_write", b"std::string::_M_append", b"free",
+                                           b"read"]), i), rng.choice(LIBS))
+            for i in range(60)]
+    main.callees = user[:8]
+    for f in user:
+        f.callees = rng.sample(user, 4) + rng.sample(libs, 2)
+    for f in libs:
+        f.callees = rng.sample(libs, 2) if rng.random() < 0.3 else []
+    return start, funcs
+
+
+def BuildKernel(rng):
+    funcs = {}
+    base = 0xffffffff81000000
+
+    def Get(name):
+        if name not in funcs:
+            funcs[name] = Function(name, KERNEL, base + len(funcs) * 0x1a0 + rng.randrange(0x60))
+        return funcs[name]
+
+    names = [b"%s_%s_%d" % (rng.choice(KERNEL_WORDS), rng.choice(KERNEL_VERBS), i)
+             for i in range(600)]
+    body = [Get(n) for n in names]
+    for f in body:
+        f.callees = rng.sample(body, 5)
+    for chain in (SYSCALL_ENTRY, IRQ_ENTRY):
+        prev = None
+        for n in chain:
+            f = Get(n)
+            if prev:
+                prev.callees = [f]
+            prev = f
+        prev.callees = body[:40]
+    idle = [Get(n) for n in (b"secondary_startup_64", b"start_secondary", b"cpu_startup_entry",
+                             b"do_idle", b"default_idle_call", b"default_idle")]
+    for a, b in zip(idle, idle[1:]):
+        a.callees = [b]
+    worker = [Get(n) for n in (b"ret_from_fork", b"kthread", b"worker_thread", b"process_one_work")]
+    for a, b in zip(worker, worker[1:]):
+        a.callees = [b]
+    worker[-1].callees = body[40:80]
+    return Get(SYSCALL_ENTRY[0]), Get(IRQ_ENTRY[0]), idle[0], worker[0]
+
+
+def Render(f, offset):
+    return b"\t%16x %s+0x%x (%s)\n" % (f.addr + offset, f.name, offset, f.dso)
+
+
+def Walk(rng, root, depth):
+    path = [root]
+    f = root
+    while len(path) < depth and f.callees:
+        f = rng.choice(f.callees)
+        path.append(f)
+    return path
+
+
+def Depth(rng):
+    return min(60, 5 + int(rng.expovariate(1 / 14.0)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size-mb", type=float, default=200)
+    ap.add_argument("--stacks", type=int, default=100000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("-o", "--output", default="-")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+
+    syscall, irq, idle, worker = BuildKernel(rng)
+    procs = []
+    for i, (comm, pid, threads, binary, share) in enumerate(PROCESSES):
+        root = funcs = None
+        if binary:
+            root, funcs = BuildProgram(rng, comm, binary, 0x55d4c1e00000 + i * 0x1000000)
+        procs.append((comm, pid, threads, root, share))
+
+    # Distinct stacks, each a tuple (process index, frames root first).
+    weights = [p[4] for p in procs]
+    seen = set()
+    stacks = []
+    attempts = 0
+    while len(stacks) < args.stacks and attempts < args.stacks * 20:
+        attempts += 1
+        pi = rng.choices(range(len(procs)), weights)[0]
+        comm, pid, threads, root, share = procs[pi]
+        depth = Depth(rng)
+        if root is None:
+            path = Walk(rng, idle if pid == 0 else worker, depth)
+        else:
+            kernel_part = rng.random() < 0.35
+            user_depth = max(4, depth - (rng.randint(4, 20) if kernel_part else 0))
+            path = Walk(rng, root, user_depth)
+            if kernel_part:
+                entry = syscall if rng.random() < 0.8 else irq
+                path += Walk(rng, entry, max(3, depth - len(path)))
+        key = (pi, tuple(id(f) for f in path))
+        if key in seen:
+            continue
+        seen.add(key)
+        # Frame lines leaf first, as perf prints them; the leaf is rendered per sample.
+        body = b"".join(Render(f, 0x10 + (f.addr >> 4) % 0x300) for f in reversed(path[:-1]))
+        stacks.append((pi, path[-1], body))
+    del seen
+
+    # Skewed popularity: stack k has weight 1/(k+50)^0.6, so a few stacks are hot and most of
+    # the pool still turns up in a large transcript.
+    cumulative = []
+    total = 0.0
+    for k in range(len(stacks)):
+        total += (k + 50) ** -0.6
+        cumulative.append(total)
+
+    out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
+    limit = int(args.size_mb * 1024 * 1024)
+    written = 0
+    t = 3012.000000
+    chunk = []
+    chunk_bytes = 0
+    while written < limit:
+        k = bisect.bisect_left(cumulative, rng.random() * total)
+        pi, leaf, body = stacks[min(k, len(stacks) - 1)]
+        comm, pid, threads, root, share = procs[pi]
+        tid = pid + rng.randrange(threads) if pid else 0
+        t += rng.random() * 0.0004
+        period = rng.randint(100000, 3000000)
+        sample = b"%s %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s%s\n" % (
+            comm, pid, tid, rng.randrange(8), t, period, Render(leaf, rng.randrange(0x400)), body)
+        chunk.append(sample)
+        chunk_bytes += len(sample)
+        written += len(sample)
+        if chunk_bytes > 1 << 20:
+            out.write(b"".join(chunk))
+            chunk = []
+            chunk_bytes = 0
+    out.write(b"".join(chunk))
+    out.flush()
+    if out is not sys.stdout.buffer:
+        out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
