@@ -49,35 +49,39 @@ std::string CsvField(std::string_view s) {
 
 namespace {
 
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one
-// (overlong forms, surrogates and code points above U+10FFFF included).
-size_t Utf8Length(std::string_view s, size_t i) {
+// The UTF-8 sequence at s[i]: its length, and whether it is valid. An
+// invalid one is the longest prefix of a valid sequence there (at least one
+// byte), the "maximal subpart" that Unicode replaces with one U+FFFD, as
+// Python's and browsers' decoders do.
+size_t Utf8Sequence(std::string_view s, size_t i, bool* valid) {
   auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = byte(i);
+  *valid = false;
+  if (c < 0x80) {
+    *valid = true;
+    return 1;
+  }
   size_t len;
-  uint32_t cp;
-  if (c < 0x80) return 1;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
   if (c >= 0xC2 && c <= 0xDF) {
     len = 2;
-    cp = c & 0x1F;
   } else if (c >= 0xE0 && c <= 0xEF) {
     len = 3;
-    cp = c & 0x0F;
+    if (c == 0xE0) lo = 0xA0;  // overlong
+    if (c == 0xED) hi = 0x9F;  // surrogates
   } else if (c >= 0xF0 && c <= 0xF4) {
     len = 4;
-    cp = c & 0x07;
+    if (c == 0xF0) lo = 0x90;  // overlong
+    if (c == 0xF4) hi = 0x8F;  // above U+10FFFF
   } else {
-    return 0;
+    return 1;
   }
-  if (i + len > s.size()) return 0;
   for (size_t k = 1; k < len; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (byte(i + k) & 0x3F);
+    if (i + k >= s.size()) return k;
+    unsigned char d = byte(i + k);
+    if (k == 1 ? (d < lo || d > hi) : (d & 0xC0) != 0x80) return k;
   }
-  if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-      (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
-    return 0;
-  }
+  *valid = true;
   return len;
 }
 
@@ -88,10 +92,11 @@ std::string JsonString(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = Utf8Length(s, i);
-    if (len == 0) {
+    bool valid;
+    size_t len = Utf8Sequence(s, i, &valid);
+    if (!valid) {
       out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
-      ++i;
+      i += len;
       continue;
     }
     if (len > 1) {

@@ -105,6 +105,8 @@ TEST_CASE("formatting: thousands, percentages, CSV and JSON escaping") {
   CHECK(JsonString("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
   CHECK(JsonString("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
   CHECK(JsonString("bad\xff\xc3") == "\"bad\xef\xbf\xbd\xef\xbf\xbd\"");
+  // A cut-off sequence is one U+FFFD, as Python's decoder makes it.
+  CHECK(JsonString("\xe2\x82x") == "\"\xef\xbf\xbdx\"");
   CHECK(JsonString("\xed\xa0\x80") ==  // a UTF-16 surrogate is not UTF-8
         "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
 }

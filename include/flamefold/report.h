@@ -1,0 +1,46 @@
+// The flamereport command: a hotspot report of a profile (anything
+// flamefold reads) as text, CSV or JSON. Kept in the library so that tests
+// drive it without a process.
+#ifndef FLAMEFOLD_REPORT_H_
+#define FLAMEFOLD_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "flamefold/diag.h"
+#include "flamefold/output.h"
+#include "flamefold/report_stats.h"
+
+namespace flamefold {
+
+enum class ReportFormat { kText, kCsv, kJson };
+
+struct ReportConfig {
+  size_t top = 10;  // --top N: functions per table (0: all)
+  ReportFormat format = ReportFormat::kText;
+  int tree_depth = 2;      // levels of callees under each function
+  size_t tree_width = 3;   // callees shown per level
+  std::string output;      // -o FILE; "" is stdout
+  bool quiet = false;      // -q: no warnings
+  std::vector<std::string> inputs;  // none: stdin
+};
+
+enum class ReportArgs { kRun, kHelp, kVersion, kUsageError };
+
+/// Parses flamereport's command line (Getopt::Long rules, as every tool).
+ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
+                           std::string* err);
+
+/// The text of `flamereport --help`.
+std::string ReportHelp();
+
+/// Writes the report of `summary` (`event` is "" when unknown).
+void WriteReport(const ReportConfig& config, const ProfileSummary& summary,
+                 const std::string& event, OutputSink* out);
+
+/// Reads the inputs and writes the report. Returns the exit status.
+int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_REPORT_H_
