@@ -1,0 +1,31 @@
+// flamesvg: folded stacks -> interactive flame graph SVG (flamegraph.pl).
+#include <cstdio>
+
+#include "flamefold/flamegraph_cli.h"
+#include "flamefold/tool_main.h"
+#include "flamefold_config.h"
+
+int main(int argc, char** argv) {
+  using namespace flamefold;
+  Diag diag("flamesvg");
+  FlameSvgConfig config;
+  std::string err;
+  switch (ParseFlameSvgArgs(argc, argv, &config, &err)) {
+    case SvgArgsResult::kHelp:
+      std::fputs(FlameSvgHelp().c_str(), stdout);
+      return kExitOk;
+    case SvgArgsResult::kVersion:
+      std::printf("flamesvg %s\n", FLAMEFOLD_VERSION);
+      return kExitOk;
+    case SvgArgsResult::kUsageError:
+      diag.Error(err);
+      std::fputs("Try 'flamesvg --help' for more information.\n", stderr);
+      return kExitUsage;
+    case SvgArgsResult::kRun:
+      break;
+  }
+  diag.set_quiet(config.quiet);
+  return RunTool(diag, config.output, [&](OutputSink* out) {
+    return RunFlameSvg(config, out, diag);
+  });
+}

@@ -1,0 +1,180 @@
+#!/bin/bash
+# Golden tests of flamesvg against flamegraph.pl.
+#
+# Each case of testdata/flamesvg/cases.txt runs flamesvg in a scratch copy
+# of testdata/flamesvg and compares every frame (title, x, y, width, height,
+# fill, label) with expected/NAME.svg, which flamegraph.pl printed (its
+# script section removed to keep the files small). --cp cases also compare
+# the palette.map left behind. Our output must be well-formed XML and the
+# same bytes on a second run. Then the 13 conformance variants of
+# ../shared/conformance, and a few behaviours (stdin, gzip/zstd, unsorted
+# input, empty input, --icicle, --max-frames, abbreviations).
+#
+# BLESS=1 rewrites expected/ from flamegraph.pl (FLAMEGRAPH_PL, default
+# /tmp/FlameGraph/flamegraph.pl).
+set -u
+BUILD_DIR=${BUILD_DIR:-build}
+TESTDATA=${TESTDATA:-testdata}
+SHARED=${SHARED:-../shared}
+SVG=$(cd "$BUILD_DIR" && pwd)/src/tools/flamesvg
+DATA=$(cd "$TESTDATA/flamesvg" && pwd)
+PERL_FG=${FLAMEGRAPH_PL:-/tmp/FlameGraph/flamegraph.pl}
+[ -d "$SHARED" ] && SHARED=$(cd "$SHARED" && pwd)
+[ -x "$SVG" ] || { echo "flamesvg not built: $SVG"; exit 1; }
+command -v python3 >/dev/null || { echo "SKIP: python3 is needed"; exit 77; }
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# frames.py OURS EXPECTED: frame-by-frame comparison; OURS must be
+# well-formed. flamegraph.pl writes --title/--subtitle unescaped, so those
+# two lines of EXPECTED are escaped before parsing.
+cat > "$TMP/frames.py" <<'PY'
+import re, sys, xml.dom.minidom
+import xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+def fix_titles(text):
+    def esc(m):
+        body = m.group(2).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return m.group(1) + body + "</text>"
+    return re.sub(r'(<text id="(?:title|subtitle)"[^>]*>)(.*)</text>', esc, text)
+def frames(root):
+    out = []
+    for g in root.iter(NS + "g"):
+        t, r, x = g.find(NS + "title"), g.find(NS + "rect"), g.find(NS + "text")
+        if t is None or r is None:
+            continue
+        num = lambda k: round(float(r.get(k, "nan")), 1)
+        out.append((t.text or "", num("x"), num("y"), num("width"), num("height"),
+                    (r.get("fill") or "").replace(" ", ""),
+                    (x.text or "") if x is not None else ""))
+    return sorted(out)
+ours_path, exp_path = sys.argv[1], sys.argv[2]
+xml.dom.minidom.parse(ours_path)  # well-formed or an exception
+ours = ET.parse(ours_path).getroot()
+exp = ET.fromstring(fix_titles(open(exp_path, encoding="utf-8").read()).encode())
+a, b = frames(ours), frames(exp)
+if a != b:
+    sa, sb = set(a), set(b)
+    print(f"  {len(a)} frames vs {len(b)} expected")
+    for f in sorted(sa - sb)[:3]: print("  only ours:    ", f)
+    for f in sorted(sb - sa)[:3]: print("  only expected:", f)
+    sys.exit(1)
+for k in ("width", "height"):
+    if ours.get(k) != exp.get(k):
+        print(f"  svg {k}: {ours.get(k)} vs {exp.get(k)}"); sys.exit(1)
+for id_ in ("title", "subtitle"):
+    te = [e for e in ours.iter(NS + "text") if e.get("id") == id_]
+    tx = [e for e in exp.iter(NS + "text") if e.get("id") == id_]
+    if [e.text for e in te] != [e.text for e in tx]:
+        print(f"  {id_}: {[e.text for e in te]} vs {[e.text for e in tx]}"); sys.exit(1)
+PY
+compare() { python3 "$TMP/frames.py" "$1" "$2"; }
+wellformed() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1"; }
+strip_script() { sed '/<script/,/<\/script>/d'; }
+
+# --- cases against flamegraph.pl's output --------------------------------
+n=0
+while IFS=$'\t' read -r name opts; do
+  case "$name" in ''|'#'*) continue ;; esac
+  n=$((n + 1))
+  work=$TMP/case-$name; mkdir -p "$work"; cp "$DATA"/*.folded "$DATA"/*.tsv "$DATA"/palette.map "$work"/
+  exp=$DATA/expected/$name.svg
+  if [ "${BLESS:-0}" = 1 ]; then
+    [ -f "$PERL_FG" ] || { echo "BLESS=1 needs flamegraph.pl at $PERL_FG"; exit 1; }
+    (cd "$work" && eval "perl '$PERL_FG' $opts" 2>/dev/null) | strip_script > "$exp"
+    case "$name" in cp*) cp "$work/palette.map" "$DATA/expected/$name.palette.map" ;; esac
+    echo "blessed $name"
+    continue
+  fi
+  [ -f "$exp" ] || { fail "$name: no expected/$name.svg (run with BLESS=1)"; continue; }
+  cp "$DATA"/palette.map "$work"/
+  if ! (cd "$work" && eval "'$SVG' $opts" > out.svg 2> err.txt); then
+    fail "$name: flamesvg failed: $(head -3 "$work/err.txt")"; continue
+  fi
+  if ! compare "$work/out.svg" "$exp"; then fail "$name: frames differ from flamegraph.pl"; continue; fi
+  case "$name" in cp*)
+    cmp -s "$work/palette.map" "$DATA/expected/$name.palette.map" ||
+      { fail "$name: palette.map differs"; diff "$work/palette.map" "$DATA/expected/$name.palette.map" | head -5; continue; } ;;
+  esac
+  (cd "$work" && cp "$DATA"/palette.map . && eval "'$SVG' $opts" > again.svg 2>/dev/null)
+  cmp -s "$work/out.svg" "$work/again.svg" || { fail "$name: a second run gave other bytes"; continue; }
+  echo "ok $name"
+done < "$DATA/cases.txt"
+[ "${BLESS:-0}" = 1 ] && exit 0
+
+# --- behaviours -------------------------------------------------------------
+cd "$TMP"
+cp "$DATA"/*.folded .
+check() {  # check NAME COMMAND...: the command must succeed
+  local name=$1; shift
+  if "$@"; then echo "ok $name"; else fail "$name"; fi
+}
+"$SVG" palettes.folded > file.svg 2>/dev/null
+"$SVG" < palettes.folded > stdin.svg 2>/dev/null
+check stdin-equals-file cmp -s file.svg stdin.svg
+gzip -c palettes.folded > p.gz && "$SVG" p.gz > gz.svg 2>/dev/null
+check gzip-input cmp -s file.svg gz.svg
+if command -v zstd >/dev/null; then
+  zstd -q -c palettes.folded > p.zst && "$SVG" p.zst > zst.svg 2>/dev/null
+  check zstd-input cmp -s file.svg zst.svg
+fi
+tac palettes.folded > reversed.folded
+"$SVG" reversed.folded > unsorted-file.svg 2>/dev/null
+check unsorted-file-sorted cmp -s file.svg unsorted-file.svg
+"$SVG" < reversed.folded > unsorted-stdin.svg 2>/dev/null
+check unsorted-stdin-sorted cmp -s file.svg unsorted-stdin.svg
+head -3 palettes.folded > h1.folded; tail -n +4 palettes.folded > h2.folded
+"$SVG" h2.folded - < h1.folded > two.svg 2>/dev/null
+check file-then-stdin cmp -s file.svg two.svg
+"$SVG" --inverted palettes.folded > inv.svg 2>/dev/null
+"$SVG" --icicle palettes.folded > ice.svg 2>/dev/null
+check icicle-is-inverted cmp -s inv.svg ice.svg
+"$SVG" --colors java palettes.folded > j1.svg 2>/dev/null
+"$SVG" -color=java palettes.folded > j2.svg 2>/dev/null
+check getopt-abbreviation cmp -s j1.svg j2.svg
+: > empty.folded
+"$SVG" empty.folded > empty.svg 2> empty.err; status=$?
+check empty-input-exit-2 test $status = 2
+check empty-input-message grep -q "^flamesvg: error: " empty.err
+check empty-input-svg wellformed empty.svg
+"$SVG" invalid-bytes.folded > bytes.svg 2>/dev/null
+check invalid-bytes-wellformed wellformed bytes.svg
+check invalid-bytes-replaced grep -q $'bad\xef\xbf\xbd\xef\xbf\xbdbyte' bytes.svg
+printf 'a;b 1\nnot a line\n\na;c 2\n' | "$SVG" > /dev/null 2> ignored.err
+check ignored-lines-warning grep -q "^flamesvg: warning: ignored 2 lines" ignored.err
+"$SVG" --max-frames 5 palettes.folded > max.svg 2>/dev/null
+frames=$(grep -c '<title>' max.svg)
+check max-frames-limit test "$frames" -le 5 -a "$frames" -ge 1
+"$SVG" --width 10 palettes.folded > /dev/null 2>&1; status=$?
+check usage-error-exit-2 test $status = 2
+
+# --- the conformance corpus ------------------------------------------------
+C=$SHARED/conformance
+if [ ! -d "$C/flamegraph-perl-svg" ]; then
+  echo "SKIP: $C is absent: the 13 flamegraph.pl variants were not compared"
+  [ $failures = 0 ] && exit 77
+  exit 1
+fi
+S=$C/flamegraph-perl-svg; D=$C/difffolded
+while read -r name ref args; do
+  eval "'$SVG' $args" > "conf-$name.svg" 2>/dev/null || { fail "conformance $name: flamesvg failed"; continue; }
+  if compare "conf-$name.svg" "$S/$ref"; then echo "ok conformance $name"; else fail "conformance $name"; fi
+done <<LIST
+default example.default.svg --hash $S/example.folded
+inverted example.inverted.svg --hash --inverted $S/example.folded
+reverse example.reverse.svg --hash --reverse $S/example.folded
+flamechart example.flamechart.svg --hash --flamechart $S/example.folded
+minwidth example.minwidth1pct.svg --hash --minwidth 1% $S/example.folded
+layout example.layout.svg --hash --width 800 --height 20 --fontsize 10 --fonttype monospace --title 'Custom title' --subtitle sub --countname ms --nametype Frame: $S/example.folded
+java-grey example.java-grey.svg --hash --colors java --bgcolors grey $S/example.folded
+mem work-dwarf.mem.svg --hash --colors mem --bgcolors '#f0f0f0' $S/work-dwarf.folded
+dwarf work-dwarf.default.svg --hash $S/work-dwarf.folded
+diff diff.svg --hash $D/fp-vs-dwarf.n.txt
+diff-negate diff.negate.svg --hash --negate $D/fp-vs-dwarf.n.txt
+nohash example.nohash.svg $S/example.folded
+java-nohash work-dwarf.java-nohash.svg --colors java $S/work-dwarf.folded
+LIST
+
+if [ $failures -gt 0 ]; then echo "$failures flamesvg golden checks FAILED"; exit 1; fi
+echo "all flamesvg golden checks passed"

@@ -1,0 +1,210 @@
+// flamesvg's library parts: text helpers, line parsing, the merger and the
+// writer. Whole-graph equality with flamegraph.pl is tested by
+// test/golden/flamesvg.sh against its real output.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "flamefold/flamegraph.h"
+#include "flamefold/flamegraph_merge.h"
+#include "flamefold/svg_text.h"
+
+namespace flamefold {
+namespace {
+
+TEST_CASE("Fixed rounds as C printf (half to even on the binary value)") {
+  CHECK(Fixed(2.5, 0) == "2");
+  CHECK(Fixed(3.5, 0) == "4");
+  CHECK(Fixed(0.25, 1) == "0.2");
+  CHECK(Fixed(1.005, 2) == "1.00");
+  CHECK(Fixed(600, 2) == "600.00");
+}
+
+TEST_CASE("GroupThousands inserts commas as perlfaq5's regex does") {
+  CHECK(GroupThousands("0") == "0");
+  CHECK(GroupThousands("999") == "999");
+  CHECK(GroupThousands("1000") == "1,000");
+  CHECK(GroupThousands("1234567") == "1,234,567");
+  CHECK(GroupThousands("-1234") == "-1,234");
+}
+
+TEST_CASE("PerlNumify takes the longest numeric prefix") {
+  CHECK(PerlNumify("12") == 12);
+  CHECK(PerlNumify(" 2.5x") == 2.5);
+  CHECK(PerlNumify("1e3") == 1000);
+  CHECK(PerlNumify("abc") == 0);
+  CHECK(PerlNumify("1.2.3") == 1.2);
+}
+
+TEST_CASE("XML escaping makes any bytes well-formed text") {
+  CHECK(XmlEscaped("a&b<c>\"d'") == "a&amp;b&lt;c&gt;&quot;d&#39;");
+  CHECK(XmlEscaped("x\x01y\x7f") == "xy");
+  CHECK(XmlEscaped("bad\xff") == "bad\xEF\xBF\xBD");
+  CHECK(XmlEscaped("tab\there") == "tab&#9;here");
+  CHECK(XmlEscaped("]]>") == "]]&gt;");
+}
+
+TEST_CASE("UTF-8 helpers count code points") {
+  CHECK(CodePointCount("caf\xC3\xA9") == 4);
+  CHECK(CodePointPrefix("\xC3\xA9\xC3\xA9x", 2) == "\xC3\xA9\xC3\xA9");
+  CHECK(IsValidUtf8("\xE5\x87\xBD"));
+  CHECK_FALSE(IsValidUtf8("\xC0\xAF"));  // overlong '/'
+  std::string out;
+  AppendValidUtf8("a\xFF" "b", &out);
+  CHECK(out == "a\xEF\xBF\xBD" "b");
+}
+
+TEST_CASE("PerlSplit drops trailing empty fields, keeps leading ones") {
+  std::vector<std::string_view> f;
+  PerlSplit("a;b;", ";", &f);
+  CHECK(f == std::vector<std::string_view>{"a", "b"});
+  PerlSplit(";a;;b", ";", &f);
+  CHECK(f == std::vector<std::string_view>{"", "a", "", "b"});
+  PerlSplit(";;", ";", &f);
+  CHECK(f.empty());
+  PerlSplit("", ";", &f);
+  CHECK(f.empty());
+}
+
+TEST_CASE("ParseFlameLine: one or two count columns") {
+  std::string_view stack, c1, c2;
+  REQUIRE(ParseFlameLine("a;b 12", &stack, &c1, &c2));
+  CHECK(stack == "a;b");
+  CHECK(c1 == "12");
+  CHECK(c2.empty());
+  REQUIRE(ParseFlameLine("a;b 3 5.5", &stack, &c1, &c2));
+  CHECK(stack == "a;b");
+  CHECK(c1 == "3");
+  CHECK(c2 == "5.5");
+  REQUIRE(ParseFlameLine("a;b  5", &stack, &c1, &c2));
+  CHECK(stack == "a;b ");  // Perl keeps the extra space in the name
+  CHECK_FALSE(ParseFlameLine("a;b", &stack, &c1, &c2));
+  CHECK_FALSE(ParseFlameLine("a;b -1", &stack, &c1, &c2));
+}
+
+TEST_CASE("ReverseFlameLine and ChainAnnotate") {
+  CHECK(ReverseFlameLine("a;b;c 5") == "c;b;a 5");
+  CHECK(ReverseFlameLine("a;b\t3 4") == "b;a 3 4");
+  CHECK(ReverseFlameLine("junk") == " ");
+  CHECK(ChainAnnotate("a;b") == "a;b;--;");
+  CHECK(ChainAnnotate("a;--;b;c") == "a;--;b_[w];c_[w]");
+}
+
+MinWidth NoMinWidth() {
+  MinWidth mw;
+  mw.value = 0;
+  return mw;
+}
+
+TEST_CASE("FrameMerger merges sorted lines into frames") {
+  FrameMerger m(NoMinWidth(), false);
+  for (const char* line : {"a;b 2", "a;b;c 3", "a;d 1", "x 4"}) m.AddLine(line);
+  m.Finish();
+  CHECK(m.time() == 10);
+  CHECK(m.depth_max() == 3);
+  std::vector<std::string> got;
+  for (const FlameFrame& f : m.frames()) {
+    got.push_back(std::string(m.names().Get(f.name)) + "@" +
+                  std::to_string(f.depth) + ":" +
+                  std::to_string(static_cast<int>(f.stime)) + "-" +
+                  std::to_string(static_cast<int>(f.etime)));
+  }
+  // Frames in the order they close.
+  CHECK(got == std::vector<std::string>{"c@3:2-5", "b@2:0-5", "d@2:5-6",
+                                        "a@1:0-6", "x@1:6-10", "@0:0-10"});
+}
+
+TEST_CASE("FrameMerger drops frames below --minwidth and counts bad lines") {
+  MinWidth mw;
+  mw.value = 10;
+  mw.percent = true;
+  FrameMerger m(mw, false);
+  for (const char* line : {"a;b 95", "a;c 5", "bad", ""}) m.AddLine(line);
+  m.Finish();
+  CHECK(m.ignored() == 2);
+  CHECK(m.frames().size() == 3);  // root, a, b: c is 5% < 10%
+  CHECK(m.depth_max() == 2);
+}
+
+TEST_CASE("FrameMerger: a differential line's delta goes to its leaf") {
+  FrameMerger m(NoMinWidth(), false);
+  m.AddLine("a;b 5 2");
+  m.AddLine("a;c 1 4");
+  m.Finish();
+  CHECK(m.time() == 6);  // widths from the second column
+  CHECK(m.max_delta() == 3);
+  for (const FlameFrame& f : m.frames()) {
+    std::string_view name = m.names().Get(f.name);
+    if (name == "b") CHECK(f.delta == -3);
+    if (name == "c") CHECK(f.delta == 3);
+    if (name == "a") CHECK(f.delta == 0);
+  }
+}
+
+TEST_CASE("FrameMerger: zero-count lines reuse flamegraph.pl's node keys") {
+  // "c;b 0" closes a frame b at depth 2 with the same end time as "a;b":
+  // flamegraph.pl keys both "b;2;5", so the second overwrites the first's
+  // start and the first frame shrinks to nothing.
+  FrameMerger m(NoMinWidth(), false);
+  m.AddLine("a;b 5");
+  m.AddLine("c;b 0");
+  m.Finish();
+  int b_frames = 0;
+  for (const FlameFrame& f : m.frames()) {
+    if (m.names().Get(f.name) == "b") {
+      ++b_frames;
+      CHECK(f.stime == 5);
+      CHECK(f.etime == 5);
+    }
+  }
+  CHECK(b_frames == 1);
+}
+
+TEST_CASE("FrameMerger::LimitFrames keeps the widest frames") {
+  FrameMerger m(NoMinWidth(), false);
+  for (const char* line : {"a;b 50", "a;c 30", "a;d 15", "a;e 5"}) {
+    m.AddLine(line);
+  }
+  m.Finish();
+  CHECK(m.frames().size() == 6);
+  CHECK(m.LimitFrames(4) == 2);
+  CHECK(m.frames().size() == 4);  // root, a, b, c
+}
+
+TEST_CASE("WriteFlameGraph escapes names, titles and notes") {
+  FrameMerger m(NoMinWidth(), false);
+  m.AddLine("main;<script>x</script>;a&b 5");
+  m.AddLine("main;q\"uote;\x01" "ctl 5");
+  m.Finish();
+  FlameGraphOptions opt;
+  opt.title = "A & B <c>";
+  opt.notes = "n -- m-";
+  ColorSource colors(ColorMode::kHash);
+  StringSink out;
+  WriteFlameGraph(m, opt, &colors, nullptr, &out);
+  const std::string& svg = out.str();
+  CHECK(svg.find("<script>x") == std::string::npos);
+  CHECK(svg.find("&lt;script&gt;x&lt;/script&gt;") != std::string::npos);
+  CHECK(svg.find(">A &amp; B &lt;c&gt;</text>") != std::string::npos);
+  CHECK(svg.find("<!-- NOTES: n - - m-  -->") != std::string::npos);
+  CHECK(svg.find('\x01') == std::string::npos);
+  CHECK(svg.find("q&quot;uote (5 samples, 50.00%)") != std::string::npos);
+}
+
+TEST_CASE("WriteFlameGraph: the same frames give the same bytes") {
+  auto render = [] {
+    FrameMerger m(NoMinWidth(), false);
+    for (const char* line : {"a;b 3", "a;c 4", "d 1"}) m.AddLine(line);
+    m.Finish();
+    FlameGraphOptions opt;
+    ColorSource colors(ColorMode::kSeeded);
+    StringSink out;
+    WriteFlameGraph(m, opt, &colors, nullptr, &out);
+    return out.str();
+  };
+  CHECK(render() == render());
+}
+
+}  // namespace
+}  // namespace flamefold
