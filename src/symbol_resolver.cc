@@ -162,8 +162,9 @@ void SymbolResolver::LoadUser(Dso* dso) {
   candidates.push_back(Symfs("/usr/lib/debug" + path + ".debug"));
   candidates.push_back(Symfs("/usr/lib/debug" + path));
   if (hex.size() > 2) {
-    candidates.push_back("/usr/lib/debug/.build-id/" + hex.substr(0, 2) + "/" +
-                         hex.substr(2) + ".debug");
+    candidates.push_back(Symfs("/usr/lib/debug/.build-id/" +
+                               hex.substr(0, 2) + "/" + hex.substr(2) +
+                               ".debug"));
   }
   candidates.push_back(binary);
   std::string syms, runtime;

@@ -12,7 +12,7 @@
 //   - the kernel and its modules: a kallsyms file (default /proc/kallsyms).
 //   - JIT code: /tmp/perf-PID.map.
 // Every path except the build-id cache is looked up under `symfs` when set,
-// as with perf's --symfs.
+// as with perf's --symfs; the cache is $HOME/.debug (perf --buildid-dir).
 #ifndef FLAMEFOLD_SYMBOL_RESOLVER_H_
 #define FLAMEFOLD_SYMBOL_RESOLVER_H_
 

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Golden tests of flamefold on raw perf.data files recorded here (see
+# testdata/perf-data/record.sh): each CASE/NAME.folded is what
+# `perf script | stackcollapse-perf.pl OPTIONS` printed, with the options
+# in the file name ("all+tid" = --all --tid, "default" = none).
+# Symbols come only from the case's files: --symfs root (the binaries as
+# recorded), --kallsyms CASE/kallsyms, and HOME pointing nowhere so that no
+# build-id cache is used. Then: stdin, gzip, a cut-short file, corrupt
+# lengths, and (when clang built it) a bounded fuzzing run.
+set -u
+: "${BUILD_DIR:?}" "${TESTDATA:?}"
+ff=$BUILD_DIR/src/tools/flamefold
+data=$TESTDATA/perf-data
+root=$data/root
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=/nonexistent
+fail=0
+pass=0
+
+check() {  # check WHAT EXPECTED ACTUAL
+  if cmp -s "$2" "$3"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL: $1"
+    diff "$2" "$3" | head -20
+    fail=$((fail + 1))
+  fi
+}
+
+for dir in "$data"/*/; do
+  c=$(basename "$dir")
+  [ -f "$dir/perf.data" ] || continue
+  for want in "$dir"/*.folded; do
+    name=$(basename "$want" .folded)
+    opts=()
+    if [ "$name" != default ]; then
+      IFS=+ read -ra parts <<< "$name"
+      for p in "${parts[@]}"; do opts+=("--$p"); done
+    fi
+    "$ff" --symfs "$root" --kallsyms "$dir/kallsyms" "${opts[@]}" \
+      "$dir/perf.data" > "$tmp/out" 2> "$tmp/err"
+    st=$?
+    if [ $st -ne 0 ]; then
+      echo "FAIL: $c/$name: exit $st"; cat "$tmp/err"; fail=$((fail + 1))
+      continue
+    fi
+    check "$c/$name" "$want" "$tmp/out"
+  done
+  # The same from standard input, and gzip-compressed.
+  "$ff" --symfs "$root" --kallsyms "$dir/kallsyms" < "$dir/perf.data" \
+    > "$tmp/out" 2>/dev/null
+  check "$c/default (stdin)" "$dir/default.folded" "$tmp/out"
+  gzip -c "$dir/perf.data" | "$ff" --symfs "$root" \
+    --kallsyms "$dir/kallsyms" > "$tmp/out" 2>/dev/null
+  check "$c/default (gzip on stdin)" "$dir/default.folded" "$tmp/out"
+done
+
+# A file cut inside a record: a warning, exit 0, the whole records folded.
+sw=$data/system-wide
+size=$(stat -c %s "$sw/perf.data")
+head -c $((size * 2 / 3)) "$sw/perf.data" > "$tmp/cut.data"
+"$ff" --symfs "$root" --kallsyms "$sw/kallsyms" "$tmp/cut.data" \
+  > "$tmp/out" 2> "$tmp/err"
+st=$?
+if [ $st -ne 0 ] || ! grep -q "warning: .*cut short" "$tmp/err" ||
+   [ ! -s "$tmp/out" ]; then
+  echo "FAIL: cut-short file: exit $st"; cat "$tmp/err"; fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
+
+# Corrupt lengths: an error naming the offset, exit 1, no crash.
+corrupt() {  # corrupt WHAT OFFSET BYTES
+  cp "$sw/perf.data" "$tmp/bad.data"
+  printf "$3" | dd of="$tmp/bad.data" bs=1 seek="$2" conv=notrunc 2>/dev/null
+  "$ff" --symfs "$root" --kallsyms "$sw/kallsyms" "$tmp/bad.data" \
+    > /dev/null 2> "$tmp/err"
+  st=$?
+  if [ $st -ne 1 ] || ! grep -q "error: .*offset [0-9]*:" "$tmp/err"; then
+    echo "FAIL: corrupt $1: exit $st"; cat "$tmp/err"; fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+corrupt "data offset" 47 '\x7f'
+corrupt "attr size" 16 '\x05'
+# The first record's size field (data starts where the header says).
+data_off=$(od -An -t u8 -j 40 -N 8 "$sw/perf.data" | tr -d ' ')
+corrupt "record size" $((data_off + 6)) '\x03\x00'
+
+# Bounded fuzzing when the libFuzzer target was built (-Dfuzz=true).
+fuzzer=$BUILD_DIR/fuzz/perf_data_fuzzer
+if [ -x "$fuzzer" ]; then
+  mkdir -p "$tmp/corpus"
+  for f in "$data"/*/perf.data "$TESTDATA"/perf-data-fuzz/*; do
+    [ -f "$f" ] && cp "$f" "$tmp/corpus/$(echo "$f" | md5sum | cut -c1-12)"
+  done
+  if "$fuzzer" -max_total_time="${FUZZ_SECONDS:-20}" -max_len=65536 \
+      -rss_limit_mb=1024 -artifact_prefix="$tmp/" "$tmp/corpus" \
+      > "$tmp/fuzz.log" 2>&1; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL: fuzzer found a crash (inputs in the log):"
+    tail -30 "$tmp/fuzz.log"
+    fail=$((fail + 1))
+  fi
+else
+  echo "note: fuzzer not built (meson configure -Dfuzz=true with clang)"
+fi
+
+echo "perf.data golden: $pass passed, $fail failed"
+[ $fail -eq 0 ]

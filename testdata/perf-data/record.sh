@@ -1,0 +1,117 @@
+#!/bin/bash
+# Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
+#   testdata/perf-data/record.sh
+# The programs are built static and kept under root/ at the path they ran
+# from (/tmp/ffrec), so that `--symfs root` finds them on any host. Kernel
+# cases keep the kallsyms lines their samples need (the symbols hit, the one
+# after each, _text/_etext and the modules hit): perf and flamefold read the
+# same trimmed file, so the symbol ends do not change.
+# Expected outputs are perf script's, with the same symbol sources, piped
+# through /tmp/FlameGraph/stackcollapse-perf.pl; each is named after the
+# options given to both ("all+tid.folded": --all --tid).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+run=/tmp/ffrec
+collapse=${COLLAPSE:-/tmp/FlameGraph/stackcollapse-perf.pl}
+echo -1 > /proc/sys/kernel/perf_event_paranoid
+rm -rf "$run" && mkdir -p "$run"
+cp "$here/work.c" "$here/jit.c" "$run/"
+cd "$run"
+gcc -O2 -fno-omit-frame-pointer -static -o work work.c
+gcc -O2 -fno-omit-frame-pointer -static -o jit jit.c
+# A stripped PIE whose symbols are in a separate debug file.
+gcc -O2 -fno-omit-frame-pointer -o work-stripped work.c
+objcopy --only-keep-debug work-stripped work-stripped.debug
+strip --strip-all work-stripped
+objcopy --add-gnu-debuglink=work-stripped.debug work-stripped
+
+root=$here/root
+rm -rf "$root" && mkdir -p "$root$run" "$root/tmp"
+cp work jit work-stripped work-stripped.debug "$root$run/"
+
+cases="fp-user stripped-debuglink system-wide two-events pipe zstd jit"
+for c in $cases; do rm -rf "${here:?}/$c" && mkdir -p "$here/$c"; done
+
+rec() {  # rec CASE perf-record-args...
+  shift
+  perf record -q "$@" 2>/dev/null
+}
+script() {  # script CASE [perf script args]: perf script with our sources
+  local c=$1; shift
+  local k=()
+  [ -f "$here/$c/kallsyms" ] && k=(--kallsyms "$here/$c/kallsyms")
+  perf --buildid-dir /nonexistent script -i "$here/$c/perf.data" \
+    --symfs "$root" "${k[@]}" "$@" 2>/dev/null
+}
+expect() {  # expect CASE NAME [stackcollapse options]
+  local c=$1 name=$2; shift 2
+  [ -f "$here/$c/kallsyms" ] || trim_kallsyms "$c"
+  script "$c" | "$collapse" "$@" > "$here/$c/$name.folded"
+}
+trim_kallsyms() {  # the lines of /proc/kallsyms that CASE's samples need
+  local c=$1
+  perf script -i "$here/$c/perf.data" -F ip,dso 2>/dev/null |
+    awk '/\(\[kernel\.kallsyms\]\)/ { print $1 }' | sort -u > "$run/kaddrs"
+  python3 - "$run/kaddrs" > "$here/$c/kallsyms" <<'PY'
+import sys
+addrs = sorted(int(a, 16) for a in open(sys.argv[1]) if a.strip())
+lines = open('/proc/kallsyms').read().splitlines()
+text = [(int(l.split()[0], 16), i) for i, l in enumerate(lines)
+        if l.split()[1] in 'tTwW' and '[' not in l]
+text.sort()
+keep = set(i for i, l in enumerate(lines)
+           if l.split()[2] in ('_text', '_stext', '_etext'))
+import bisect
+starts = [s for s, _ in text]
+for a in addrs:
+    k = bisect.bisect_right(starts, a) - 1
+    if k >= 0:
+        keep.add(text[k][1])
+        if k + 1 < len(text):
+            keep.add(text[k + 1][1])
+for i in sorted(keep, key=lambda i: int(lines[i].split()[0], 16)):
+    print(lines[i])
+PY
+}
+
+# 1. user-only frame-pointer call graph
+rec fp-user -F 199 -g -e cpu-clock:u -o "$here/fp-user/perf.data" ./work 1500
+expect fp-user default
+expect fp-user pid --pid
+
+# 2. stripped binary, symbols from its .gnu_debuglink file
+rec stripped-debuglink -F 199 -g -o "$here/stripped-debuglink/perf.data" \
+  ./work-stripped 1500
+expect stripped-debuglink default
+
+# 3. system-wide with kernel stacks
+rec system-wide -a -F 199 -g -o "$here/system-wide/perf.data" ./work 120 1
+expect system-wide default
+expect system-wide kernel --kernel
+expect system-wide all+tid --all --tid
+
+# 4. two events
+rec two-events -F 199 -g -e cpu-clock -e task-clock \
+  -o "$here/two-events/perf.data" ./work 1500
+expect two-events default
+expect two-events event-filter=task-clock --event-filter=task-clock
+
+# 5. pipe mode
+rec pipe -F 199 -g -o - ./work 1500 > "$here/pipe/perf.data"
+expect pipe default
+
+# 6. perf record -z (zstd-compressed records)
+rec zstd -z -F 199 -g -o "$here/zstd/perf.data" ./work 1500
+expect zstd default
+
+# 7. JIT code described by /tmp/perf-PID.map
+# perf reads the map from /tmp whatever --symfs says; flamefold looks under
+# --symfs, so the copy in root/tmp is what the test uses.
+rm -f /tmp/perf-*.map
+rec jit -F 199 -g -o "$here/jit/perf.data" ./jit 60
+cp /tmp/perf-*.map "$root/tmp/"
+expect jit default
+expect jit jit --jit
+rm -f /tmp/perf-*.map
+
+ls -la "$here"/*/
