@@ -24,25 +24,40 @@ struct Chunk {
   std::string text;
 };
 
-// A bounded queue between the reading thread and the parsing threads, so
-// memory stays at a few chunks per thread whatever the input size.
-class ChunkQueue {
+// What a worker made of one chunk: its samples as frame ids of the worker's
+// own interner, and the names it interned for the first time meanwhile
+// (ids first_new_name, first_new_name + 1, ...).
+struct Batch {
+  size_t worker = 0;
+  std::vector<SymbolId> frames;  // all samples' frames, one after another
+  std::vector<uint32_t> lengths;
+  std::vector<PerlNumber> weights;
+  SymbolId first_new_name = 0;
+  std::vector<std::string> new_names;
+};
+
+// A blocking queue; with a capacity, so that memory stays at a few chunks
+// per thread whatever the input size.
+template <typename T>
+class Queue {
  public:
-  explicit ChunkQueue(size_t cap) : cap_(cap) {}
-  void Push(Chunk c) {
+  explicit Queue(size_t cap) : cap_(cap) {}
+  void Push(T item) {
     std::unique_lock<std::mutex> lock(mu_);
     not_full_.wait(lock, [&] { return q_.size() < cap_; });
-    q_.push_back(std::move(c));
+    q_.push_back(std::move(item));
     not_empty_.notify_one();
   }
-  std::optional<Chunk> Pop() {
+  /// Waits for an item; nullopt once closed and empty.
+  std::optional<T> Pop() {
     std::unique_lock<std::mutex> lock(mu_);
     not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
-    if (q_.empty()) return std::nullopt;
-    Chunk c = std::move(q_.front());
-    q_.pop_front();
-    not_full_.notify_one();
-    return c;
+    return Take();
+  }
+  /// An item if one is ready, else nullopt at once.
+  std::optional<T> TryPop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return Take();
   }
   void Close() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -51,27 +66,52 @@ class ChunkQueue {
   }
 
  private:
+  std::optional<T> Take() {
+    if (q_.empty()) return std::nullopt;
+    T item = std::move(q_.front());
+    q_.pop_front();
+    not_full_.notify_one();
+    return item;
+  }
   size_t cap_;
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
-  std::deque<Chunk> q_;
+  std::deque<T> q_;
   bool closed_ = false;
 };
 
-// One parsing thread's own interner, trie and parser.
+// Collects a worker's samples into the current batch.
+class BatchSink : public SampleSink {
+ public:
+  void OnSample(std::span<const SymbolId> frames,
+                const PerlNumber& weight) override {
+    batch->frames.insert(batch->frames.end(), frames.begin(), frames.end());
+    batch->lengths.push_back(static_cast<uint32_t>(frames.size()));
+    batch->weights.push_back(weight);
+  }
+  Batch* batch = nullptr;
+};
+
+// One parsing thread: its own interner, caches and parser. It parses; the
+// reading thread inserts the samples into the one trie.
 struct Worker {
   explicit Worker(const PerfScriptOptions& options)
-      : trie(&names), parser(options, &names, &trie) {}
+      : parser(options, &names, &sink) {}
   StringInterner names;
-  StackTrie trie;
+  BatchSink sink;
   PerfScriptParser parser;
   std::string error;
   uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
 };
 
-void RunWorker(Worker* w, ChunkQueue* queue, const std::string& file,
-               size_t max_line, uint64_t input_index) {
-  while (std::optional<Chunk> chunk = queue->Pop()) {
+void RunWorker(size_t id, Worker* w, Queue<Chunk>* chunks, Queue<Batch>* done,
+               const std::string& file, size_t max_line,
+               uint64_t input_index) {
+  while (std::optional<Chunk> chunk = chunks->Pop()) {
+    Batch batch;
+    batch.worker = id;
+    batch.first_new_name = static_cast<SymbolId>(w->names.size());
+    w->sink.batch = &batch;
     StringSource src(std::move(chunk->text));
     LineReader reader(&src, max_line);
     std::string err;
@@ -80,6 +120,26 @@ void RunWorker(Worker* w, ChunkQueue* queue, const std::string& file,
       w->error = err;
       w->error_at = chunk->line_base;
     }
+    for (SymbolId n = batch.first_new_name; n < w->names.size(); ++n) {
+      batch.new_names.emplace_back(w->names.Get(n));
+    }
+    done->Push(std::move(batch));
+  }
+}
+
+// Inserts a batch into the trie, translating the worker's frame ids.
+void InsertBatch(const Batch& b, std::vector<SymbolId>* map,
+                 StringInterner* names, StackTrie* trie,
+                 std::vector<SymbolId>* scratch) {
+  for (const std::string& name : b.new_names) map->push_back(names->Intern(name));
+  size_t at = 0;
+  for (size_t i = 0; i < b.lengths.size(); ++i) {
+    scratch->clear();
+    for (uint32_t k = 0; k < b.lengths[i]; ++k) {
+      scratch->push_back((*map)[b.frames[at + k]]);
+    }
+    at += b.lengths[i];
+    trie->Add(*scratch, b.weights[i]);
   }
 }
 
@@ -160,82 +220,94 @@ bool FoldInputs::Add(const std::string& file, std::string* err) {
 // kChunkBytes. The sequential parser takes the text up to the first empty
 // line (it may continue the previous input's sample), everything until the
 // event filter is known, and the text after the last empty line (it may go
-// on in the next input). Workers parse the rest, each into its own trie,
-// merged at the end. The output is the sorted walk of the merged trie, so
-// it does not depend on the number of threads.
+// on in the next input). Workers parse the other chunks; the reading thread
+// inserts their samples into the trie as they come. The trie's walk sorts,
+// so the output does not depend on the number of threads or their timing.
 bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
                              ByteSource* source, std::string* err) {
   PerfScriptOptions options = config_.perf;
-  ChunkQueue queue(2 * static_cast<size_t>(config_.jobs));
+  const size_t jobs = static_cast<size_t>(config_.jobs);
+  Queue<Chunk> chunks(2 * jobs);
+  Queue<Batch> done(SIZE_MAX);
   std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<std::vector<SymbolId>> name_maps(jobs);
+  std::vector<SymbolId> scratch;
   std::vector<std::thread> threads;
+  auto drain = [&](bool wait) {
+    while (std::optional<Batch> b = wait ? done.Pop() : done.TryPop()) {
+      InsertBatch(*b, &name_maps[b->worker], names_, trie_, &scratch);
+    }
+  };
   uint64_t lines = 0;
-  std::string pending;  // text read but not handed out yet
-  bool eof = false, first = true, ok = true;
   std::string why;
-  auto feed_sequential = [&](std::string text) {
-    StringSource src(std::move(text));
+  auto feed_sequential = [&](std::string_view text) {
+    StringSource src{std::string(text)};
     LineReader reader(&src, config_.max_line);
     bool fed = parser_.Feed(&reader, file, &why, lines, index);
     lines += reader.line_number();
     if (!fed) *err = why;
     return fed;
   };
+  std::string buf;  // the text read and not handed out yet
+  bool eof = false, first = true, ok = true;
   while (ok && !eof) {
-    size_t old = pending.size();
-    pending.resize(old + kChunkBytes);
+    size_t old = buf.size();
+    buf.resize(old + kChunkBytes);
     size_t got = 0;
-    if (!source->Read(pending.data() + old, kChunkBytes, &got, &why)) {
+    if (!source->Read(buf.data() + old, kChunkBytes, &got, &why)) {
       *err = file + ": " + why;
       ok = false;
       break;
     }
-    pending.resize(old + got);
+    buf.resize(old + got);
     eof = got == 0;
-    if (!eof && pending.size() < kChunkBytes) continue;
-    size_t cut = pending.rfind("\n\n");
+    if (!eof && buf.size() < kChunkBytes) continue;
+    size_t cut = buf.rfind("\n\n");
     if (cut == std::string::npos) continue;
     cut += 2;
-    if (first) {
-      size_t head = pending.find("\n\n") + 2;
-      ok = feed_sequential(pending.substr(0, head));
-      pending.erase(0, head);
-      cut -= head;
+    size_t head = 0;
+    if (first) {  // up to the first boundary: may continue a sample
+      head = buf.find("\n\n") + 2;
+      ok = feed_sequential(std::string_view(buf).substr(0, head));
       first = false;
-      if (!ok || cut == 0) continue;
     }
-    std::string text = pending.substr(0, cut);
-    pending.erase(0, cut);
-    if (options.event_filter.empty() && parser_.event_filter().empty()) {
-      ok = feed_sequential(std::move(text));
-      continue;
-    }
-    if (workers.empty()) {
-      if (options.event_filter.empty()) {
-        options.event_filter = parser_.event_filter();
+    std::string tail = buf.substr(cut);
+    buf.resize(cut);
+    if (ok && head < cut) {
+      if (options.event_filter.empty() && parser_.event_filter().empty()) {
+        ok = feed_sequential(std::string_view(buf).substr(head));
+      } else {
+        if (workers.empty()) {
+          if (options.event_filter.empty()) {
+            options.event_filter = parser_.event_filter();
+          }
+          parallel_event_ = options.event_filter;
+          for (size_t i = 0; i < jobs; ++i) {
+            workers.push_back(std::make_unique<Worker>(options));
+            threads.emplace_back(RunWorker, i, workers.back().get(), &chunks,
+                                 &done, file, config_.max_line, index);
+          }
+        }
+        if (head > 0) buf.erase(0, head);
+        uint64_t n = static_cast<uint64_t>(std::count(buf.begin(), buf.end(), '\n'));
+        chunks.Push(Chunk{lines, std::move(buf)});
+        lines += n;
+        drain(false);
       }
-      parallel_event_ = options.event_filter;
-      for (int i = 0; i < config_.jobs; ++i) {
-        workers.push_back(std::make_unique<Worker>(options));
-        threads.emplace_back(RunWorker, workers.back().get(), &queue, file,
-                             config_.max_line, index);
-      }
     }
-    uint64_t n = static_cast<uint64_t>(
-        std::count(text.begin(), text.end(), '\n'));
-    queue.Push(Chunk{lines, std::move(text)});
-    lines += n;
+    buf = std::move(tail);
   }
-  if (ok && !pending.empty()) ok = feed_sequential(std::move(pending));
-  queue.Close();
+  if (ok && !buf.empty()) ok = feed_sequential(buf);
+  chunks.Close();
   for (std::thread& t : threads) t.join();
+  done.Close();
+  drain(true);
   uint64_t error_at = UINT64_MAX;
   for (auto& w : workers) {
     if (!w->error.empty() && w->error_at < error_at) {
       error_at = w->error_at;
       if (ok) *err = w->error;
     }
-    trie_->Merge(w->trie, names_);
     MergeStats(&worker_stats_, w->parser.stats());
   }
   return ok && error_at == UINT64_MAX;

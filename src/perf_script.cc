@@ -266,14 +266,21 @@ bool PerfScriptParser::MatchFrameLine(std::string_view line,
   size_t w_end = s0;
   while (w_end < n && IsWord(line[w_end])) ++w_end;
   if (w_end == s0) return false;
-  size_t close = line.rfind(')');
-  if (close == std::string_view::npos || close < 2) return false;
+  const char* base = line.data();
+  const void* close_at = memrchr(base, ')', n);
+  if (close_at == nullptr) return false;
+  size_t close = static_cast<const char*>(close_at) - base;
+  // The last " (" with p + 2 <= close: look for '(' before close - 1.
   size_t p = std::string_view::npos;
-  for (size_t i = close - 1; i-- > 0;) {
-    if (line[i] == ' ' && line[i + 1] == '(') {
-      p = i;
+  for (size_t end = close; end > 1;) {
+    const void* open = memrchr(base + 1, '(', end - 1);
+    if (open == nullptr) break;
+    size_t at = static_cast<const char*>(open) - base;
+    if (line[at - 1] == ' ') {
+      p = at - 1;
       break;
     }
+    end = at;
   }
   if (p == std::string_view::npos) return false;
   size_t b = w_end;
@@ -524,7 +531,7 @@ void PerfScriptParser::EndSample(std::string_view file) {
     if (EmitCachedSample()) return;
     // First time: parse the lines, then remember the result when every line
     // was an ordinary stack line.
-    PerfScriptStats before = stats_;
+    QuirkCounts before = Quirks();
     key_of_last_ = pending_;
     FlushPending(file);
     if (!error_.empty()) return;
@@ -567,7 +574,13 @@ bool PerfScriptParser::EmitCachedSample() {
   return true;
 }
 
-void PerfScriptParser::RememberSample(const PerfScriptStats& before) {
+PerfScriptParser::QuirkCounts PerfScriptParser::Quirks() const {
+  return {stats_.unrecognized_lines, stats_.paren_frames, stats_.cut_names,
+          stats_.upper_hex_offsets, stats_.kernel_modules,
+          stats_.jitdump_frames};
+}
+
+void PerfScriptParser::RememberSample(const QuirkCounts& before) {
   if (sample_keys_.bytes_used() > kSampleCacheBytes) return;  // bounded
   CachedSample c;
   c.first = static_cast<uint32_t>(sample_frames_.size());

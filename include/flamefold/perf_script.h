@@ -121,7 +121,13 @@ class PerfScriptParser {
   void FlushPending(std::string_view file);
   void AssembleFrames();
   bool EmitCachedSample();
-  void RememberSample(const PerfScriptStats& before);
+  // The counters a cached sample replays.
+  struct QuirkCounts {
+    uint64_t unrecognized_lines, paren_frames, cut_names, upper_hex_offsets,
+        kernel_modules, jitdump_frames;
+  };
+  QuirkCounts Quirks() const;
+  void RememberSample(const QuirkCounts& before);
   const LineResult& LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
   void TidyPiece(std::string* func, uint8_t* quirks) const;
@@ -167,7 +173,7 @@ class PerfScriptParser {
     uint32_t paren_frames = 0, cut_names = 0, upper_hex_offsets = 0,
              kernel_modules = 0, jitdump_frames = 0;
   };
-  static constexpr size_t kSampleCacheBytes = 64u << 20;
+  static constexpr size_t kSampleCacheBytes = 32u << 20;
   std::string pending_;                  // pname index + the lines so far
   std::vector<uint64_t> pending_lines_;  // their line numbers
   std::string key_of_last_;
