@@ -71,8 +71,9 @@ bool ParsePositive(const std::string& s, long long min, long long* out) {
 
 std::string FoldHelp() {
   return "Usage: flamefold [OPTIONS] [FILE...]\n"
-         "Folds perf script output (plain, gzip or zstd; or folded stacks)\n"
-         "into one line per distinct stack, as stackcollapse-perf.pl does.\n"
+         "Folds perf script output or perf.data (plain, gzip or zstd; or\n"
+         "folded stacks) into one line per distinct stack, as\n"
+         "stackcollapse-perf.pl does.\n"
          "Reads standard input when no FILE is given or FILE is -.\n\n"
          "Options (stackcollapse-perf.pl's, then flamefold's own):\n" +
          FormatOptionHelp(kSpecs) +
