@@ -7,7 +7,6 @@
 #include <memory>
 #include <unordered_map>
 
-#include "flamefold/line_reader.h"
 #include "flamefold/perf_data.h"
 #include "perf_abi.h"
 
@@ -444,26 +443,6 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
   stats->truncated = reader.truncated();
   stats->warnings = symbols.warnings();
   return ok;
-}
-
-bool FoldPerfData(const std::string& name, ByteSource* src,
-                  const SymbolOptions& options, PerfScriptParser* parser,
-                  uint64_t input_index, PerfDataStats* stats,
-                  std::string* err) {
-  uint64_t lines = 0;
-  std::string why;
-  auto emit = [&](std::string_view text) {
-    StringSource chunk{std::string(text)};
-    LineReader reader(&chunk, text.size() + 1);
-    if (!parser->Feed(&reader, name, &why, lines, input_index)) return false;
-    lines += reader.line_number();
-    return true;
-  };
-  if (!RenderPerfData(name, src, options, emit, stats, err)) {
-    if (!why.empty()) *err = why;
-    return false;
-  }
-  return true;
 }
 
 }  // namespace flamefold

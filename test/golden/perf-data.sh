@@ -93,7 +93,7 @@ corrupt "record size" $((data_off + 6)) '\x03\x00'
 fuzzer=$BUILD_DIR/fuzz/perf_data_fuzzer
 if [ -x "$fuzzer" ]; then
   mkdir -p "$tmp/corpus"
-  for f in "$data"/*/perf.data "$TESTDATA"/perf-data-fuzz/*; do
+  for f in "$data"/*/perf.data "$data"/fuzz-regressions/*; do
     [ -f "$f" ] && cp "$f" "$tmp/corpus/$(echo "$f" | md5sum | cut -c1-12)"
   done
   if "$fuzzer" -max_total_time="${FUZZ_SECONDS:-20}" -max_len=65536 \
