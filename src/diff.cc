@@ -64,8 +64,8 @@ PerlNumber ScaleCount(const PerlNumber& count1, const PerlNumber& total2,
 
 void DiffTable::Add(int side, std::string_view stack,
                     const PerlNumber& count) {
-  auto it = rows_.find(std::string(stack));
-  if (it == rows_.end()) it = rows_.emplace(std::string(stack), Row{}).first;
+  auto it = rows_.find(stack);
+  if (it == rows_.end()) it = rows_.emplace(arena_.Store(stack), Row{}).first;
   it->second.count[side].Add(count);
   total_[side].Add(count);
 }
@@ -79,7 +79,7 @@ void DiffTable::Visit(
 bool DiffTable::Write(bool normalize, OutputSink* out) const {
   bool scale = normalize && !PerlNumbersEqual(total_[0], total_[1]);
   if (scale && total_[0].IsZero() && !rows_.empty()) return false;
-  std::vector<const std::pair<const std::string, Row>*> sorted;
+  std::vector<const std::pair<const std::string_view, Row>*> sorted;
   sorted.reserve(rows_.size());
   for (const auto& row : rows_) sorted.push_back(&row);
   std::sort(sorted.begin(), sorted.end(),

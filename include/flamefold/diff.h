@@ -14,6 +14,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "flamefold/arena.h"
+#include "flamefold/hash.h"
 #include "flamefold/output.h"
 #include "flamefold/perl_number.h"
 
@@ -55,7 +57,13 @@ class DiffTable {
   struct Row {
     PerlNumber count[2];
   };
-  std::unordered_map<std::string, Row> rows_;
+  struct Hash {
+    size_t operator()(std::string_view s) const { return HashBytes(s); }
+  };
+  // The stacks' bytes live in `arena_`, so a line allocates nothing unless
+  // its stack is new, and then no string of its own.
+  Arena arena_;
+  std::unordered_map<std::string_view, Row, Hash> rows_;
   PerlNumber total_[2];
 };
 

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "flamefold/output.h"
+#include "flamefold/report.h"
 #include "flamefold/report_format.h"
 #include "flamefold/report_stats.h"
 
@@ -109,4 +111,90 @@ TEST_CASE("formatting: thousands, percentages, CSV and JSON escaping") {
   CHECK(JsonString("\xe2\x82x") == "\"\xef\xbf\xbdx\"");
   CHECK(JsonString("\xed\xa0\x80") ==  // a UTF-16 surrogate is not UTF-8
         "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+}
+
+namespace {
+ReportArgs ParseArgs(std::vector<std::string> args, ReportConfig* config,
+                     std::string* err) {
+  args.insert(args.begin(), "flamereport");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return ParseReportArgs(static_cast<int>(argv.size()), argv.data(), config,
+                         err);
+}
+
+std::string Report(const StackTrie& trie, ReportFormat format, size_t top,
+                   const std::string& event = "") {
+  ReportConfig config;
+  config.format = format;
+  config.top = top;
+  ProfileSummary summary(trie);
+  StringSink out;
+  WriteReport(config, summary, event, &out);
+  return out.str();
+}
+}  // namespace
+
+TEST_CASE("flamereport options: formats, counts, errors") {
+  ReportConfig c;
+  std::string err;
+  CHECK(ParseArgs({"--top=0", "-f", "csv", "--depth", "4", "a", "-"}, &c,
+                  &err) == ReportArgs::kRun);
+  CHECK(c.top == 0);
+  CHECK(c.format == ReportFormat::kCsv);
+  CHECK(c.tree_depth == 4);
+  CHECK(c.inputs == std::vector<std::string>{"a", "-"});
+  ReportConfig d;
+  CHECK(ParseArgs({"--form=json", "-n", "3"}, &d, &err) == ReportArgs::kRun);
+  CHECK(d.format == ReportFormat::kJson);
+  CHECK(d.top == 3);
+  CHECK(ParseArgs({"--format", "xml"}, &d, &err) == ReportArgs::kUsageError);
+  CHECK(err == "--format is text, csv or json, not 'xml'");
+  CHECK(ParseArgs({"--width", "0"}, &d, &err) == ReportArgs::kUsageError);
+  CHECK(ParseArgs({"--top", "x"}, &d, &err) == ReportArgs::kUsageError);
+  CHECK(ParseArgs({"-h"}, &d, &err) == ReportArgs::kHelp);
+}
+
+TEST_CASE("CSV: exactly the agreed columns, quoted names, self ranking") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "a,b"}, 3);
+  Add(&names, &trie, {"p", "main"}, 1);
+  CHECK(Report(trie, ReportFormat::kCsv, 0) ==
+        "rank,function,self_samples,self_pct,total_samples,total_pct\n"
+        "1,\"a,b\",3,75.00,3,75.00\n"
+        "2,main,1,25.00,4,100.00\n");
+  CHECK(Report(trie, ReportFormat::kCsv, 1) ==
+        "rank,function,self_samples,self_pct,total_samples,total_pct\n"
+        "1,\"a,b\",3,75.00,3,75.00\n");
+}
+
+TEST_CASE("JSON: header fields, rows and callee trees") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "f"}, 3);
+  Add(&names, &trie, {"p", "main"}, 1);
+  std::string json = Report(trie, ReportFormat::kJson, 0, "cycles");
+  CHECK(json.find("\"total_samples\": 4,") != std::string::npos);
+  CHECK(json.find("\"event\": \"cycles\",") != std::string::npos);
+  CHECK(json.find("{\"name\":\"p\",\"samples\":4,\"pct\":100.00}") !=
+        std::string::npos);
+  CHECK(json.find("{\"rank\":2,\"function\":\"main\",\"self_samples\":1,"
+                  "\"self_pct\":25.00,\"total_samples\":4,\"total_pct\":"
+                  "100.00,\"callees\":[{\"function\":\"f\",\"samples\":3,"
+                  "\"pct\":75.00,\"callees\":[]}]}") != std::string::npos);
+  CHECK(Report(StackTrie(&names), ReportFormat::kJson, 0)
+            .find("\"event\": null") != std::string::npos);
+}
+
+TEST_CASE("text: thousands separators and both tables") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "f"}, 1234567);
+  std::string text = Report(trie, ReportFormat::kText, 10);
+  CHECK(text.find("Total samples:   1,234,567\n") != std::string::npos);
+  CHECK(text.find("Top 2 functions by self samples:") != std::string::npos);
+  CHECK(text.find("Top 2 functions by total samples:") != std::string::npos);
+  CHECK(text.find("1,234,567  100.00%          0    0.00%  main") !=
+        std::string::npos);
 }
