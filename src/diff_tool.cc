@@ -263,8 +263,9 @@ bool ReadSide(const std::string& file, int side, bool strip_hex,
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-      *err = file + ": this is a perf.data file; run 'perf script -i " +
-             file + " > out.txt' and compare that";
+      *err = file + ": flamediff does not read perf.data files: fold it "
+             "first ('flamefold " + file + " > " + file + ".folded') and "
+             "compare the folded files";
       return false;
     case ContentKind::kFolded:
       return ReadFoldedSide(&in, side, strip_hex, table, stats, err);

@@ -3,6 +3,8 @@
 #   flamediff.sh          golden: the same lines as difffolded.pl (compared
 #                         sorted: Perl prints them in random hash order)
 #   flamediff.sh cli      options, usage errors, exit statuses, messages
+#   flamediff.sh report   --report against an independent computation (also
+#                         part of golden)
 # Expected files are testdata/flamediff/BEFORE_AFTER.OPTS.expected, printed
 # by difffolded.pl and sorted with LC_ALL=C sort; BLESS=1 prints them afresh
 # (needs perl and /tmp/FlameGraph, or FLAMEGRAPH=DIR).
@@ -97,6 +99,93 @@ check() {
   ok "$name"
 }
 
+# --report against shares computed independently (Python, below) from the
+# folded stacks: self and total per function (a stack counts once for a
+# function), in % of each profile, the changes in points and their order.
+report() {
+  if ! command -v python3 >/dev/null; then
+    echo "SKIP --report checks: python3 is needed"; return
+  fi
+  cat > "$T/shares.py" <<'PY'
+# shares.py BEFORE.folded AFTER.folded REPORT.txt
+import re, sys
+LINE = re.compile(rb'^(.*)\s(\d+(?:\.\d*)?)$', re.S)
+def shares(path):
+    stacks = {}
+    for raw in open(path, 'rb').read().split(b'\n'):
+        m = LINE.match(raw)
+        if m:
+            stacks[m.group(1)] = stacks.get(m.group(1), 0) + int(m.group(2))
+    total = sum(stacks.values())
+    self_, tot = {}, {}
+    for stack, n in stacks.items():
+        funcs = stack.split(b';')[1:]     # the first frame is the process
+        for f in funcs:
+            self_.setdefault(f, 0); tot.setdefault(f, 0)
+        if funcs:
+            self_[funcs[-1]] += n
+        for f in set(funcs):
+            tot[f] += n
+    pct = lambda x: 100.0 * x / total if total else 0.0
+    return {f: (pct(self_[f]), pct(tot[f])) for f in self_}
+b, a = shares(sys.argv[1]), shares(sys.argv[2])
+rows = []
+for f in sorted(set(b) | set(a)):
+    sb, tb = b.get(f, (0.0, 0.0)); sa, ta = a.get(f, (0.0, 0.0))
+    ds, dt = sa - sb, ta - tb
+    if ds != 0 or dt != 0:
+        rows.append((f, sb, sa, ds, tb, ta, dt))
+grow = lambda r: max(r[3], r[6])
+up = sorted([r for r in rows if grow(r) > 0], key=lambda r: -grow(r))
+down = sorted([r for r in rows if grow(r) <= 0], key=lambda r: min(r[3], r[6]))
+def points(x):
+    s = '%+.2f' % x
+    return '+0.00' if s == '-0.00' else s
+want = ['%s %s %s %s %s %s %s' % ('%.2f' % r[1], '%.2f' % r[2], points(r[3]),
+        '%.2f' % r[4], '%.2f' % r[5], points(r[6]), r[0].decode('latin-1'))
+        for r in up + down]
+got = [' '.join(l.split(None, 6)) for l in
+       open(sys.argv[3], 'rb').read().decode('latin-1').split('\n')[4:] if l and not l.startswith('(')]
+if got != want:
+    for i, (g, w) in enumerate(zip(got + [''] * len(want), want + [''] * len(got))):
+        if g != w:
+            print('  row %d: flamediff %r\n         reference %r' % (i + 1, g, w))
+            break
+    sys.exit(1)
+PY
+  local S=$SHARED/conformance/flamegraph-perl-svg E=$TESTDATA/expected/flamefold
+  for c in "$D/numa.folded $D/numa-all.folded" \
+           "$D/java-faults.folded $D/java-faults-pid.folded" \
+           "$D/dd.folded $D/mirageos.folded" \
+           "$S/work-fp.folded $S/work-dwarf.folded" \
+           "$E/cxx-fp-collapsed-none.txt $E/cxx-dwarf-collapsed-none.txt"; do
+    set -- $c
+    if ! "$DIFF" --report --top 0 "$1" "$2" > "$T/report.txt" 2> "$T/err"; then
+      bad "--report $(basename "$1") $(basename "$2"): exit status"; cat "$T/err"; continue
+    fi
+    if python3 "$T/shares.py" "$1" "$2" "$T/report.txt"; then
+      ok "--report $(basename "$1") $(basename "$2")"
+    else
+      bad "--report $(basename "$1") $(basename "$2"): differs from the reference (above)"
+    fi
+  done
+  # perf script text gives the same report as its folded form.
+  "$DIFF" --report --top 0 "$TESTDATA/perf-script/cxx-fp.txt" "$TESTDATA/perf-script/cxx-dwarf.txt" > "$T/r2.txt" 2>/dev/null
+  "$DIFF" --report --top 0 "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt" > "$T/r1.txt" 2>/dev/null
+  cmp -s "$T/r1.txt" "$T/r2.txt" && ok "--report from perf script text" || bad "--report differs for perf script text"
+  # --threshold: status 3 exactly when the largest growth exceeds P.
+  local max
+  max=$(awk 'NR > 4 && NF >= 7 { for (i = 3; i <= 6; i += 3) if ($i + 0 > m) m = $i + 0 } END { printf "%.2f", m }' \
+        <("$DIFF" --report --top 0 "$S/work-fp.folded" "$S/work-dwarf.folded"))
+  local below above
+  below=$(awk -v m="$max" 'BEGIN { printf "%.2f", m - 0.02 }')
+  above=$(awk -v m="$max" 'BEGIN { printf "%.2f", m + 0.01 }')
+  "$DIFF" --threshold "$below" "$S/work-fp.folded" "$S/work-dwarf.folded" > /dev/null 2>&1
+  [ $? = 3 ] && ok "--threshold $below (largest growth $max): 3" || bad "--threshold $below: want 3"
+  "$DIFF" --threshold "$above" "$S/work-fp.folded" "$S/work-dwarf.folded" > /dev/null 2>&1
+  [ $? = 0 ] && ok "--threshold $above: 0" || bad "--threshold $above: want 0"
+}
+
 # expect NAME STATUS STDERR-REGEX ARGS...: exit status and a message.
 expect() {
   local name=$1 status=$2 re=$3; shift 3
@@ -125,6 +214,7 @@ cli() {
   expect "two stdins" 2 'only one of BEFORE and AFTER' - -
   expect "missing file" 1 "^flamediff: error: $T/nope: No such file" "$T/nope" "$b"
   expect "directory" 1 'is a directory' "$T" "$b"
+  expect "perf.data" 1 "does not read perf.data files: fold it first \\('flamefold " "$TESTDATA/perf-data/fp-user/perf.data" "$b"
   expect "ok" 0 '' "$a" "$b"
   expect "-- ends options" 0 '' -n -- "$a" "$b"
   expect "bundled -ns" 0 '' -ns "$a" "$b"
@@ -160,7 +250,7 @@ cli() {
 
 if [ ! -x "$DIFF" ]; then echo "flamediff not built: $DIFF"; exit 1; fi
 case "${1:-golden}" in
-  golden) golden ;;
+  golden) golden; report ;;
   cli) cli ;;
   report) report ;;
   *) echo "usage: $0 [golden|cli|report]"; exit 2 ;;
