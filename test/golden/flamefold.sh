@@ -4,8 +4,8 @@
 #   (a) the 78 conformance cases in $SHARED/conformance/flamegraph-perl (13 inputs x 6 options);
 #   (b) its gzip-compressed example, expectations in testdata/expected/flamefold/ (gzip-compressed
 #       there too: the plain outputs are 650 KB each);
-#   (c) every transcript in testdata/perf-script/ and its .gz/.zst copies, with each option set
-#       listed in CASE_OPTS below;
+#   (c) every transcript in testdata/perf-script/ and its .gz/.zst copies, and the demo profile
+#       testdata/example/example-perf.txt.gz, with each option set listed in CASE_OPTS below;
 #   (d) every case again with --jobs 2 and --jobs 3: the same bytes are required;
 #   (e) every case read from standard input instead of a file operand: the same bytes.
 #
@@ -40,7 +40,10 @@ declare -A CASE_OPTS=(
   [jit]="$STD_OPTS"
   [tracepoint]="$STD_OPTS evf-sys_enter_write|--event-filter=syscalls:sys_enter_write"
   [tracepoint-fields]="$STD_OPTS evf-sys_enter_write|--event-filter=syscalls:sys_enter_write"
+  [example-perf]="none all"
 )
+# The demo profile (testdata/example/); its expectations are kept gzip-compressed.
+DEMO=$TESTDATA/example/example-perf.txt.gz
 EXAMPLE_OPTS="$STD_OPTS"
 
 TMP=$(mktemp -d)
@@ -153,6 +156,10 @@ if [ "${BLESS:-0}" = 1 ]; then
       Bless "$EXPECTED/$name-collapsed-$(OptName "$entry").txt" "$input" "${ARGS[@]}"
     done
   done
+  for entry in ${CASE_OPTS[example-perf]}; do
+    OptArgs "$entry"
+    Bless "$EXPECTED/example-perf-collapsed-$entry.txt.gz" "$DEMO" "${ARGS[@]}"
+  done
   if [ -f "$CONF/example-perf-stacks.txt.gz" ]; then
     for entry in $EXAMPLE_OPTS; do
       OptArgs "$entry"
@@ -184,7 +191,8 @@ fi
 
 # (c) recorded transcripts, plain and compressed.
 shopt -s nullglob
-inputs=("$TESTDATA"/perf-script/*.txt "$TESTDATA"/perf-script/*.txt.gz "$TESTDATA"/perf-script/*.txt.zst)
+inputs=("$TESTDATA"/perf-script/*.txt "$TESTDATA"/perf-script/*.txt.gz "$TESTDATA"/perf-script/*.txt.zst
+        "$DEMO")
 if [ ${#inputs[@]} -eq 0 ]; then
   echo "FAIL: no transcripts in $TESTDATA/perf-script"
   failed=$((failed + 1))
@@ -194,7 +202,8 @@ for input in "${inputs[@]}"; do
   name=${file%%.txt*}
   for entry in ${CASE_OPTS[$name]:-$STD_OPTS}; do
     OptArgs "$entry"
-    RunCase "$file $(OptName "$entry")" "$EXPECTED/$name-collapsed-$(OptName "$entry").txt" \
+    RunCase "$file $(OptName "$entry")" \
+      "$(ExpectedFile "$EXPECTED/$name-collapsed-$(OptName "$entry")")" \
       "$input" "${ARGS[@]}"
   done
 done
