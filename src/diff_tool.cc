@@ -322,7 +322,7 @@ int CheckThreshold(const DiffConfig& config,
   constexpr size_t kShown = 10;  // the largest ones; the count says the rest
   for (size_t i = 0; i < bad.size() && i < kShown; ++i) {
     const FunctionChange& c = bad[i];
-    bool self = c.self_delta() > config.threshold;
+    bool self = c.self_delta() >= c.total_delta();  // the larger growth
     double points = self ? c.self_delta() : c.total_delta();
     std::string msg = "regression: " + Printable(c.name) + ": " +
                       (self ? "self" : "total") + " share grew by ";
@@ -336,7 +336,8 @@ int CheckThreshold(const DiffConfig& config,
   char buf[128];
   std::snprintf(buf, sizeof buf, " grew by more than the threshold of %g "
                 "percentage points", config.threshold);
-  diag.Error(std::to_string(bad.size()) + " function share(s)" + buf);
+  diag.Error(std::to_string(bad.size()) + " function(s) had a share that" +
+             buf);
   return kExitRegression;
 }
 

@@ -32,6 +32,7 @@ golden() {
     ":edge-before:edge-after" "-n:edge-before:edge-after"
     "-s:edge-before:edge-after" "-ns:edge-before:edge-after"
     ":big-before:big-after" "-n:big-before:big-after"
+    ":numbers-before:numbers-after" "-n:numbers-before:numbers-after"
   )
   for c in "${cases[@]}"; do
     IFS=: read -r opts b a <<<"$c"
@@ -236,7 +237,7 @@ cli() {
   # --threshold: 3 when a share grew by more than P points. numa -> numa-all
   # renames every frame (_[k]), so the new names grew from 0%.
   expect "threshold exceeded" 3 '^flamediff: error: regression: ' --threshold 5 "$a" "$b"
-  grep -q 'grew by more than the threshold of 5 percentage points' "$T/err" && ok "threshold summary" || { bad "threshold summary"; cat "$T/err"; }
+  grep -q 'had a share that grew by more than the threshold of 5 percentage points' "$T/err" && ok "threshold summary" || { bad "threshold summary"; cat "$T/err"; }
   cmp -s "$T/out" <("$DIFF" "$a" "$b") && ok "threshold keeps the diff output" || bad "threshold changed the output"
   expect "threshold not exceeded" 0 '' --threshold 5 "$a" "$a"
   expect "threshold 100" 0 '' --threshold=100 "$a" "$b"
