@@ -172,6 +172,7 @@ void WriteStyleAndScript(const FlameGraphOptions& opt, OutputSink* out) {
        "#unzoom { cursor:pointer; }\n"
        "#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
        ".hide { display:none; }\n"
+       "#frames.zoomed > :not(.shown) { display:none; }\n"
        ".parent { opacity:0.5; }\n"
        "</style>\n";
   s += "<script type=\"text/ecmascript\"><![CDATA[\n";
