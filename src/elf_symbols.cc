@@ -153,13 +153,13 @@ void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
     uint64_t value = sym.st_value;
     if (!LoadSegment(runtime.elf(), value, &phdr)) continue;
     value -= phdr.p_vaddr - phdr.p_offset;
-    table->Add(value, sym.st_size, DemangleSymbol(name), Binding(sym));
+    table->Add(value, sym.st_size, name, Binding(sym), true);
   }
 }
 
-// "name@plt" for each PLT slot, in the order of the GOT slots the
-// relocations fill. With .plt.sec (IBT), the callable entries are there
-// and have no header entry.
+// "name@plt" for each .plt entry after the header, named in the order of
+// the .rela.plt relocations, as perf 6.1 does (an IRELATIVE slot, with no
+// symbol, is plain "@plt"; .plt.sec is not looked at).
 void SynthesizePlt(const ElfHandle& h, SymbolTable* table) {
   GElf_Shdr dynsym_shdr, rel_shdr, plt_shdr;
   Elf_Scn* dynsym = h.SectionOfType(SHT_DYNSYM, &dynsym_shdr);
@@ -168,56 +168,31 @@ void SynthesizePlt(const ElfHandle& h, SymbolTable* table) {
   if (!rel) rel = h.Section(".rel.plt", &rel_shdr);
   if (!rel || rel_shdr.sh_entsize == 0) return;
   if (rel_shdr.sh_link != elf_ndxscn(dynsym)) return;
-  uint64_t header = 0, entry = 0;
-  if (h.Section(".plt.sec", &plt_shdr)) {
-    entry = plt_shdr.sh_entsize ? plt_shdr.sh_entsize : 16;
-  } else if (h.Section(".plt", &plt_shdr)) {
-    header = entry = plt_shdr.sh_entsize;
-  } else {
-    return;
-  }
-  if (entry == 0) return;
+  if (!h.Section(".plt", &plt_shdr)) return;
+  uint64_t entry = plt_shdr.sh_entsize;
   Elf_Data* rel_data = elf_getdata(rel, nullptr);
   Elf_Data* sym_data = elf_getdata(dynsym, nullptr);
   if (!rel_data || !sym_data) return;
-  struct Slot {
-    uint64_t got;
-    std::string name;
-  };
-  std::vector<Slot> slots;
+  uint64_t at = plt_shdr.sh_offset + entry;
   size_t n = rel_shdr.sh_size / rel_shdr.sh_entsize;
   for (size_t i = 0; i < n; ++i) {
-    uint64_t offset = 0, info = 0;
-    int64_t addend = 0;
+    uint64_t info = 0;
     if (rel_shdr.sh_type == SHT_RELA) {
       GElf_Rela r;
       if (!gelf_getrela(rel_data, static_cast<int>(i), &r)) break;
-      offset = r.r_offset, info = r.r_info, addend = r.r_addend;
+      info = r.r_info;
     } else {
       GElf_Rel r;
       if (!gelf_getrel(rel_data, static_cast<int>(i), &r)) break;
-      offset = r.r_offset, info = r.r_info;
+      info = r.r_info;
     }
     std::string name;
-    size_t idx = GELF_R_SYM(info);
     GElf_Sym sym;
-    if (idx != 0 && gelf_getsym(sym_data, static_cast<int>(idx), &sym)) {
+    if (gelf_getsym(sym_data, static_cast<int>(GELF_R_SYM(info)), &sym)) {
       const char* s = elf_strptr(h.elf(), dynsym_shdr.sh_link, sym.st_name);
       name = DemangleSymbol(s ? s : "");
-    } else {
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "*ABS*+0x%llx",
-                    static_cast<unsigned long long>(addend));
-      name = buf;
     }
-    slots.push_back(Slot{offset, name + "@plt"});
-  }
-  std::stable_sort(slots.begin(), slots.end(),
-                   [](const Slot& a, const Slot& b) { return a.got < b.got; });
-  uint64_t at = plt_shdr.sh_offset + header;
-  for (Slot& s : slots) {
-    if (at + entry > plt_shdr.sh_offset + plt_shdr.sh_size) break;
-    table->Add(at, entry, std::move(s.name), SymbolBinding::kGlobal);
+    table->Add(at, entry, name + "@plt", SymbolBinding::kGlobal);
     at += entry;
   }
 }
@@ -266,7 +241,13 @@ bool LoadElfSymbols(const std::string& syms_path,
   Elf_Scn* scn = syms.SectionOfType(SHT_SYMTAB, &shdr);
   if (!scn) scn = syms.SectionOfType(SHT_DYNSYM, &shdr);
   if (scn) LoadSymtab(syms, *runtime, scn, shdr, table);
-  if (table->size() > 0) SynthesizePlt(*runtime, table);
+  table->Finish(false);
+  // perf adds the PLT entries after its clean-ups, and only when the file
+  // had symbols.
+  if (table->size() > 0) {
+    SynthesizePlt(*runtime, table);
+    table->Finish(false, false);
+  }
   return true;
 }
 

@@ -187,20 +187,44 @@ bool PerfDataReader::Read(Visitor* v, std::string* err) {
 // File mode: header, attrs with their id lists, the data section, then the
 // feature sections. The whole file is read into memory first: the event
 // names are in a feature section after the data.
-bool PerfDataReader::ReadFileMode(const std::string& head, Visitor* v,
-                                  std::string* err) {
-  std::string file = head;
+// Reads the rest of the input after `head` into file_, growing the buffer
+// geometrically with realloc (no zero fill, no copy of a moved mapping).
+bool PerfDataReader::Slurp(const std::string& head, std::string* err) {
+  size_t cap = 1u << 20;
+  char* buf = static_cast<char*>(std::malloc(cap));
+  if (!buf) {
+    *err = name_ + ": out of memory";
+    return false;
+  }
+  file_.reset(buf);
+  std::memcpy(buf, head.data(), head.size());
+  file_size_ = head.size();
   for (;;) {
-    size_t old = file.size();
-    file.resize(old + (1u << 20));
+    if (cap - file_size_ < (256u << 10)) {
+      char* grown = static_cast<char*>(std::realloc(file_.get(), cap * 2));
+      if (!grown) {
+        *err = name_ + ": out of memory reading " + std::to_string(cap) +
+               " bytes";
+        return false;
+      }
+      file_.release();
+      file_.reset(grown);
+      cap *= 2;
+    }
     size_t got = 0;
-    if (!src_->Read(file.data() + old, 1u << 20, &got, err)) {
+    if (!src_->Read(file_.get() + file_size_, cap - file_size_, &got, err)) {
       *err = name_ + ": " + *err;
       return false;
     }
-    file.resize(old + got);
-    if (got == 0) break;
+    if (got == 0) return true;
+    file_size_ += got;
   }
+}
+
+bool PerfDataReader::ReadFileMode(const std::string& head, Visitor* v,
+                                  std::string* err) {
+  if (!Slurp(head, err)) return false;
+  std::string_view file(file_.get(), file_size_);
   if (file.size() < sizeof(abi::FileHeader)) {
     *err = name_ + ": file ends inside the perf.data header (" +
            std::to_string(file.size()) + " bytes)";
@@ -232,8 +256,8 @@ bool PerfDataReader::ReadFileMode(const std::string& head, Visitor* v,
   }
   if (!EnsureHeader(v, err)) return false;
   size_t used = 0;
-  std::string_view data = std::string_view(file).substr(data_off, data_size);
-  if (!Records(data, data_off, false, v, &used, err)) return false;
+  std::string_view data = file.substr(data_off, data_size);
+  if (!Records(data, data_off, true, v, &used, err)) return false;
   if (used < data.size() && truncated_.empty()) {
     truncated_ = "the last record is cut short at offset " +
                  std::to_string(data_off + used);
@@ -536,9 +560,8 @@ bool PerfDataReader::ReadPipeMode(Visitor* v, std::string* err) {
 // Walks the records of `data` (which starts at `base`). `*used` is set to
 // the bytes of whole records consumed.
 bool PerfDataReader::Records(std::string_view data, uint64_t base,
-                             bool in_pipe, Visitor* v, size_t* used,
+                             bool stable, Visitor* v, size_t* used,
                              std::string* err) {
-  (void)in_pipe;
   size_t pos = 0;
   while (data.size() - pos >= 8) {
     Cursor h(data.substr(pos, 8), base + pos, info_.swapped);
@@ -553,7 +576,8 @@ bool PerfDataReader::Records(std::string_view data, uint64_t base,
       return false;
     }
     if (size > data.size() - pos) break;
-    PerfRecord rec{type, misc, data.substr(pos + 8, size - 8u), base + pos};
+    PerfRecord rec{type, misc, data.substr(pos + 8, size - 8u), base + pos,
+                   stable};
     uint64_t extra = 0;
     if (type == abi::kRecordAuxtrace) {
       Cursor b(rec.body, base + pos + 8, info_.swapped);
@@ -670,7 +694,7 @@ bool PerfDataReader::Decompress(const PerfRecord& rec, Visitor* v,
   size_t used = 0;
   std::string data = std::move(z.pending);
   z.pending.clear();
-  if (!Records(data, z.offset, true, v, &used, err)) {
+  if (!Records(data, z.offset, false, v, &used, err)) {
     *err += " (in the decompressed stream)";
     return false;
   }

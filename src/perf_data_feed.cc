@@ -19,7 +19,7 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
     lines += reader.line_number();
     return true;
   };
-  if (!RenderPerfData(name, src, options, emit, stats, err)) {
+  if (!RenderPerfData(name, src, options, emit, stats, err, false)) {
     if (!why.empty()) *err = why;
     return false;
   }

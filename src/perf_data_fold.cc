@@ -1,6 +1,7 @@
 #include "flamefold/perf_data_fold.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 #include <map>
@@ -93,8 +94,9 @@ class Replayer : public PerfDataReader::Visitor {
  public:
   Replayer(PerfDataReader* reader, SymbolResolver* symbols,
            const std::function<bool(std::string_view)>& emit,
-           PerfDataStats* stats)
-      : reader_(reader), symbols_(symbols), emit_(emit), stats_(stats) {
+           PerfDataStats* stats, bool exact)
+      : reader_(reader), symbols_(symbols), emit_(emit), stats_(stats),
+        exact_(exact) {
     Thread* idle = FindNew(0, 0);
     idle->comm = "swapper";
     idle->comm_set = true;
@@ -120,8 +122,12 @@ class Replayer : public PerfDataReader::Visitor {
     uint64_t t = reader_->TimeOf(rec);
     if (t == 0 || t == UINT64_MAX) return Apply(rec, err);
     max_time_ = std::max(max_time_, t);
-    queue_.push_back(Queued{t, seq_++, rec.type, rec.misc, rec.offset,
-                            std::string(rec.body)});
+    Queued q{t, seq_++, rec.type, rec.misc, rec.offset, {}, rec.body};
+    if (!rec.stable) {
+      q.owned.assign(rec.body);
+      q.view = {};
+    }
+    queue_.push_back(std::move(q));
     return true;
   }
 
@@ -137,7 +143,9 @@ class Replayer : public PerfDataReader::Visitor {
     uint32_t type;
     uint16_t misc;
     uint64_t offset;
-    std::string body;
+    std::string owned;      // a copy, when the reader's bytes do not stay
+    std::string_view view;  // else the reader's own bytes
+    std::string_view body() const { return owned.empty() ? view : owned; }
   };
 
   bool Flush(uint64_t limit, std::string* err) {
@@ -148,7 +156,7 @@ class Replayer : public PerfDataReader::Visitor {
     size_t n = 0;
     while (n < queue_.size() && queue_[n].time <= limit) {
       const Queued& q = queue_[n];
-      PerfRecord rec{q.type, q.misc, q.body, q.offset};
+      PerfRecord rec{q.type, q.misc, q.body(), q.offset};
       if (!Apply(rec, err)) return false;
       ++n;
     }
@@ -289,26 +297,73 @@ class Replayer : public PerfDataReader::Visitor {
     return nullptr;
   }
 
-  // "<addr> <sym+off> (<dso>)" as perf script prints a frame.
+  // "<addr> <sym+off> (<dso>)" as perf script prints a frame. The text of
+  // a frame in a map is cached per (DSO, address): its cost follows the
+  // distinct addresses, not the samples.
   void AppendFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
     const Map* map = FindMap(t, cpumode, ip);
-    char addr[32];
     if (!map) {
-      std::snprintf(addr, sizeof addr, "%16" PRIx64, ip);
-      out_ += addr;
+      AppendHex16(ip);
       out_ += " [unknown] ([unknown])";
       return;
     }
     uint64_t map_ip = map->MapIp(ip);
     uint64_t shown = map->dso->kind == DsoKind::kModule ? ip - map->start
                                                         : map_ip;
-    std::snprintf(addr, sizeof addr, "%16" PRIx64, shown);
-    out_ += addr;
-    out_ += ' ';
-    out_ += symbols_->Name(map->dso, map_ip);
-    out_ += " (";
-    out_ += map->dso->name;
-    out_ += ')';
+    FrameSlot& slot = frame_cache_[(reinterpret_cast<uintptr_t>(map->dso) ^
+                                    (shown * 0x9e3779b97f4a7c15ULL)) >>
+                                   (64 - kFrameCacheBits)];
+    if (slot.dso != map->dso || slot.shown != shown || !slot.text) {
+      auto [it, added] = frames_.try_emplace(FrameKey{map->dso, shown});
+      if (added) {
+        size_t mark = out_.size();
+        AppendHex16(shown);
+        out_ += ' ';
+        const std::string& name = symbols_->Name(map->dso, map_ip);
+        size_t off = name.rfind("+0x");
+        if (exact_ || off == std::string::npos ||
+            name.find("+0x") != off) {
+          out_ += name;
+        } else {
+          out_.append(name, 0, off);
+        }
+        out_ += " (";
+        out_ += map->dso->name;
+        out_ += ')';
+        it->second.assign(out_, mark, std::string::npos);
+        out_.resize(mark);
+      }
+      slot = FrameSlot{map->dso, shown, &it->second};
+    }
+    out_ += *slot.text;
+  }
+
+  // printf's "%16" PRIx64 (without the padding when not exact).
+  void AppendHex16(uint64_t v) {
+    char buf[16];
+    int n = 0;
+    do {
+      buf[n++] = "0123456789abcdef"[v & 15];
+      v >>= 4;
+    } while (v);
+    if (exact_) out_.append(16 - std::min(n, 16), ' ');
+    while (n > 0) out_ += buf[--n];
+  }
+
+  // printf's "%*" PRIu64 / "%*d" with a minimum width.
+  void AppendNumber(int64_t v, size_t width) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    size_t n = static_cast<size_t>(r.ptr - buf);
+    if (n < width) out_.append(width - n, ' ');
+    out_.append(buf, n);
+  }
+  void AppendUnsigned(uint64_t v, size_t width) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    size_t n = static_cast<size_t>(r.ptr - buf);
+    if (n < width) out_.append(width - n, ' ');
+    out_.append(buf, n);
   }
 
   // perf script's callee-first walk of the call chain.
@@ -370,32 +425,41 @@ class Replayer : public PerfDataReader::Visitor {
 
   // perf script's default fields: comm, tid, [cpu], time, period, event.
   void AppendHeader(const PerfAttr& a, const Thread& t) {
-    char buf[96];
     uint64_t st = a.sample_type;
     if (st & abi::kSampleCallchain) {
       out_ += t.comm;
       out_ += ' ';
     } else {
-      std::snprintf(buf, sizeof buf, "%16s ", t.comm.c_str());
+      if (t.comm.size() < 16) out_.append(16 - t.comm.size(), ' ');
+      out_ += t.comm;
+      out_ += ' ';
+    }
+    if (st & abi::kSampleTid) {  // "%5d "
+      AppendNumber(static_cast<int32_t>(sample_.tid), 5);
+      out_ += ' ';
+    }
+    if (st & abi::kSampleCpu) {  // "[%03d] "
+      int32_t cpu = static_cast<int32_t>(sample_.cpu);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "[%03d] ", cpu);
       out_ += buf;
     }
-    if (st & abi::kSampleTid) {
-      std::snprintf(buf, sizeof buf, "%5d ", static_cast<int32_t>(sample_.tid));
-      out_ += buf;
-    }
-    if (st & abi::kSampleCpu) {
-      std::snprintf(buf, sizeof buf, "[%03d] ", static_cast<int32_t>(sample_.cpu));
-      out_ += buf;
-    }
-    if (st & abi::kSampleTime) {
+    if (st & abi::kSampleTime) {  // "%12s: " of "%lu.%06lu"
       char when[48];
-      std::snprintf(when, sizeof when, "%" PRIu64 ".%06" PRIu64,
-                    sample_.time / 1000000000, sample_.time % 1000000000 / 1000);
-      std::snprintf(buf, sizeof buf, "%12s: ", when);
-      out_ += buf;
+      auto r = std::to_chars(when, when + 24, sample_.time / 1000000000);
+      uint64_t usec = sample_.time % 1000000000 / 1000;
+      *r.ptr++ = '.';
+      for (int d = 5; d >= 0; --d) {
+        r.ptr[d] = static_cast<char>('0' + usec % 10);
+        usec /= 10;
+      }
+      size_t n = static_cast<size_t>(r.ptr + 6 - when);
+      if (n < 12) out_.append(12 - n, ' ');
+      out_.append(when, n);
+      out_ += ": ";
     }
-    std::snprintf(buf, sizeof buf, "%10" PRIu64 " ", sample_.period);
-    out_ += buf;
+    AppendUnsigned(sample_.period, 10);  // "%10" PRIu64 " "
+    out_ += ' ';
     out_.append(name_width_ - std::min(name_width_, a.name.size()), ' ');
     out_ += a.name;
     out_ += ": ";
@@ -420,6 +484,7 @@ class Replayer : public PerfDataReader::Visitor {
   SymbolResolver* symbols_;
   const std::function<bool(std::string_view)>& emit_;
   PerfDataStats* stats_;
+  bool exact_;
   size_t name_width_ = 0;
   std::unordered_map<std::string, std::string> build_ids_;
   std::unordered_map<int32_t, Thread> threads_;
@@ -428,6 +493,27 @@ class Replayer : public PerfDataReader::Visitor {
   uint64_t seq_ = 0, next_flush_ = 0, max_time_ = 0;
   PerfSample sample_;
   std::string out_;
+
+  struct FrameKey {
+    const Dso* dso;
+    uint64_t addr;
+    bool operator==(const FrameKey&) const = default;
+  };
+  struct FrameKeyHash {
+    size_t operator()(const FrameKey& k) const {
+      return std::hash<uint64_t>()(k.addr * 0x9e3779b97f4a7c15ULL ^
+                                   reinterpret_cast<uintptr_t>(k.dso));
+    }
+  };
+  struct FrameSlot {
+    const Dso* dso = nullptr;
+    uint64_t shown = 0;
+    const std::string* text = nullptr;
+  };
+  static constexpr int kFrameCacheBits = 16;
+  std::unordered_map<FrameKey, std::string, FrameKeyHash> frames_;
+  std::vector<FrameSlot> frame_cache_ =
+      std::vector<FrameSlot>(size_t{1} << kFrameCacheBits);
 };
 
 }  // namespace
@@ -435,10 +521,10 @@ class Replayer : public PerfDataReader::Visitor {
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
-                    PerfDataStats* stats, std::string* err) {
+                    PerfDataStats* stats, std::string* err, bool exact) {
   PerfDataReader reader(name, src);
   SymbolResolver symbols(options);
-  Replayer replay(&reader, &symbols, emit, stats);
+  Replayer replay(&reader, &symbols, emit, stats, exact);
   bool ok = reader.Read(&replay, err) && replay.Finish(err);
   stats->truncated = reader.truncated();
   stats->warnings = symbols.warnings();

@@ -93,7 +93,7 @@ const std::string& SymbolResolver::Name(Dso* dso, uint64_t addr) {
     char off[32];
     std::snprintf(off, sizeof off, "+0x%llx",
                   static_cast<unsigned long long>(addr - sym->start));
-    text = sym->name + off;
+    text = SymbolTable::Display(*sym) + off;
   } else {
     text = "[unknown]";
   }
@@ -156,7 +156,8 @@ void SymbolResolver::LoadUser(Dso* dso) {
   if (hex.size() > 2) {
     std::string link = options_.debug_dir + "/.build-id/" + hex.substr(0, 2) +
                        "/" + hex.substr(2);
-    candidates.push_back(link + "/elf");
+    // The cache names its copy after what it is.
+    candidates.push_back(link + (path == "[vdso]" ? "/vdso" : "/elf"));
     candidates.push_back(link + "/debug");
   }
   candidates.push_back(Symfs("/usr/lib/debug" + path + ".debug"));
@@ -186,9 +187,7 @@ void SymbolResolver::LoadUser(Dso* dso) {
   }
   if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {
     warnings_.push_back(err);
-    return;
   }
-  dso->table.Finish(false);
 }
 
 }  // namespace flamefold

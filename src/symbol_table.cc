@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "flamefold/symbol_demangle.h"
+
 namespace flamefold {
 namespace {
 
@@ -56,9 +58,23 @@ size_t ParseHex(std::string_view s, uint64_t* v) {
 }  // namespace
 
 void SymbolTable::Add(uint64_t start, uint64_t size, std::string name,
-                      SymbolBinding binding) {
-  syms_.push_back(Symbol{start, start + size, std::move(name), binding});
+                      SymbolBinding binding, bool mangled) {
+  syms_.push_back(
+      Symbol{start, start + size, std::move(name), binding, mangled});
 }
+
+std::string SymbolTable::Display(const Symbol& s) {
+  return s.mangled ? DemangleSymbol(s.name) : s.name;
+}
+
+namespace {
+// perf compares aliases by their demangled names.
+void Demangle(Symbol* s) {
+  if (!s->mangled) return;
+  s->name = DemangleSymbol(s->name);
+  s->mangled = false;
+}
+}  // namespace
 
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
   // Stable: of equal starts, the first added comes first, as in perf's
@@ -86,6 +102,8 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
     kept.reserve(syms_.size());
     for (Symbol& s : syms_) {
       if (!kept.empty() && kept.back().start == s.start) {
+        Demangle(&kept.back());
+        Demangle(&s);
         if (!KeepFirst(kept.back(), s)) kept.back() = std::move(s);
         continue;
       }

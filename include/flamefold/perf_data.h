@@ -10,6 +10,7 @@
 #define FLAMEFOLD_PERF_DATA_H_
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,12 +59,13 @@ struct PerfDataInfo {
 };
 
 /// One record, without its 8-byte header. `body` is valid only during the
-/// visitor call.
+/// visitor call, unless `stable`: then it stays valid as long as the reader.
 struct PerfRecord {
   uint32_t type = 0;
   uint16_t misc = 0;
   std::string_view body;
   uint64_t offset = 0;  // of the record header in the (decompressed) stream
+  bool stable = false;
 };
 
 /// The fields of a sample or of a sample_id_all trailer that we use.
@@ -163,8 +165,9 @@ class PerfDataReader {
                    std::string* err);
   bool AddAttr(std::string_view bytes, uint64_t at, PerfAttr* out,
                std::string* err) const;
-  bool Records(std::string_view data, uint64_t base, bool in_pipe,
+  bool Records(std::string_view data, uint64_t base, bool stable,
                Visitor* v, size_t* used, std::string* err);
+  bool Slurp(const std::string& head, std::string* err);
   bool Deliver(const PerfRecord& rec, Visitor* v, std::string* err);
   bool HeaderRecord(const PerfRecord& rec, std::string* err);
   bool Decompress(const PerfRecord& rec, Visitor* v, std::string* err);
@@ -181,6 +184,10 @@ class PerfDataReader {
   int sample_id_pos_ = -1;  // u64 index of the id in a sample; -1: none
   int trailer_id_pos_ = -1;  // u64 index from the end of a trailer
   std::unique_ptr<Decompressor> zstd_;
+  // File mode: the whole input, kept for the reader's lifetime so that
+  // records can be queued without copies.
+  std::unique_ptr<char, void (*)(void*)> file_{nullptr, &std::free};
+  size_t file_size_ = 0;
 };
 
 }  // namespace flamefold

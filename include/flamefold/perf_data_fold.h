@@ -40,10 +40,15 @@ struct PerfDataStats {
 /// Writes the perf script text of every sample of the perf.data in `src`
 /// through `emit`, in pieces that end at sample boundaries. False with
 /// `*err` on corrupt input or when `emit` returns false.
+/// With `exact` false the frame lines are shortened where the perf script
+/// parser ignores the difference: no padding before the address and no
+/// "+0x" offset after the symbol (unless the name itself holds "+0x"), so
+/// that a function's frames are one distinct line for the parser's cache.
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
-                    PerfDataStats* stats, std::string* err);
+                    PerfDataStats* stats, std::string* err,
+                    bool exact = true);
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input).

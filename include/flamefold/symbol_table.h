@@ -23,12 +23,17 @@ struct Symbol {
   uint64_t end = 0;  // one past the last byte; == start until Finish()
   std::string name;
   SymbolBinding binding = SymbolBinding::kGlobal;
+  bool mangled = false;  // `name` is still to be demangled (see Display)
 };
 
 class SymbolTable {
  public:
+  /// `mangled`: the name is the ELF one, demangled only when it is shown
+  /// or compared with an alias (most symbols are never hit).
   void Add(uint64_t start, uint64_t size, std::string name,
-           SymbolBinding binding);
+           SymbolBinding binding, bool mangled = false);
+  /// The name as perf prints it.
+  static std::string Display(const Symbol& s);
   /// Sorts and applies perf's clean-ups. `kallsyms` selects its variant of
   /// the end fix-up (module symbols carry "\t[module]" in their name then).
   /// `fixups` false keeps the symbols as given (perf does so for JIT maps).
