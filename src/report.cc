@@ -143,6 +143,8 @@ void WriteTextTable(const ReportConfig& config, const ProfileSummary& s,
              Pad(by_self ? "total" : "self", w2) + "  " +
              Pad(by_self ? "total%" : "self%", 7) + "  function\n");
   const PerlNumber& total = s.total_samples();
+  std::vector<std::vector<CalleeNode>> trees;
+  if (by_self) trees = s.Callees(rows, config.tree_depth, config.tree_width);
   for (size_t r = 0; r < rows.size(); ++r) {
     const FunctionStat& f = fs[rows[r]];
     const PerlNumber& a = by_self ? f.self : f.total;
@@ -154,8 +156,7 @@ void WriteTextTable(const ReportConfig& config, const ProfileSummary& s,
                Pad(FormatPercent(Percent(b, total)), 6) + "%  " +
                Printable(f.name, 4096) + "\n");
     if (by_self && config.tree_depth > 0) {
-      WriteTextTree(s.Callees(rows[r], config.tree_depth, config.tree_width),
-                    total, "         ", out);
+      WriteTextTree(trees[r], total, "         ", out);
     }
   }
   if (rows.empty()) out->Write("  (no functions)\n");
@@ -225,6 +226,8 @@ void WriteJsonRows(const ReportConfig& config, const ProfileSummary& s,
   std::vector<size_t> rows =
       by_self ? s.RankBySelf(config.top) : s.RankByTotal(config.top);
   const PerlNumber& total = s.total_samples();
+  std::vector<std::vector<CalleeNode>> trees;
+  if (by_self) trees = s.Callees(rows, config.tree_depth, config.tree_width);
   out->Put('[');
   for (size_t r = 0; r < rows.size(); ++r) {
     const FunctionStat& f = s.functions()[rows[r]];
@@ -236,8 +239,7 @@ void WriteJsonRows(const ReportConfig& config, const ProfileSummary& s,
                ",\"total_pct\":" + FormatPercent(Percent(f.total, total)));
     if (by_self) {
       out->Write(",\"callees\":");
-      WriteJsonTree(s.Callees(rows[r], config.tree_depth, config.tree_width),
-                    total, out);
+      WriteJsonTree(trees[r], total, out);
     }
     out->Put('}');
   }

@@ -1,24 +1,10 @@
 #include "flamefold/report_stats.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 namespace flamefold {
-namespace {
-
-// Heaviest first, ties by name, then keep `width`.
-void SortAndTrim(std::vector<CalleeNode>* nodes, size_t width) {
-  std::sort(nodes->begin(), nodes->end(),
-            [](const CalleeNode& a, const CalleeNode& b) {
-              if (PerlNumberLess(b.samples, a.samples)) return true;
-              if (PerlNumberLess(a.samples, b.samples)) return false;
-              return a.name < b.name;
-            });
-  if (nodes->size() > width) nodes->resize(width);
-  for (CalleeNode& n : *nodes) SortAndTrim(&n.children, width);
-}
-
-}  // namespace
 
 bool PerlNumberLess(const PerlNumber& a, const PerlNumber& b) {
   if (a.is_integer() && b.is_integer()) return a.uint_value() < b.uint_value();
@@ -129,47 +115,106 @@ std::vector<size_t> ProfileSummary::RankByTotal(size_t limit) const {
   return Rank(functions_, limit, &FunctionStat::total, &FunctionStat::self);
 }
 
+// The tree being merged: children found by name through `index`, so a
+// function with many distinct callees merges in linear time.
+struct ProfileSummary::MergeNode {
+  SymbolId name = 0;
+  PerlNumber samples;
+  std::vector<MergeNode> children;
+  std::unordered_map<SymbolId, size_t> index;
+};
+
 void ProfileSummary::MergeCallees(NodeId node, int depth,
-                                  std::vector<CalleeNode>* into) const {
+                                  MergeNode* into) const {
   for (uint32_t k = child_start_[node]; k < child_start_[node + 1]; ++k) {
     NodeId child = child_list_[k];
-    std::string_view name = trie_.names().Get(trie_.frame(child));
-    auto it = std::find_if(into->begin(), into->end(),
-                           [&](const CalleeNode& c) { return c.name == name; });
-    if (it == into->end()) {
-      into->push_back({std::string(name), {}, {}});
-      it = into->end() - 1;
-    }
-    it->samples.Add(subtree_[child]);
-    if (depth > 1) MergeCallees(child, depth - 1, &it->children);
+    SymbolId name = trie_.frame(child);
+    auto [it, added] = into->index.try_emplace(name, into->children.size());
+    if (added) into->children.push_back(MergeNode{name, {}, {}, {}});
+    MergeNode& target = into->children[it->second];
+    target.samples.Add(subtree_[child]);
+    if (depth > 1) MergeCallees(child, depth - 1, &target);
   }
+}
+
+std::vector<CalleeNode> ProfileSummary::ToCallees(const MergeNode& merged,
+                                                  size_t width) const {
+  std::vector<const MergeNode*> order;
+  for (const MergeNode& c : merged.children) order.push_back(&c);
+  auto names = [&](const MergeNode* n) { return trie_.names().Get(n->name); };
+  // Heaviest first, ties by name; only the `width` first are kept.
+  auto heavier = [&](const MergeNode* a, const MergeNode* b) {
+    if (PerlNumberLess(b->samples, a->samples)) return true;
+    if (PerlNumberLess(a->samples, b->samples)) return false;
+    return names(a) < names(b);
+  };
+  size_t keep = std::min(width, order.size());
+  std::partial_sort(order.begin(), order.begin() + keep, order.end(), heavier);
+  std::vector<CalleeNode> out;
+  for (size_t i = 0; i < keep; ++i) {
+    out.push_back({std::string(names(order[i])), order[i]->samples,
+                   ToCallees(*order[i], width)});
+  }
+  return out;
 }
 
 std::vector<CalleeNode> ProfileSummary::Callees(size_t index, int depth,
                                                 size_t width) const {
-  std::vector<CalleeNode> roots;
-  if (depth < 1) return roots;
-  SymbolId target = trie_.names().Find(functions_[index].name);
-  // Walk down to the outermost calls of the function; its inner
-  // (recursive) calls are inside the subtrees merged there.
-  std::vector<NodeId> todo;
-  for (uint32_t k = child_start_[0]; k < child_start_[1]; ++k) {
-    todo.push_back(child_list_[k]);
+  return Callees(std::vector<size_t>{index}, depth, width)[0];
+}
+
+std::vector<std::vector<CalleeNode>> ProfileSummary::Callees(
+    const std::vector<size_t>& indexes, int depth, size_t width) const {
+  // In batches, so that memory holds the full merged trees of a few
+  // functions only, while a walk serves many.
+  constexpr size_t kBatch = 32;
+  if (indexes.size() > kBatch) {
+    std::vector<std::vector<CalleeNode>> out;
+    for (size_t i = 0; i < indexes.size(); i += kBatch) {
+      std::vector<size_t> part(
+          indexes.begin() + i,
+          indexes.begin() + std::min(indexes.size(), i + kBatch));
+      for (auto& tree : Callees(part, depth, width)) {
+        out.push_back(std::move(tree));
+      }
+    }
+    return out;
   }
-  while (!todo.empty()) {
-    NodeId node = todo.back();
-    todo.pop_back();
-    for (uint32_t k = child_start_[node]; k < child_start_[node + 1]; ++k) {
-      NodeId child = child_list_[k];
-      if (trie_.frame(child) == target) {
-        MergeCallees(child, depth, &roots);
-      } else {
-        todo.push_back(child);
+  std::vector<MergeNode> merged(indexes.size());
+  if (depth >= 1 && !indexes.empty()) {
+    // slot[s]: where the tree of the function named s goes (or -1).
+    std::vector<int64_t> slot(trie_.names().size(), -1);
+    for (size_t i = 0; i < indexes.size(); ++i) {
+      slot[trie_.names().Find(functions_[indexes[i]].name)] =
+          static_cast<int64_t>(i);
+    }
+    // One walk for all of them: at the outermost call of a function in a
+    // path (`active` counts the calls on the path) its subtree is merged
+    // into its tree; inner, recursive calls are inside that subtree.
+    std::vector<uint32_t> active(trie_.names().size(), 0);
+    std::vector<std::pair<NodeId, uint32_t>> path;
+    for (uint32_t k = child_start_[0]; k < child_start_[1]; ++k) {
+      NodeId proc = child_list_[k];
+      path.assign(1, {proc, child_start_[proc]});
+      while (!path.empty()) {
+        auto& [node, next] = path.back();
+        if (next < child_start_[node + 1]) {
+          NodeId child = child_list_[next++];
+          SymbolId s = trie_.frame(child);
+          if (active[s]++ == 0 && slot[s] >= 0) {
+            MergeCallees(child, depth, &merged[slot[s]]);
+          }
+          path.push_back({child, child_start_[child]});
+          continue;
+        }
+        if (path.size() > 1) active[trie_.frame(node)]--;
+        path.pop_back();
       }
     }
   }
-  SortAndTrim(&roots, width);
-  return roots;
+  std::vector<std::vector<CalleeNode>> out;
+  for (const MergeNode& m : merged) out.push_back(ToCallees(m, width));
+  return out;
 }
 
 }  // namespace flamefold

@@ -64,12 +64,17 @@ class ProfileSummary {
   /// stack (from its outermost call in each), `depth` levels deep, the
   /// `width` heaviest at each level.
   std::vector<CalleeNode> Callees(size_t index, int depth, size_t width) const;
+  /// The same for several functions at once, in one walk of the profile.
+  std::vector<std::vector<CalleeNode>> Callees(
+      const std::vector<size_t>& indexes, int depth, size_t width) const;
 
  private:
   void BuildChildren();
   void ComputeCounts();
-  void MergeCallees(NodeId node, int depth,
-                    std::vector<CalleeNode>* into) const;
+  struct MergeNode;
+  void MergeCallees(NodeId node, int depth, MergeNode* into) const;
+  std::vector<CalleeNode> ToCallees(const MergeNode& merged,
+                                    size_t width) const;
 
   const StackTrie& trie_;
   std::vector<PerlNumber> subtree_;      // samples at or below each node
