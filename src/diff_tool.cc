@@ -151,7 +151,6 @@ struct SideStats {
   uint64_t invalid_lines = 0;   // no "STACK COUNT": an empty stack, 0
   uint64_t first_invalid = 0;   // its line number
   PerfScriptStats perf;         // when the input was perf script text
-  bool was_perf_script = false;
 };
 
 // Folded text, line by line as difffolded.pl reads it. A line without a
@@ -200,7 +199,6 @@ bool ReadPerfScriptSide(Input* in, int side, bool strip_hex, DiffTable* table,
   }
   parser.Finish();
   stats->perf = parser.stats();
-  stats->was_perf_script = true;
   if (trie.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
     *err = in->name + ": no samples found: " +
            std::to_string(stats->perf.unrecognized_lines) +
@@ -232,10 +230,14 @@ bool LooksLikePerfScript(Input* in, std::string* err) {
     return false;
   }
   bool perf = false;
+  bool whole = head.size() < 64 * 1024;  // the last line is complete
   size_t pos = 0;
   while (!perf && pos < head.size()) {
     size_t nl = head.find('\n', pos);
-    if (nl == std::string::npos) break;  // a cut-off line says nothing
+    if (nl == std::string::npos) {
+      if (!whole) break;  // a cut-off line says nothing
+      nl = head.size();
+    }
     std::string_view line(head.data() + pos, nl - pos);
     pos = nl + 1;
     PerfScriptParser::FrameFields frame;

@@ -85,8 +85,10 @@ golden() {
 check() {
   local name=$1 exp=$2; shift 2
   if [ ! -f "$exp" ]; then bad "$name: no expected file $exp"; return; fi
-  if ! "$DIFF" "$@" > "$T/out" 2> "$T/err"; then
-    bad "$name: exit status $?"; cat "$T/err"; return
+  "$DIFF" "$@" > "$T/out" 2> "$T/err"
+  local status=$?
+  if [ "$status" != 0 ]; then
+    bad "$name: exit status $status"; cat "$T/err"; return
   fi
   if ! LC_ALL=C sort "$T/out" | cmp -s - "$exp"; then
     bad "$name: lines differ from difffolded.pl's ($exp):"
@@ -226,6 +228,11 @@ cli() {
   "$DIFF" --version | grep -Eq '^flamediff [0-9]' && ok "--version" || bad "--version"
   # Lines that are not "STACK COUNT" are warned about, with file and line.
   expect "junk warning" 0 "^flamediff: warning: $D/edge-before.folded:3: 2 line\\(s\\)" "$D/edge-before.folded" "$D/edge-after.folded"
+  # A short perf script file whose one line has no newline is still read as
+  # perf script (not as a folded file with an unparsable line).
+  printf '\tffffffff8103ce3b native_safe_halt+0xb ([kernel.kallsyms])' > "$T/frame"
+  expect "short perf script" 0 '' "$T/frame" "$b"
+  grep -q '^ 0 0$' "$T/out" && bad "short perf script read as folded" || ok "short perf script: no empty stack"
   # -n with nothing in the first file: difffolded.pl dies dividing by 0.
   : > "$T/empty"
   expect "-n empty first" 1 'has no samples' -n "$T/empty" "$b"
