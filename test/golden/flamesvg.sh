@@ -26,8 +26,8 @@ TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# frames.py OURS EXPECTED: frame-by-frame comparison; OURS must be
-# well-formed. flamegraph.pl writes --title/--subtitle unescaped, so those
+# frames.py LIST: frame-by-frame comparison of the pairs in LIST; ours
+# must be well-formed. flamegraph.pl writes --title/--subtitle unescaped, so those
 # two lines of EXPECTED are escaped before parsing.
 cat > "$TMP/frames.py" <<'PY'
 import re, sys, xml.dom.minidom
@@ -49,27 +49,47 @@ def frames(root):
                     (r.get("fill") or "").replace(" ", ""),
                     (x.text or "") if x is not None else ""))
     return sorted(out)
-ours_path, exp_path = sys.argv[1], sys.argv[2]
-xml.dom.minidom.parse(ours_path)  # well-formed or an exception
-ours = ET.parse(ours_path).getroot()
-exp = ET.fromstring(fix_titles(open(exp_path, encoding="utf-8").read()).encode())
-a, b = frames(ours), frames(exp)
-if a != b:
-    sa, sb = set(a), set(b)
-    print(f"  {len(a)} frames vs {len(b)} expected")
-    for f in sorted(sa - sb)[:3]: print("  only ours:    ", f)
-    for f in sorted(sb - sa)[:3]: print("  only expected:", f)
-    sys.exit(1)
-for k in ("width", "height"):
-    if ours.get(k) != exp.get(k):
-        print(f"  svg {k}: {ours.get(k)} vs {exp.get(k)}"); sys.exit(1)
-for id_ in ("title", "subtitle"):
-    te = [e for e in ours.iter(NS + "text") if e.get("id") == id_]
-    tx = [e for e in exp.iter(NS + "text") if e.get("id") == id_]
-    if [e.text for e in te] != [e.text for e in tx]:
-        print(f"  {id_}: {[e.text for e in te]} vs {[e.text for e in tx]}"); sys.exit(1)
+def compare(ours_path, exp_path):
+    """Returns None when equal, else what differs."""
+    try:
+        xml.dom.minidom.parse(ours_path)
+    except Exception as e:
+        return f"not well-formed: {e}"
+    ours = ET.parse(ours_path).getroot()
+    exp = ET.fromstring(fix_titles(open(exp_path, encoding="utf-8").read()).encode())
+    a, b = frames(ours), frames(exp)
+    if a != b:
+        sa, sb = set(a), set(b)
+        msg = [f"{len(a)} frames vs {len(b)} expected"]
+        msg += ["only ours:     " + str(f) for f in sorted(sa - sb)[:3]]
+        msg += ["only expected: " + str(f) for f in sorted(sb - sa)[:3]]
+        return "\n  ".join(msg)
+    for k in ("width", "height"):
+        if ours.get(k) != exp.get(k):
+            return f"svg {k}: {ours.get(k)} vs {exp.get(k)}"
+    for id_ in ("title", "subtitle"):
+        te = [e.text for e in ours.iter(NS + "text") if e.get("id") == id_]
+        tx = [e.text for e in exp.iter(NS + "text") if e.get("id") == id_]
+        if te != tx:
+            return f"{id_}: {te} vs {tx}"
+    return None
+# Input: lines "NAME<TAB>OURS<TAB>EXPECTED"; prints "ok NAME" or "FAIL NAME".
+bad = 0
+for line in open(sys.argv[1], encoding="utf-8"):
+    name, ours_path, exp_path = line.rstrip("\n").split("\t")
+    why = compare(ours_path, exp_path)
+    if why is None:
+        print("ok " + name)
+    else:
+        bad += 1
+        print(f"FAIL: {name}: frames differ from flamegraph.pl's\n  {why}")
+sys.exit(1 if bad else 0)
 PY
-compare() { python3 "$TMP/frames.py" "$1" "$2"; }
+# compare_all LIST: compares every pair listed; counts the failures.
+compare_all() {
+  python3 "$TMP/frames.py" "$1" > "$1.out"; cat "$1.out"
+  failures=$((failures + $(grep -c '^FAIL' "$1.out")))
+}
 wellformed() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1"; }
 strip_script() { sed '/<script/,/<\/script>/d'; }
 
@@ -92,16 +112,16 @@ while IFS=$'\t' read -r name opts; do
   if ! (cd "$work" && eval "'$SVG' $opts" > out.svg 2> err.txt); then
     fail "$name: flamesvg failed: $(head -3 "$work/err.txt")"; continue
   fi
-  if ! compare "$work/out.svg" "$exp"; then fail "$name: frames differ from flamegraph.pl"; continue; fi
+  printf '%s\t%s\t%s\n' "$name" "$work/out.svg" "$exp" >> "$TMP/cases.list"
   case "$name" in cp*)
     cmp -s "$work/palette.map" "$DATA/expected/$name.palette.map" ||
       { fail "$name: palette.map differs"; diff "$work/palette.map" "$DATA/expected/$name.palette.map" | head -5; continue; } ;;
   esac
   (cd "$work" && cp "$DATA"/palette.map . && eval "'$SVG' $opts" > again.svg 2>/dev/null)
   cmp -s "$work/out.svg" "$work/again.svg" || { fail "$name: a second run gave other bytes"; continue; }
-  echo "ok $name"
 done < "$DATA/cases.txt"
 [ "${BLESS:-0}" = 1 ] && exit 0
+[ -f "$TMP/cases.list" ] && compare_all "$TMP/cases.list"
 
 # --- behaviours -------------------------------------------------------------
 cd "$TMP"
@@ -159,7 +179,7 @@ fi
 S=$C/flamegraph-perl-svg; D=$C/difffolded
 while read -r name ref args; do
   eval "'$SVG' $args" > "conf-$name.svg" 2>/dev/null || { fail "conformance $name: flamesvg failed"; continue; }
-  if compare "conf-$name.svg" "$S/$ref"; then echo "ok conformance $name"; else fail "conformance $name"; fi
+  printf 'conformance %s\t%s\t%s\n' "$name" "$PWD/conf-$name.svg" "$S/$ref" >> "$TMP/conf.list"
 done <<LIST
 default example.default.svg --hash $S/example.folded
 inverted example.inverted.svg --hash --inverted $S/example.folded
@@ -175,6 +195,7 @@ diff-negate diff.negate.svg --hash --negate $D/fp-vs-dwarf.n.txt
 nohash example.nohash.svg $S/example.folded
 java-nohash work-dwarf.java-nohash.svg --colors java $S/work-dwarf.folded
 LIST
+compare_all "$TMP/conf.list"
 
 if [ $failures -gt 0 ]; then echo "$failures flamesvg golden checks FAILED"; exit 1; fi
 echo "all flamesvg golden checks passed"
