@@ -15,10 +15,13 @@ case "$mode" in
   *) echo "usage: scripts/bootstrap.sh demo|test|build" >&2; exit 2 ;;
 esac
 
-# What the build needs, and what the test suites need on top.
+# What the build needs (Debian packages), and what the test suites need on
+# top (commands: any provider will do, e.g. a node that ships its own npm).
 build_pkgs="g++ meson ninja-build pkg-config libre2-dev libzstd-dev zlib1g-dev
   libboost-program-options-dev doctest-dev libelf-dev libdw-dev"
-test_pkgs="python3 perl zstd gzip chromium nodejs npm clang"
+# command:package pairs
+test_cmds="python3:python3 perl:perl zstd:zstd gzip:gzip chromium:chromium
+  node:nodejs npm:npm clang++:clang"
 
 missing_pkgs() {
   local p out=""
@@ -28,10 +31,13 @@ missing_pkgs() {
   echo "$out"
 }
 
-want=$build_pkgs
-[ "$mode" = test ] && want="$want $test_pkgs"
 # shellcheck disable=SC2086
-missing=$(missing_pkgs $want)
+missing=$(missing_pkgs $build_pkgs)
+if [ "$mode" = test ]; then
+  for pair in $test_cmds; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+  done
+fi
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "bootstrap: installing:$missing"
