@@ -57,7 +57,7 @@ void WriteDiffReport(const ProfileSummary& before,
              ", after " + WithThousands(after.total_samples()) + "\n");
   out->Write("Shares in % of each profile's samples; changes in percentage "
              "points, regressions first.\n\n");
-  out->Write("  self%:  before    after   change   total%:  before    after"
+  out->Write("  self%:  before    after   change    total%:  before    after"
              "   change  function\n");
   size_t rows = top == 0 ? changes.size() : std::min(top, changes.size());
   char buf[160];

@@ -20,6 +20,10 @@ constexpr OptionSpec kSpecs[] = {
      "levels of callees under each function (default 2; 0: none)"},
     {"width", OptType::kInt, false, false, "N",
      "callees shown at each level (default 3)"},
+    {"symfs", OptType::kString, false, false, "DIR",
+     "perf.data input: look binaries up under DIR, as perf --symfs"},
+    {"kallsyms", OptType::kString, false, false, "FILE",
+     "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
     {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
@@ -44,9 +48,10 @@ std::string ReportHelp() {
          "most self samples (running in them), each with its heaviest\n"
          "callees, and the functions with the most total samples (running in\n"
          "them or in what they call; a recursive stack counts once).\n"
-         "FILE is perf script output or folded stacks, plain, gzip or zstd,\n"
-         "as flamefold reads them; standard input when no FILE is given or\n"
-         "FILE is -. The first frame of each stack is the process.\n\n"
+         "FILE is perf script output, perf.data or folded stacks, plain,\n"
+         "gzip or zstd, as flamefold reads them; standard input when no FILE\n"
+         "is given or FILE is -. The first frame of each stack is the\n"
+         "process.\n\n"
          "Options:\n" +
          FormatOptionHelp(kSpecs) +
          "\nCSV columns: rank,function,self_samples,self_pct,total_samples,"
@@ -96,6 +101,8 @@ ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
     *err = "--format is text, csv or json, not '" + format + "'";
     return ReportArgs::kUsageError;
   }
+  config->symbols.symfs = opts.Get("symfs");
+  config->symbols.kallsyms = opts.Get("kallsyms");
   config->output = opts.Get("output");
   config->quiet = opts.Has("quiet");
   config->inputs = opts.operands();
@@ -289,6 +296,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   StringInterner names;
   StackTrie trie(&names);
   FoldConfig fold;  // stackcollapse-perf.pl's defaults
+  fold.symbols = config.symbols;
   FoldInputs inputs(fold, &names, &trie);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");

@@ -161,6 +161,15 @@ golden() {
   compare "cxx-dwarf perf script" "$E/cxx-dwarf-collapsed-none.txt" "$TESTDATA/perf-script/cxx-dwarf.txt"
   compare "example perf script, gzip" "$S/example.folded" \
     "$SHARED/conformance/flamegraph-perl/example-perf-stacks.txt.gz"
+  # perf.data recorded here (testdata/perf-data): the reference is the
+  # case's default.folded, printed by perf script | stackcollapse-perf.pl;
+  # symbols come only from the case's files, as in golden-perf-data.
+  local P=$TESTDATA/perf-data c
+  for c in fp-user two-events jit system-wide; do
+    [ -f "$P/$c/perf.data" ] && [ -f "$P/$c/default.folded" ] || { echo "skip perf.data $c: not recorded"; continue; }
+    HOME=/nonexistent compare "perf.data $c" "$P/$c/default.folded" \
+      --symfs "$P/root" --kallsyms "$P/$c/kallsyms" "$P/$c/perf.data"
+  done
   # Several inputs add up, as flamefold adds them.
   cat "$S/work-fp.folded" "$S/work-dwarf.folded" > "$T/both.folded"
   compare "two inputs" "$T/both.folded" "$S/work-fp.folded" "$S/work-dwarf.folded"
