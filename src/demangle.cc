@@ -139,6 +139,18 @@ std::string DemangleSymbol(std::string_view mangled) {
       &std::free);
   if (status != 0 || !out) return std::string(mangled);
   std::string full = out.get();
+  // Special names print the function they stand for in full, parameters
+  // included: "non-virtual thunk to A::f(int)".
+  for (std::string_view special :
+       {"non-virtual thunk to ", "virtual thunk to ",
+        "covariant return thunk to ", "transaction clone for ",
+        "non-transaction clone for ", "vtable for ", "VTT for ",
+        "construction vtable for ", "typeinfo for ", "typeinfo name for ",
+        "typeinfo fn for ", "guard variable for ", "TLS init function for ",
+        "TLS wrapper function for ", "reference temporary ",
+        "hidden alias for "}) {
+    if (full.rfind(special, 0) == 0) return full;
+  }
   if (IsLegacyRust(full)) {
     return RustUnescape(std::string_view(full).substr(0, full.size() - 19));
   }

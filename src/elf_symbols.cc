@@ -241,13 +241,11 @@ bool LoadElfSymbols(const std::string& syms_path,
   Elf_Scn* scn = syms.SectionOfType(SHT_SYMTAB, &shdr);
   if (!scn) scn = syms.SectionOfType(SHT_DYNSYM, &shdr);
   if (scn) LoadSymtab(syms, *runtime, scn, shdr, table);
-  table->Finish(false);
-  // perf adds the PLT entries after its clean-ups, and only when the file
-  // had symbols.
-  if (table->size() > 0) {
-    SynthesizePlt(*runtime, table);
-    table->Finish(false, false);
-  }
+  // perf adds the PLT entries (when the file had symbols) after its
+  // clean-ups, into the same tree.
+  SymbolTable plt;
+  if (table->size() > 0) SynthesizePlt(*runtime, &plt);
+  table->FinishAsPerfTree(std::move(*plt.mutable_symbols()));
   return true;
 }
 

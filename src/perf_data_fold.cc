@@ -59,6 +59,16 @@ class Maps {
     for (const Map& k : keep) maps_[k.start] = k;
     maps_[m.start] = m;
   }
+  /// Moves the bounds of the mapping that starts at `old_start`.
+  void Resize(uint64_t old_start, uint64_t start, uint64_t end) {
+    auto it = maps_.find(old_start);
+    if (it == maps_.end()) return;
+    Map m = it->second;
+    maps_.erase(it);
+    m.start = start;
+    m.end = end;
+    maps_[start] = m;
+  }
   const Map* Find(uint64_t addr) const {
     auto it = maps_.upper_bound(addr);
     if (it == maps_.begin()) return nullptr;
@@ -291,8 +301,24 @@ class Replayer : public PerfDataReader::Visitor {
 
   // The map of `ip` in `cpumode`, as perf's thread__find_map: kernel
   // addresses in the kernel maps, user ones in the process's, none else.
-  const Map* FindMap(const Thread* t, uint8_t cpumode, uint64_t ip) const {
-    if (cpumode == abi::kMiscKernel) return kmaps_.Find(ip);
+  // Once the kernel map is first hit and its symbols loaded, perf stretches
+  // it from the first kernel symbol to the end of the last (so that init
+  // code after _etext resolves too); the hit itself used the old bounds.
+  const Map* FindMap(const Thread* t, uint8_t cpumode, uint64_t ip) {
+    if (cpumode == abi::kMiscKernel) {
+      const Map* m = kmaps_.Find(ip);
+      if (m && m->dso->kind == DsoKind::kKernel && !kernel_stretched_) {
+        kernel_stretched_ = true;
+        uint64_t start = 0, end = 0;
+        if (symbols_->KernelRange(&start, &end)) {
+          Map hit = *m;
+          kmaps_.Resize(m->start, start, end);
+          stretched_hit_ = hit;
+          return &stretched_hit_;
+        }
+      }
+      return m;
+    }
     if (cpumode == abi::kMiscUser && t->maps) return t->maps->Find(ip);
     return nullptr;
   }
@@ -489,6 +515,8 @@ class Replayer : public PerfDataReader::Visitor {
   std::unordered_map<std::string, std::string> build_ids_;
   std::unordered_map<int32_t, Thread> threads_;
   Maps kmaps_;
+  bool kernel_stretched_ = false;
+  Map stretched_hit_;
   std::vector<Queued> queue_;
   uint64_t seq_ = 0, next_flush_ = 0, max_time_ = 0;
   PerfSample sample_;

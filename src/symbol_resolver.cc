@@ -126,6 +126,15 @@ void SymbolResolver::Load(Dso* dso) {
   }
 }
 
+bool SymbolResolver::KernelRange(uint64_t* start, uint64_t* end) {
+  LoadKernel();
+  const std::vector<Symbol>& syms = Kernel()->table.symbols();
+  if (syms.empty()) return false;
+  *start = syms.front().start;
+  *end = syms.back().end;
+  return true;
+}
+
 void SymbolResolver::LoadKernel() {
   if (kernel_loaded_) return;
   kernel_loaded_ = true;

@@ -111,24 +111,287 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
     }
     syms_ = std::move(kept);
   }
-  max_len_ = 0;
-  for (const Symbol& s : syms_) {
-    max_len_ = std::max(max_len_, s.end - std::min(s.end, s.start));
-  }
+  tree_.clear();
+  root_ = -1;
 }
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {
+  if (root_ >= 0) {
+    // perf's symbols__find: left when below the start, right when at or
+    // past the end, else found.
+    for (int32_t n = root_; n >= 0;) {
+      const Symbol& s = syms_[tree_[n].sym];
+      if (addr < s.start) {
+        n = tree_[n].left;
+      } else if (addr >= s.end) {
+        n = tree_[n].right;
+      } else {
+        return &s;
+      }
+    }
+    return nullptr;
+  }
   auto it = std::upper_bound(
       syms_.begin(), syms_.end(), addr,
       [](uint64_t a, const Symbol& s) { return a < s.start; });
-  // Usually the closest symbol below holds the address; an earlier, longer
-  // one may overlap it.
-  while (it != syms_.begin()) {
-    --it;
-    if (addr < it->end) return &*it;
-    if (addr - it->start >= max_len_) break;
+  if (it == syms_.begin()) return nullptr;
+  --it;
+  return addr < it->end ? &*it : nullptr;
+}
+
+// The tree below is a plain red-black tree (insertion and deletion as in
+// Cormen et al., deleting a node with two children by moving its successor
+// up), which is what the kernel's lib/rbtree.c implements; perf's symbol
+// tree is one, keyed by start address with equal keys going right.
+
+void SymbolTable::SetChild(int32_t parent, int32_t old_child,
+                           int32_t new_child) {
+  if (parent < 0) {
+    root_ = new_child;
+  } else if (tree_[parent].left == old_child) {
+    tree_[parent].left = new_child;
+  } else {
+    tree_[parent].right = new_child;
   }
-  return nullptr;
+  if (new_child >= 0) tree_[new_child].parent = parent;
+}
+
+void SymbolTable::RotateLeft(int32_t x) {
+  int32_t y = tree_[x].right;
+  int32_t p = tree_[x].parent;
+  tree_[x].right = tree_[y].left;
+  if (tree_[y].left >= 0) tree_[tree_[y].left].parent = x;
+  SetChild(p, x, y);
+  tree_[y].left = x;
+  tree_[x].parent = y;
+}
+
+void SymbolTable::RotateRight(int32_t x) {
+  int32_t y = tree_[x].left;
+  int32_t p = tree_[x].parent;
+  tree_[x].left = tree_[y].right;
+  if (tree_[y].right >= 0) tree_[tree_[y].right].parent = x;
+  SetChild(p, x, y);
+  tree_[y].right = x;
+  tree_[x].parent = y;
+}
+
+void SymbolTable::TreeInsert(uint32_t sym) {
+  int32_t z = static_cast<int32_t>(tree_.size());
+  tree_.push_back(Node{-1, -1, -1, true, sym});
+  uint64_t key = syms_[sym].start;
+  int32_t parent = -1;
+  bool left = false;
+  for (int32_t n = root_; n >= 0;) {
+    parent = n;
+    left = key < syms_[tree_[n].sym].start;
+    n = left ? tree_[n].left : tree_[n].right;
+  }
+  tree_[z].parent = parent;
+  if (parent < 0) {
+    root_ = z;
+  } else if (left) {
+    tree_[parent].left = z;
+  } else {
+    tree_[parent].right = z;
+  }
+  auto red = [&](int32_t n) { return n >= 0 && tree_[n].red; };
+  while (red(tree_[z].parent)) {
+    int32_t p = tree_[z].parent;
+    int32_t g = tree_[p].parent;
+    if (p == tree_[g].left) {
+      int32_t u = tree_[g].right;
+      if (red(u)) {
+        tree_[p].red = tree_[u].red = false;
+        tree_[g].red = true;
+        z = g;
+        continue;
+      }
+      if (z == tree_[p].right) {
+        z = p;
+        RotateLeft(z);
+        p = tree_[z].parent;
+      }
+      tree_[p].red = false;
+      tree_[g].red = true;
+      RotateRight(g);
+    } else {
+      int32_t u = tree_[g].left;
+      if (red(u)) {
+        tree_[p].red = tree_[u].red = false;
+        tree_[g].red = true;
+        z = g;
+        continue;
+      }
+      if (z == tree_[p].left) {
+        z = p;
+        RotateRight(z);
+        p = tree_[z].parent;
+      }
+      tree_[p].red = false;
+      tree_[g].red = true;
+      RotateLeft(g);
+    }
+  }
+  tree_[root_].red = false;
+}
+
+void SymbolTable::TreeErase(int32_t z) {
+  int32_t x = -1, x_parent = -1;
+  bool removed_red = tree_[z].red;
+  if (tree_[z].left < 0) {
+    x = tree_[z].right;
+    x_parent = tree_[z].parent;
+    SetChild(tree_[z].parent, z, x);
+  } else if (tree_[z].right < 0) {
+    x = tree_[z].left;
+    x_parent = tree_[z].parent;
+    SetChild(tree_[z].parent, z, x);
+  } else {
+    int32_t y = tree_[z].right;
+    while (tree_[y].left >= 0) y = tree_[y].left;
+    removed_red = tree_[y].red;
+    x = tree_[y].right;
+    if (tree_[y].parent == z) {
+      x_parent = y;
+    } else {
+      x_parent = tree_[y].parent;
+      SetChild(tree_[y].parent, y, x);
+      tree_[y].right = tree_[z].right;
+      tree_[tree_[y].right].parent = y;
+    }
+    SetChild(tree_[z].parent, z, y);
+    tree_[y].left = tree_[z].left;
+    tree_[tree_[y].left].parent = y;
+    tree_[y].red = tree_[z].red;
+  }
+  tree_[z].left = tree_[z].right = tree_[z].parent = -1;
+  if (!removed_red) EraseFixup(x, x_parent);
+}
+
+void SymbolTable::EraseFixup(int32_t x, int32_t parent) {
+  auto red = [&](int32_t n) { return n >= 0 && tree_[n].red; };
+  while (x != root_ && !red(x)) {
+    if (x == tree_[parent].left) {
+      int32_t w = tree_[parent].right;
+      if (red(w)) {
+        tree_[w].red = false;
+        tree_[parent].red = true;
+        RotateLeft(parent);
+        w = tree_[parent].right;
+      }
+      if (!red(tree_[w].left) && !red(tree_[w].right)) {
+        tree_[w].red = true;
+        x = parent;
+        parent = tree_[x].parent;
+      } else {
+        if (!red(tree_[w].right)) {
+          tree_[tree_[w].left].red = false;
+          tree_[w].red = true;
+          RotateRight(w);
+          w = tree_[parent].right;
+        }
+        tree_[w].red = tree_[parent].red;
+        tree_[parent].red = false;
+        if (tree_[w].right >= 0) tree_[tree_[w].right].red = false;
+        RotateLeft(parent);
+        x = root_;
+        parent = -1;
+      }
+    } else {
+      int32_t w = tree_[parent].left;
+      if (red(w)) {
+        tree_[w].red = false;
+        tree_[parent].red = true;
+        RotateRight(parent);
+        w = tree_[parent].left;
+      }
+      if (!red(tree_[w].left) && !red(tree_[w].right)) {
+        tree_[w].red = true;
+        x = parent;
+        parent = tree_[x].parent;
+      } else {
+        if (!red(tree_[w].left)) {
+          tree_[tree_[w].right].red = false;
+          tree_[w].red = true;
+          RotateLeft(w);
+          w = tree_[parent].left;
+        }
+        tree_[w].red = tree_[parent].red;
+        tree_[parent].red = false;
+        if (tree_[w].left >= 0) tree_[tree_[w].left].red = false;
+        RotateRight(parent);
+        x = root_;
+        parent = -1;
+      }
+    }
+  }
+  if (x >= 0) tree_[x].red = false;
+}
+
+int32_t SymbolTable::First() const {
+  int32_t n = root_;
+  if (n < 0) return -1;
+  while (tree_[n].left >= 0) n = tree_[n].left;
+  return n;
+}
+
+int32_t SymbolTable::Next(int32_t n) const {
+  if (tree_[n].right >= 0) {
+    n = tree_[n].right;
+    while (tree_[n].left >= 0) n = tree_[n].left;
+    return n;
+  }
+  int32_t p = tree_[n].parent;
+  while (p >= 0 && n == tree_[p].right) {
+    n = p;
+    p = tree_[p].parent;
+  }
+  return p;
+}
+
+void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
+  tree_.clear();
+  root_ = -1;
+  tree_.reserve(syms_.size() + late.size());
+  for (uint32_t i = 0; i < syms_.size(); ++i) TreeInsert(i);
+  // Ends of size-less symbols, in tree order.
+  for (int32_t n = First(); n >= 0;) {
+    int32_t next = Next(n);
+    if (next < 0) break;
+    Symbol& prev = syms_[tree_[n].sym];
+    if (prev.end == prev.start) prev.end = syms_[tree_[next].sym].start;
+    n = next;
+  }
+  if (int32_t n = root_; n >= 0) {
+    while (tree_[n].right >= 0) n = tree_[n].right;
+    Symbol& last = syms_[tree_[n].sym];
+    if (last.end == last.start) last.end = RoundUpPage(last.start) + 4096;
+  }
+  // One symbol per address, perf's walk: keep comparing the survivor with
+  // the next one.
+  for (int32_t curr = First(); curr >= 0;) {
+    int32_t next = Next(curr);
+    if (next < 0) break;
+    Symbol& a = syms_[tree_[curr].sym];
+    Symbol& b = syms_[tree_[next].sym];
+    if (a.start != b.start) {
+      curr = next;
+      continue;
+    }
+    Demangle(&a);
+    Demangle(&b);
+    if (KeepFirst(a, b)) {
+      TreeErase(next);
+    } else {
+      TreeErase(curr);
+      curr = next;
+    }
+  }
+  for (Symbol& s : late) {
+    syms_.push_back(std::move(s));
+    TreeInsert(static_cast<uint32_t>(syms_.size() - 1));
+  }
 }
 
 bool LoadKallsyms(const std::string& path, SymbolTable* core,

@@ -23,7 +23,8 @@ struct ElfInfo {
 /// readable ELF file.
 bool ReadElfInfo(const std::string& path, ElfInfo* info, std::string* err);
 
-/// Loads the symbols of `syms_path` into `table` (finished), using the
+/// Loads the symbols of `syms_path` into `table` (finished as perf's tree,
+/// see SymbolTable::FinishAsPerfTree), using the
 /// program headers of `runtime_path` to place them and its .dynsym for PLT
 /// entries. The two are the same file unless the symbols come from a
 /// separate debug file.

@@ -60,6 +60,11 @@ class SymbolResolver {
   /// "/tmp/perf-PID.map".
   Dso* PerfMap(uint32_t pid);
 
+  /// Loads the kernel symbols; false when there are none. `*start` and
+  /// `*end` are then the first symbol's start and the last one's end: perf
+  /// stretches the kernel map to them once its symbols are loaded.
+  bool KernelRange(uint64_t* start, uint64_t* end);
+
   /// The symbol name and offset perf prints for `addr` of `dso`, cached.
   const std::string& Name(Dso* dso, uint64_t addr);
 

@@ -38,7 +38,15 @@ class SymbolTable {
   /// the end fix-up (module symbols carry "\t[module]" in their name then).
   /// `fixups` false keeps the symbols as given (perf does so for JIT maps).
   void Finish(bool kallsyms, bool fixups = true);
-  /// The symbol containing `addr`, or nullptr.
+  /// As Finish(false), but the symbols also go into a red-black tree built
+  /// the way perf builds its own (inserted in the order added, aliases
+  /// erased by the same steps), and `late` symbols (perf's PLT entries,
+  /// which it adds after its clean-ups) are inserted afterwards. Find then
+  /// walks that tree as perf does, so that where symbols overlap (a label
+  /// inside a function, a stretched size-less symbol) the same one is found.
+  void FinishAsPerfTree(std::vector<Symbol> late);
+  /// The symbol containing `addr`, or nullptr. Without a tree: the closest
+  /// symbol at or below `addr`, when it holds it.
   const Symbol* Find(uint64_t addr) const;
 
   size_t size() const { return syms_.size(); }
@@ -46,8 +54,23 @@ class SymbolTable {
   std::vector<Symbol>* mutable_symbols() { return &syms_; }
 
  private:
+  struct Node {
+    int32_t left = -1, right = -1, parent = -1;
+    bool red = true;
+    uint32_t sym = 0;  // into syms_
+  };
+  void TreeInsert(uint32_t sym);
+  void TreeErase(int32_t n);
+  void RotateLeft(int32_t x);
+  void RotateRight(int32_t x);
+  void EraseFixup(int32_t x, int32_t parent);
+  int32_t Next(int32_t n) const;
+  int32_t First() const;
+  void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
+
   std::vector<Symbol> syms_;
-  uint64_t max_len_ = 0;  // the longest symbol, to bound the search
+  std::vector<Node> tree_;
+  int32_t root_ = -1;
 };
 
 /// Reads a kallsyms file ("ffffffff81000000 T _text", module symbols with

@@ -33,7 +33,8 @@ class JitDir {
     std::ofstream(dir_ + "/kallsyms") << "ffffffff81000000 T _text\n"
                                          "ffffffff81000100 t do_work\n"
                                          "ffffffff81000200 D some_data\n"
-                                         "ffffffff81000300 T entry\n";
+                                         "ffffffff81000300 T entry\n"
+                                         "ffffffff83000000 T start_kernel\n";
   }
   ~JitDir() {
     std::remove((dir_ + "/tmp/perf-42.map").c_str());
@@ -154,6 +155,20 @@ TEST_CASE("perf.data folds through the perf script parser") {
                        &err));
   parser.Finish();
   CHECK(testing::FoldedText(trie) == "java;jit_leaf_[j];do_work_[k] 10\n");
+}
+
+TEST_CASE("the kernel map stretches over all kernel symbols once loaded") {
+  JitDir dir;
+  PerfDataBuilder b = Base();  // the kernel map covers 0x1000 bytes
+  b.Sample(42, 42, 100, 1, {kKernel, 0xffffffff83000010});
+  b.Sample(42, 42, 200, 1, {kKernel, 0xffffffff81000110});
+  b.Sample(42, 42, 300, 1, {kKernel, 0xffffffff83000010});
+  std::string text = Render(b.Build(), dir.Options());
+  size_t first = text.find("ffffffff83000010 [unknown] ([unknown])");
+  size_t later = text.find("ffffffff83000010 start_kernel+0x10 ([kernel.kallsyms])");
+  CHECK(first != std::string::npos);
+  CHECK(later != std::string::npos);
+  CHECK(first < later);
 }
 
 TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {

@@ -45,6 +45,30 @@ TEST_CASE("of aliases, perf's choice is kept") {
   CHECK(NameAt(g, 0x40) == "__global");
 }
 
+TEST_CASE("overlapping symbols resolve as perf's tree walk finds them") {
+  // Inserted in this order, perf's red-black tree has `func` at its root,
+  // so an address in both `func` and the label inside it finds `func`.
+  SymbolTable t;
+  t.Add(0x0, 0x10, "first", SymbolBinding::kGlobal);
+  t.Add(0x100, 0x100, "func", SymbolBinding::kGlobal);
+  t.Add(0x140, 0, "label_in_func", SymbolBinding::kLocal);
+  t.FinishAsPerfTree({});
+  CHECK(NameAt(t, 0x150) == "func");
+  CHECK(NameAt(t, 0x250) == "label_in_func");  // stretched to the end
+  CHECK(NameAt(t, 0x8) == "first");
+  CHECK(NameAt(t, 0x20) == "-");
+  // PLT entries come after the clean-ups: a size-less one stays size-less.
+  SymbolTable p;
+  p.Add(0x1000, 0, "_init", SymbolBinding::kLocal);
+  p.Add(0x3000, 0x10, "text", SymbolBinding::kGlobal);
+  std::vector<Symbol> plt = {{0x1020, 0x1030, "a@plt"}, {0x1030, 0x1040, "b@plt"},
+                             {0x2000, 0x2000, "zero@plt"}};
+  p.FinishAsPerfTree(plt);
+  CHECK(NameAt(p, 0x1010) == "_init");
+  CHECK(NameAt(p, 0x1034) == "b@plt");
+  CHECK(NameAt(p, 0x2000) == "-");  // in _init's stretched range, unreached
+}
+
 TEST_CASE("C++ names are demangled as perf script prints them") {
   CHECK(DemangleSymbol("main") == "main");
   CHECK(DemangleSymbol("_ZN2ns4leafEi") == "ns::leaf");
@@ -64,6 +88,9 @@ TEST_CASE("C++ names are demangled as perf script prints them") {
   CHECK(DemangleSymbol("_ZN4core3ptr23drop_in_place$LT$u8$GT$17h0123456789abcdefE") ==
         "core::ptr::drop_in_place<u8>");
   CHECK(DemangleSymbol("_Znotmangled") == "_Znotmangled");
+  // Special names keep the parameters of what they stand for.
+  CHECK(DemangleSymbol("_ZThn16_N4node15LibuvStreamWrap10DoTryWriteEPP8uv_buf_tPm") ==
+        "non-virtual thunk to node::LibuvStreamWrap::DoTryWrite(uv_buf_t**, unsigned long*)");
 }
 
 TEST_CASE("ELF symbols of the test binary itself") {
