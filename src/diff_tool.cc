@@ -10,6 +10,7 @@
 #include "flamefold/folded.h"
 #include "flamefold/input.h"
 #include "flamefold/line_reader.h"
+#include "flamefold/perf_data_fold.h"
 #include "flamefold/perf_script.h"
 #include "flamefold/report_stats.h"
 #include "flamefold/stack_trie.h"
@@ -59,6 +60,12 @@ bool ParseLong(std::string_view rest, int argc, char** argv, int* i,
     }
     config->has_threshold = true;
     config->threshold = v;
+  } else if (IsLong(rest, "symfs")) {
+    if (!LongValue("symfs", rest, argc, argv, i, &value, err)) return false;
+    config->symbols.symfs = value;
+  } else if (IsLong(rest, "kallsyms")) {
+    if (!LongValue("kallsyms", rest, argc, argv, i, &value, err)) return false;
+    config->symbols.kallsyms = value;
   } else if (IsLong(rest, "top")) {
     if (!LongValue("top", rest, argc, argv, i, &value, err)) return false;
     char* end = nullptr;
@@ -84,8 +91,8 @@ std::string DiffHelp() {
          "'STACK COUNT_BEFORE COUNT_AFTER' per stack of either profile, 0\n"
          "where a profile lacks it, sorted by stack. Pipe it to flamesvg\n"
          "(or flamegraph.pl) for a differential flame graph.\n"
-         "BEFORE and AFTER are folded stacks or perf script output, plain,\n"
-         "gzip or zstd; - is standard input.\n\n"
+         "BEFORE and AFTER are folded stacks, perf script output or\n"
+         "perf.data, plain, gzip or zstd; - is standard input.\n\n"
          "Options (difffolded.pl's, then flamediff's own):\n"
          "  -n               scale the BEFORE counts to the AFTER total\n"
          "  -s               replace hex addresses 0x1a2b with 0x...\n"
@@ -95,7 +102,8 @@ std::string DiffHelp() {
          "                   points), regressions first\n"
          "  --threshold P    exit with status 3 when a function's share grew\n"
          "                   by more than P percentage points\n"
-         "  --top N          rows of --report (default 20; 0: all)\n"
+         "  --top N          rows of --report (default 20; 0: all)\n"         "  --symfs DIR      perf.data input: look binaries up under DIR\n"
+         "  --kallsyms FILE  perf.data input: kernel symbols from FILE\n"
          "  --version        print the version and exit\n"
          "Options go before the files, as with difffolded.pl.\n\n"
          "Example: flamediff before.folded after.folded | flamesvg > diff.svg\n"
@@ -151,6 +159,7 @@ struct SideStats {
   uint64_t invalid_lines = 0;   // no "STACK COUNT": an empty stack, 0
   uint64_t first_invalid = 0;   // its line number
   PerfScriptStats perf;         // when the input was perf script text
+  PerfDataStats perf_data;      // when it was perf.data
 };
 
 // Folded text, line by line as difffolded.pl reads it. A line without a
@@ -184,18 +193,26 @@ bool ReadFoldedSide(Input* in, int side, bool strip_hex, DiffTable* table,
   }
 }
 
-// perf script text, folded as flamefold folds it (stackcollapse-perf.pl's
-// defaults), then taken line by line like a folded file.
-bool ReadPerfScriptSide(Input* in, int side, bool strip_hex, DiffTable* table,
-                        SideStats* stats, std::string* err) {
+// perf script text or perf.data, folded as flamefold folds them
+// (stackcollapse-perf.pl's defaults), then taken line by line like a folded
+// file.
+bool ReadPerfSide(Input* in, int side, const DiffConfig& config,
+                  DiffTable* table, SideStats* stats, std::string* err) {
   StringInterner names;
   StackTrie trie(&names);
   PerfScriptParser parser(PerfScriptOptions{}, &names, &trie);
-  LineReader reader(in->source.get());
   std::string why;
-  if (!parser.Feed(&reader, in->name, &why)) {
-    *err = reader.error().empty() ? why : in->name + ": " + why;
-    return false;
+  if (in->kind == ContentKind::kPerfData) {
+    if (!FoldPerfData(in->name, in->source.get(), config.symbols, &parser, 0,
+                      &stats->perf_data, err)) {
+      return false;
+    }
+  } else {
+    LineReader reader(in->source.get());
+    if (!parser.Feed(&reader, in->name, &why)) {
+      *err = reader.error().empty() ? why : in->name + ": " + why;
+      return false;
+    }
   }
   parser.Finish();
   stats->perf = parser.stats();
@@ -206,6 +223,7 @@ bool ReadPerfScriptSide(Input* in, int side, bool strip_hex, DiffTable* table,
            "(first: " + stats->perf.first_unrecognized + ")";
     return false;
   }
+  bool strip_hex = config.strip_hex;
   trie.Walk([&](NodeId node, std::string_view stack) {
     if (strip_hex) {
       table->Add(side, StripHexAddresses(stack), trie.weight(node));
@@ -254,7 +272,7 @@ bool LooksLikePerfScript(Input* in, std::string* err) {
   return true;
 }
 
-bool ReadSide(const std::string& file, int side, bool strip_hex,
+bool ReadSide(const std::string& file, int side, const DiffConfig& config,
               DiffTable* table, SideStats* stats, std::string* err) {
   Input in;
   if (!OpenInput(file, &in, err)) return false;
@@ -264,15 +282,11 @@ bool ReadSide(const std::string& file, int side, bool strip_hex,
   switch (in.kind) {
     case ContentKind::kEmpty:
       return true;
-    case ContentKind::kPerfData:
-      *err = file + ": flamediff does not read perf.data files: fold it "
-             "first ('flamefold " + file + " > " + file + ".folded') and "
-             "compare the folded files";
-      return false;
     case ContentKind::kFolded:
-      return ReadFoldedSide(&in, side, strip_hex, table, stats, err);
+      return ReadFoldedSide(&in, side, config.strip_hex, table, stats, err);
+    case ContentKind::kPerfData:
     case ContentKind::kPerfScript:
-      return ReadPerfScriptSide(&in, side, strip_hex, table, stats, err);
+      return ReadPerfSide(&in, side, config, table, stats, err);
   }
   return true;
 }
@@ -290,6 +304,16 @@ void WarnAboutSide(const std::string& file, const SideStats& s,
     diag.Warning(std::to_string(s.perf.unrecognized_lines) +
                  " line(s) not recognised as perf script output were "
                  "skipped (first: " + s.perf.first_unrecognized + ")");
+  }
+  for (const std::string& w : s.perf_data.warnings) diag.Warning(w);
+  if (s.perf_data.dwarf_chains > 0) {
+    diag.Warning(file + ": " + std::to_string(s.perf_data.dwarf_chains) +
+                 " sample(s) recorded with --call-graph dwarf: user stacks "
+                 "are not unwound");
+  }
+  if (!s.perf_data.truncated.empty()) {
+    diag.Warning(file + ": input cut short: " + s.perf_data.truncated +
+                 "; folded up to the last whole record");
   }
   if (s.perf.samples_other_event > 0) {
     diag.Warning(file + ": kept only the first event's samples; " +
@@ -355,8 +379,7 @@ int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
   }
   for (int side = 0; side < 2; ++side) {
     std::string err;
-    if (!ReadSide(*files[side], side, config.strip_hex, &table, &stats[side],
-                  &err)) {
+    if (!ReadSide(*files[side], side, config, &table, &stats[side], &err)) {
       diag.Error(err);
       return kExitDataError;
     }

@@ -8,6 +8,7 @@
 
 #include "flamefold/diag.h"
 #include "flamefold/output.h"
+#include "flamefold/symbol_resolver.h"
 
 namespace flamefold {
 
@@ -18,6 +19,7 @@ struct DiffConfig {
   bool has_threshold = false;
   double threshold = 0;     // --threshold P: exit 3 when a share grew > P
   size_t top = 20;          // --top N: rows of the report (0: all)
+  SymbolOptions symbols;    // perf.data inputs: --symfs, --kallsyms
   std::string before, after;
 };
 
@@ -26,7 +28,8 @@ enum class DiffArgs { kRun, kHelp, kVersion, kUsageError };
 /// Parses the command line as difffolded.pl's Getopt::Std getopts('ns')
 /// does: single letters, bundled ("-ns"), options before the two files,
 /// "--" ends them. Our own options are long ("--report", "--threshold=P" or
-/// "--threshold P", "--top N", "--help", "--version"); -h is --help.
+/// "--threshold P", "--top N", "--symfs DIR", "--kallsyms FILE", "--help",
+/// "--version"); -h is --help.
 DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
                        std::string* err);
 

@@ -59,6 +59,23 @@ golden() {
     fi
     check "flamediff $opts $b.txt $a.txt" "$exp" $opts "$PS/$b.txt" "$PS/$a.txt"
   done
+  # perf.data recorded here (testdata/perf-data), given to flamediff as
+  # they are; the expected lines are difffolded.pl's over each case's
+  # default.folded (perf script | stackcollapse-perf.pl). Symbols come only
+  # from the cases' files, as in golden-perf-data.
+  local PD=$TESTDATA/perf-data
+  for c in ":fp-user:two-events" "-n:fp-user:system-wide" "-ns:jit:fp-user"; do
+    IFS=: read -r opts b a <<<"$c"
+    exp=$(expected_for "$opts" "pd-$b" "pd-$a")
+    if [ "${BLESS:-}" = 1 ]; then
+      perl "$FG/difffolded.pl" $opts "$PD/$b/default.folded" "$PD/$a/default.folded" 2>/dev/null |
+        LC_ALL=C sort > "$exp" || { bad "bless $exp"; continue; }
+    fi
+    # One --kallsyms serves both sides: BEFORE is a user-only recording
+    # (fp-user, jit), so AFTER's kernel symbols are the ones needed.
+    HOME=/nonexistent check "flamediff $opts $b/perf.data $a/perf.data" "$exp" $opts \
+      --symfs "$PD/root" --kallsyms "$PD/$a/kallsyms" "$PD/$b/perf.data" "$PD/$a/perf.data"
+  done
   # The conformance corpus (two real recordings, large counts).
   local S=$SHARED/conformance/flamegraph-perl-svg R=$SHARED/conformance/difffolded
   check "flamediff work-fp work-dwarf" "$R/fp-vs-dwarf.txt" "$S/work-fp.folded" "$S/work-dwarf.folded"
@@ -217,7 +234,7 @@ cli() {
   expect "two stdins" 2 'only one of BEFORE and AFTER' - -
   expect "missing file" 1 "^flamediff: error: $T/nope: No such file" "$T/nope" "$b"
   expect "directory" 1 'is a directory' "$T" "$b"
-  expect "perf.data" 1 "does not read perf.data files: fold it first \\('flamefold " "$TESTDATA/perf-data/fp-user/perf.data" "$b"
+  expect "--symfs needs a value" 2 'option --symfs requires an argument' --symfs
   expect "ok" 0 '' "$a" "$b"
   expect "-- ends options" 0 '' -n -- "$a" "$b"
   expect "bundled -ns" 0 '' -ns "$a" "$b"
