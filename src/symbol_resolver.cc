@@ -150,13 +150,15 @@ void SymbolResolver::LoadKernel() {
 // Tries perf's candidates in its order; see the header.
 void SymbolResolver::LoadUser(Dso* dso) {
   const std::string& path = dso->path;
-  std::string hex = BuildIdHex(dso->build_id);
   std::vector<std::string> candidates;
   std::string binary = Symfs(path);
   ElfInfo info;
   std::string err;
-  if (IsRegularFile(binary) && ReadElfInfo(binary, &info, &err) &&
-      !info.debuglink.empty()) {
+  bool readable = IsRegularFile(binary) && ReadElfInfo(binary, &info, &err);
+  // With no build id recorded, perf takes the file's own.
+  if (dso->build_id.empty() && readable) dso->build_id = info.build_id;
+  std::string hex = BuildIdHex(dso->build_id);
+  if (readable && !info.debuglink.empty()) {
     std::string dir = Dirname(binary);
     candidates.push_back(dir + "/" + info.debuglink);
     candidates.push_back(dir + "/.debug/" + info.debuglink);
