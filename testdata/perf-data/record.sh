@@ -91,10 +91,11 @@ expect system-wide kernel --kernel
 expect system-wide all+tid --all --tid
 
 # 4. two events
-rec two-events -F 199 -g -e cpu-clock -e task-clock \
+rec two-events -F 199 -g -e cpu-clock -e page-faults \
   -o "$here/two-events/perf.data" ./work 1500
 expect two-events default
-expect two-events event-filter=task-clock --event-filter=task-clock
+expect two-events event-filter=page-faults --event-filter=page-faults
+expect two-events event-filter=cpu-clock --event-filter=cpu-clock
 
 # 5. pipe mode
 rec pipe -F 199 -g -o - ./work 1500 > "$here/pipe/perf.data"
