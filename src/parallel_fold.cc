@@ -1,6 +1,7 @@
 #include "flamefold/parallel_fold.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -178,6 +179,20 @@ static bool AddPerfData(const FoldConfig& config, const std::string& file,
       diag.Warning(file + ": input cut short: " + stats.truncated +
                    "; folded up to the last whole record");
     }
+  }
+  if (config.stats) {
+    std::fprintf(stderr,
+                 "flamefold: stats: %s: perf.data recorded on %s by perf %s: "
+                 "%s\n"
+                 "flamefold: stats: %s: %llu records, %llu samples "
+                 "(%llu in guest mode skipped)\n",
+                 file.c_str(),
+                 stats.hostname.empty() ? "?" : stats.hostname.c_str(),
+                 stats.perf_version.empty() ? "?" : stats.perf_version.c_str(),
+                 stats.cmdline.empty() ? "?" : stats.cmdline.c_str(),
+                 file.c_str(), (unsigned long long)stats.records,
+                 (unsigned long long)stats.samples,
+                 (unsigned long long)stats.samples_skipped);
   }
   return ok;
 }

@@ -556,6 +556,14 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
   bool ok = reader.Read(&replay, err) && replay.Finish(err);
   stats->truncated = reader.truncated();
   stats->warnings = symbols.warnings();
+  const PerfDataInfo& info = reader.info();
+  stats->hostname = info.hostname;
+  stats->perf_version = info.perf_version;
+  stats->cmdline.clear();
+  for (const std::string& arg : info.cmdline) {
+    if (!stats->cmdline.empty()) stats->cmdline += ' ';
+    stats->cmdline += arg;
+  }
   return ok;
 }
 

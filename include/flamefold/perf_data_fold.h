@@ -35,6 +35,8 @@ struct PerfDataStats {
   uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
   std::string truncated;         // what a cut-short input lost
   std::vector<std::string> warnings;
+  // From the feature sections, for --stats.
+  std::string hostname, perf_version, cmdline;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`
