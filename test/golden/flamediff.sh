@@ -79,6 +79,22 @@ golden() {
         --symfs "$PD/root" --kallsyms "$PD/$a/kallsyms" "$PD/$b/perf.data" "$PD/$a/perf.data"
     done
   fi
+  # End to end: flamediff | flamesvg draws the frames that
+  # difffolded.pl | flamegraph.pl draws (when both are at hand).
+  local SVG=$BUILD_DIR/src/tools/flamesvg
+  if [ -x "$SVG" ] && [ -f "$FG/flamegraph.pl" ] && command -v python3 >/dev/null; then
+    local E=$TESTDATA/expected/flamefold
+    "$DIFF" -n "$PS/cxx-fp.txt" "$PS/cxx-dwarf.txt" | "$SVG" --hash > "$T/ours.svg"
+    perl "$FG/difffolded.pl" -n "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt" 2>/dev/null |
+      perl "$FG/flamegraph.pl" --hash > "$T/perl.svg" 2>/dev/null
+    if python3 "$SHARED/conformance/svgframes.py" "$T/ours.svg" "$T/perl.svg" > "$T/cmp" 2>&1; then
+      ok "flamediff -n | flamesvg = difffolded.pl -n | flamegraph.pl"
+    else
+      bad "flamediff | flamesvg frames differ:"; head -5 "$T/cmp"
+    fi
+  else
+    echo "skip flamediff | flamesvg: needs flamesvg built, $FG/flamegraph.pl and python3"
+  fi
   # The conformance corpus (two real recordings, large counts).
   local S=$SHARED/conformance/flamegraph-perl-svg R=$SHARED/conformance/difffolded
   check "flamediff work-fp work-dwarf" "$R/fp-vs-dwarf.txt" "$S/work-fp.folded" "$S/work-dwarf.folded"
