@@ -160,12 +160,14 @@ std::string FoldInputs::event() const {
 
 // perf.data: replayed into perf script text for the sequential parser;
 // what the input lost or lacked is said as warnings.
+// An uncompressed file is mapped rather than read.
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
-                 uint64_t index, ByteSource* source, PerfScriptParser* parser,
+                 uint64_t index, const Input& in, PerfScriptParser* parser,
                  std::string* err) {
   PerfDataStats stats;
-  bool ok = FoldPerfData(file, source, config.symbols, parser, index, &stats,
-                         err);
+  std::string map_path = in.compression == Compression::kNone ? file : "";
+  bool ok = FoldPerfData(file, in.source.get(), config.symbols, parser, index,
+                         &stats, err, map_path);
   Diag diag("flamefold");
   diag.set_quiet(config.quiet);
   if (!config.quiet) {
@@ -205,8 +207,7 @@ bool FoldInputs::Add(const std::string& file, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-      return AddPerfData(config_, file, index, in.source.get(), &parser_,
-                         err);
+      return AddPerfData(config_, file, index, in, &parser_, err);
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;

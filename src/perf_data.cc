@@ -145,6 +145,32 @@ struct PerfDataReader::Decompressor {
 PerfDataReader::PerfDataReader(std::string name, ByteSource* src)
     : name_(std::move(name)), src_(src) {}
 
+namespace {
+// A ByteSource over bytes that stay put (no copy made).
+class ViewSource : public ByteSource {
+ public:
+  explicit ViewSource(std::string_view v) : v_(v) {}
+  bool Read(char* buf, size_t cap, size_t* got, std::string*) override {
+    *got = std::min(cap, v_.size() - pos_);
+    std::memcpy(buf, v_.data() + pos_, *got);
+    pos_ += *got;
+    return true;
+  }
+
+ private:
+  std::string_view v_;
+  size_t pos_ = 0;
+};
+}  // namespace
+
+PerfDataReader::PerfDataReader(std::string name, std::string_view bytes)
+    : name_(std::move(name)),
+      src_(nullptr),
+      mapped_(bytes),
+      own_src_(std::make_unique<ViewSource>(bytes)) {
+  src_ = own_src_.get();
+}
+
 PerfDataReader::~PerfDataReader() = default;
 
 std::string PerfDataReader::At(uint64_t offset) const {
@@ -223,8 +249,11 @@ bool PerfDataReader::Slurp(const std::string& head, std::string* err) {
 
 bool PerfDataReader::ReadFileMode(const std::string& head, Visitor* v,
                                   std::string* err) {
-  if (!Slurp(head, err)) return false;
-  std::string_view file(file_.get(), file_size_);
+  std::string_view file = mapped_;
+  if (file.empty()) {
+    if (!Slurp(head, err)) return false;
+    file = std::string_view(file_.get(), file_size_);
+  }
   if (file.size() < sizeof(abi::FileHeader)) {
     *err = name_ + ": file ends inside the perf.data header (" +
            std::to_string(file.size()) + " bytes)";

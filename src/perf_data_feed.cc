@@ -9,7 +9,7 @@ namespace flamefold {
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
-                  std::string* err) {
+                  std::string* err, const std::string& map_path) {
   uint64_t lines = 0;
   std::string why;
   auto emit = [&](std::string_view text) {
@@ -19,7 +19,8 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
     lines += reader.line_number();
     return true;
   };
-  if (!RenderPerfData(name, src, options, emit, stats, err, false)) {
+  if (!RenderPerfData(name, src, options, emit, stats, err, false,
+                      map_path)) {
     if (!why.empty()) *err = why;
     return false;
   }

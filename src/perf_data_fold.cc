@@ -1,5 +1,10 @@
 #include "flamefold/perf_data_fold.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cinttypes>
@@ -31,6 +36,9 @@ struct Map {
 // The mappings of one process (or of the kernel), by start address.
 class Maps {
  public:
+  Maps() = default;
+  Maps(const Maps& other) : maps_(other.maps_) {}  // the cache stays empty
+  Maps& operator=(const Maps&) = delete;
   /// Adds `m`; existing mappings it overlaps are cut around it, as the
   /// kernel did when it mapped it.
   void Insert(const Map& m) {
@@ -58,6 +66,7 @@ class Maps {
     }
     for (const Map& k : keep) maps_[k.start] = k;
     maps_[m.start] = m;
+    last_ = nullptr;
   }
   /// Moves the bounds of the mapping that starts at `old_start`.
   void Resize(uint64_t old_start, uint64_t start, uint64_t end) {
@@ -68,16 +77,21 @@ class Maps {
     m.start = start;
     m.end = end;
     maps_[start] = m;
+    last_ = nullptr;
   }
   const Map* Find(uint64_t addr) const {
+    if (last_ && addr >= last_->start && addr < last_->end) return last_;
     auto it = maps_.upper_bound(addr);
     if (it == maps_.begin()) return nullptr;
     --it;
-    return addr < it->second.end ? &it->second : nullptr;
+    if (addr >= it->second.end) return nullptr;
+    last_ = &it->second;
+    return last_;
   }
 
  private:
   std::map<uint64_t, Map> maps_;
+  mutable const Map* last_ = nullptr;  // the last hit: frames cluster
 };
 
 struct Thread {
@@ -544,13 +558,48 @@ class Replayer : public PerfDataReader::Visitor {
       std::vector<FrameSlot>(size_t{1} << kFrameCacheBits);
 };
 
+// A read-only mapping of a whole regular file; ok() is false (and the
+// caller reads the stream instead) for anything else.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    if (path.empty() || path == "-") return;
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ,
+                     MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (p != MAP_FAILED) {
+        data_ = static_cast<const char*>(p);
+        size_ = static_cast<size_t>(st.st_size);
+      }
+    }
+    close(fd);
+  }
+  ~MappedFile() {
+    if (data_) munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  bool ok() const { return data_ != nullptr; }
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 }  // namespace
 
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
-                    PerfDataStats* stats, std::string* err, bool exact) {
-  PerfDataReader reader(name, src);
+                    PerfDataStats* stats, std::string* err, bool exact,
+                    const std::string& map_path) {
+  MappedFile mapped(map_path);
+  PerfDataReader reader = mapped.ok() ? PerfDataReader(name, mapped.bytes())
+                                      : PerfDataReader(name, src);
   SymbolResolver symbols(options);
   Replayer replay(&reader, &symbols, emit, stats, exact);
   bool ok = reader.Read(&replay, err) && replay.Finish(err);

@@ -123,6 +123,9 @@ class PerfDataReader {
 
   /// `name` prefixes error messages. `src` must outlive the reader.
   PerfDataReader(std::string name, ByteSource* src);
+  /// Reads bytes already in memory (a mapped file), which must outlive the
+  /// reader: file mode then needs no copy.
+  PerfDataReader(std::string name, std::string_view bytes);
   ~PerfDataReader();
 
   /// Reads the whole input, calling `visitor`. False on an error (`*err`
@@ -188,6 +191,8 @@ class PerfDataReader {
   // records can be queued without copies.
   std::unique_ptr<char, void (*)(void*)> file_{nullptr, &std::free};
   size_t file_size_ = 0;
+  std::string_view mapped_;  // the input when given in memory
+  std::unique_ptr<ByteSource> own_src_;
 };
 
 }  // namespace flamefold

@@ -46,18 +46,20 @@ struct PerfDataStats {
 /// parser ignores the difference: no padding before the address and no
 /// "+0x" offset after the symbol (unless the name itself holds "+0x"), so
 /// that a function's frames are one distinct line for the parser's cache.
+/// When `map_path` names a regular file holding the same bytes as `src`
+/// (an uncompressed file input), it is mapped instead of read.
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
                     PerfDataStats* stats, std::string* err,
-                    bool exact = true);
+                    bool exact = true, const std::string& map_path = "");
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input).
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
-                  std::string* err);
+                  std::string* err, const std::string& map_path = "");
 
 }  // namespace flamefold
 
