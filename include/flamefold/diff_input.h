@@ -1,0 +1,41 @@
+// Reading one side of a flamediff: folded stacks as difffolded.pl reads
+// them, or perf script text and perf.data folded as flamefold folds them.
+#ifndef FLAMEFOLD_DIFF_INPUT_H_
+#define FLAMEFOLD_DIFF_INPUT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "flamefold/diag.h"
+#include "flamefold/diff.h"
+#include "flamefold/perf_data_fold.h"
+#include "flamefold/perf_script.h"
+#include "flamefold/symbol_resolver.h"
+
+namespace flamefold {
+
+struct DiffSideStats {
+  uint64_t invalid_lines = 0;  // no "STACK COUNT": an empty stack, 0
+  uint64_t first_invalid = 0;  // the first one's line number
+  PerfScriptStats perf;        // when the input was perf script text
+  PerfDataStats perf_data;     // when it was perf.data
+};
+
+/// Opens `file` ("-" is stdin) and adds its stacks to column `side` of
+/// `table`, with hex addresses stripped when `strip_hex` (-s). Folded text
+/// is read line by line as difffolded.pl reads it, a line without a count
+/// giving the empty stack; perf script text and perf.data (`symbols` for
+/// its look-ups) are folded with stackcollapse-perf.pl's defaults first.
+/// False with `*err` ("FILE: ...") when the input cannot be read or holds
+/// lines but no samples.
+bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
+                  const SymbolOptions& symbols, DiffTable* table,
+                  DiffSideStats* stats, std::string* err);
+
+/// Warns, once each, about what reading `file` skipped or changed.
+void WarnAboutDiffSide(const std::string& file, const DiffSideStats& stats,
+                       const Diag& diag);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_DIFF_INPUT_H_
