@@ -1,30 +1,95 @@
 // FoldPerfData: perf.data rendered as perf script text, fed to the perf
 // script parser in whole samples. Kept apart from the replay so that the
 // fuzz target links the reader and the replay alone.
+//
+// The replay (reading, symbols, text) and the parsing run on two threads
+// joined by a small bounded queue of text chunks, as `perf script |
+// stackcollapse-perf.pl` runs as two processes; memory stays at a few
+// chunks whatever the input size.
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
 #include "flamefold/line_reader.h"
 #include "flamefold/perf_data_fold.h"
 
 namespace flamefold {
+namespace {
+
+class TextQueue {
+ public:
+  // False when the consumer has stopped (after a parse error).
+  bool Push(std::string text) {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_full_.wait(lock, [&] { return q_.size() < kCap || stopped_; });
+    if (stopped_) return false;
+    q_.push_back(std::move(text));
+    not_empty_.notify_one();
+    return true;
+  }
+  bool Pop(std::string* text) {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
+    if (q_.empty()) return false;
+    *text = std::move(q_.front());
+    q_.pop_front();
+    not_full_.notify_one();
+    return true;
+  }
+  void Close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    not_empty_.notify_all();
+  }
+  void Stop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+    not_full_.notify_all();
+  }
+
+ private:
+  static constexpr size_t kCap = 4;
+  std::mutex mu_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<std::string> q_;
+  bool closed_ = false, stopped_ = false;
+};
+
+}  // namespace
 
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
                   std::string* err, const std::string& map_path) {
-  uint64_t lines = 0;
-  std::string why;
+  TextQueue queue;
+  std::string why;  // the parser's error, set by the parsing thread
+  std::thread parsing([&] {
+    uint64_t lines = 0;
+    std::string text;
+    while (queue.Pop(&text)) {
+      size_t size = text.size();
+      StringSource chunk(std::move(text));
+      LineReader reader(&chunk, size + 1);
+      if (!parser->Feed(&reader, name, &why, lines, input_index)) {
+        queue.Stop();
+        return;
+      }
+      lines += reader.line_number();
+    }
+  });
   auto emit = [&](std::string_view text) {
-    StringSource chunk{std::string(text)};
-    LineReader reader(&chunk, text.size() + 1);
-    if (!parser->Feed(&reader, name, &why, lines, input_index)) return false;
-    lines += reader.line_number();
-    return true;
+    return queue.Push(std::string(text));
   };
-  if (!RenderPerfData(name, src, options, emit, stats, err, false,
-                      map_path)) {
-    if (!why.empty()) *err = why;
+  bool ok = RenderPerfData(name, src, options, emit, stats, err, false,
+                           map_path);
+  queue.Close();
+  parsing.join();
+  if (!why.empty()) {
+    *err = why;
     return false;
   }
-  return true;
+  return ok;
 }
 
 }  // namespace flamefold
