@@ -285,6 +285,21 @@ cli() {
   expect "threshold not exceeded" 0 '' --threshold 5 "$a" "$a"
   expect "threshold 100" 0 '' --threshold=100 "$a" "$b"
   expect "report + threshold" 3 'regression' --report --threshold 1 "$a" "$b"
+  # perf.data in pipe mode on stdin against its own folded form
+  # (perf script | stackcollapse-perf.pl): every stack in both, same counts.
+  local PD=$TESTDATA/perf-data/pipe
+  if [ -f "$PD/perf.data" ] && [ -f "$PD/default.folded" ]; then
+    HOME=/nonexistent "$DIFF" --symfs "$TESTDATA/perf-data/root" --kallsyms "$PD/kallsyms" \
+      - "$PD/default.folded" < "$PD/perf.data" > "$T/out" 2> "$T/err"
+    if [ $? = 0 ] && [ "$(wc -l < "$T/out")" = "$(wc -l < "$PD/default.folded")" ] &&
+       awk '$(NF-1) != $NF { bad = 1 } END { exit bad }' "$T/out"; then
+      ok "perf.data on stdin = its folded form"
+    else
+      bad "perf.data on stdin differs from its folded form:"; head -5 "$T/out" "$T/err"
+    fi
+  else
+    echo "skip perf.data on stdin: testdata/perf-data/pipe not recorded"
+  fi
   # A closed pipe is not an error.
   "$DIFF" "$SHARED/conformance/flamegraph-perl-svg/work-fp.folded" \
     "$SHARED/conformance/flamegraph-perl-svg/work-dwarf.folded" 2> "$T/err" | head -1 > /dev/null
