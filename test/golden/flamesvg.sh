@@ -23,6 +23,9 @@ PERL_FG=${FLAMEGRAPH_PL:-/tmp/FlameGraph/flamegraph.pl}
 [ -x "$SVG" ] || { echo "flamesvg not built: $SVG"; exit 1; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed"; exit 77; }
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+# A private copy: a rebuild of the build directory during the run cannot
+# swap the binary under the test.
+cp "$SVG" "$TMP/flamesvg" && SVG=$TMP/flamesvg
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
@@ -86,8 +89,9 @@ for line in open(sys.argv[1], encoding="utf-8"):
 sys.exit(1 if bad else 0)
 PY
 # compare_all LIST: compares every pair listed; counts the failures.
-compare_all() {
-  python3 "$TMP/frames.py" "$1" > "$1.out"; cat "$1.out"
+compare_all() {  # compare_all LIST [quiet]: quiet prints only failures
+  python3 "$TMP/frames.py" "$1" > "$1.out"
+  if [ "${2:-}" = quiet ]; then grep -v '^ok' "$1.out"; else cat "$1.out"; fi
   failures=$((failures + $(grep -c '^FAIL' "$1.out")))
 }
 wellformed() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1"; }
@@ -196,6 +200,50 @@ nohash example.nohash.svg $S/example.folded
 java-nohash work-dwarf.java-nohash.svg --colors java $S/work-dwarf.folded
 LIST
 compare_all "$TMP/conf.list"
+
+# --- random inputs against a live flamegraph.pl (when it is installed) -------
+# Fixed seeds: small folded files mixing unicode, annotations, "-"/"--",
+# empty frames, fractional and zero counts, tabs, duplicates, differential
+# lines; each drawn with several option sets by both programs.
+if [ -f "$PERL_FG" ] && command -v perl >/dev/null; then
+  cat > "$TMP/random.py" <<'PY'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+alpha = ["a", "b", "c", "ab", "_[k]", "x_[j]", "\u00e9", "\u51fd", "::", "java/x", " ", "",
+         "-", "--", "q`r", "<&>"]
+diff = r.random() < 0.3
+lines = []
+for _ in range(r.randrange(1, 30)):
+    stack = ";".join(r.choice(alpha) for _ in range(r.randrange(0, 6)))
+    count = r.choice(["0", "1", "2", "3.5", "7.", "10", "0.1", "123456", "5"])
+    if diff or r.random() < 0.05:
+        count = r.choice(["0", "1", "4", "2.5"]) + " " + count
+    lines.append(stack + r.choice([" ", " ", " ", "\t", "  "]) + count)
+    if r.random() < 0.1:
+        lines.append(lines[-1])
+if r.random() < 0.1:
+    lines.append("garbage")
+sys.stdout.buffer.write(("\n".join(lines) + "\n").encode())
+PY
+  : > "$TMP/random.list"
+  for seed in $(seq 1 25); do
+    python3 "$TMP/random.py" "$seed" > "random-$seed.folded"
+    k=0
+    for opts in "" "--minwidth 0 --hash --reverse" "--flamechart --minwidth 0 --colors java --inverted" \
+                "--negate --minwidth 0" "--colors chain --total 500 --factor 0.5"; do
+      k=$((k + 1))
+      perl "$PERL_FG" $opts "random-$seed.folded" > "random-$seed-$k.perl.svg" 2>/dev/null; pe=$?
+      "$SVG" $opts "random-$seed.folded" > "random-$seed-$k.svg" 2>/dev/null; oe=$?
+      if [ $pe != $oe ]; then fail "random $seed [$opts]: exit $oe, flamegraph.pl $pe"; continue; fi
+      printf 'random %s [%s]\t%s\t%s\n' "$seed" "$opts" "$PWD/random-$seed-$k.svg" \
+        "$PWD/random-$seed-$k.perl.svg" >> "$TMP/random.list"
+    done
+  done
+  compare_all "$TMP/random.list" quiet
+  echo "random inputs: $(wc -l < "$TMP/random.list") drawings compared with flamegraph.pl"
+else
+  echo "note: $PERL_FG not found: random inputs not compared with a live flamegraph.pl"
+fi
 
 if [ $failures -gt 0 ]; then echo "$failures flamesvg golden checks FAILED"; exit 1; fi
 echo "all flamesvg golden checks passed"
