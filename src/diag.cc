@@ -4,15 +4,26 @@
 
 namespace flamefold {
 
+std::string Diag::WithContext(std::string_view msg) const {
+  std::string out;
+  if (!context_.empty() && msg.substr(0, context_.size()) != context_) {
+    out = context_ + ": ";
+  }
+  out.append(msg);
+  return out;
+}
+
+// One fprintf per message, so that messages of parallel conversions do not
+// interleave within a line.
 void Diag::Error(std::string_view msg) const {
-  std::fprintf(stderr, "%s: error: %.*s\n", tool_.c_str(),
-               static_cast<int>(msg.size()), msg.data());
+  std::string text = WithContext(msg);
+  std::fprintf(stderr, "%s: error: %s\n", tool_.c_str(), text.c_str());
 }
 
 void Diag::Warning(std::string_view msg) const {
   if (quiet_) return;
-  std::fprintf(stderr, "%s: warning: %.*s\n", tool_.c_str(),
-               static_cast<int>(msg.size()), msg.data());
+  std::string text = WithContext(msg);
+  std::fprintf(stderr, "%s: warning: %s\n", tool_.c_str(), text.c_str());
 }
 
 std::string Where(std::string_view file, uint64_t line) {

@@ -68,20 +68,27 @@ bool HasPerfDataMagic(std::string_view head) {
 
 ContentKind SniffText(std::string_view head) {
   if (head.empty()) return ContentKind::kEmpty;
-  bool any = false;
+  // perf script always indents its stack lines; folded text never does. A
+  // stray line that is neither (a junk line in a folded file, a header with
+  // no stack) decides nothing.
+  size_t folded = 0, indented = 0;
   size_t pos = 0;
   while (pos < head.size()) {
     size_t nl = head.find('\n', pos);
     bool partial = nl == std::string_view::npos;
-    if (partial && (pos > 0 || any)) break;  // ignore a cut-off last line
+    if (partial && pos > 0) break;  // ignore a cut-off last line
     std::string_view line =
         head.substr(pos, partial ? std::string_view::npos : nl - pos);
     pos = partial ? head.size() : nl + 1;
     if (line.empty() || line == "\r" || line[0] == '#') continue;
-    if (!LooksFolded(line)) return ContentKind::kPerfScript;
-    any = true;
+    if (IsSpace(line[0])) {
+      if (line.find_first_not_of(" \t\r\f\v") != std::string_view::npos) ++indented;
+    } else if (LooksFolded(line)) {
+      ++folded;
+    }
   }
-  return any ? ContentKind::kFolded : ContentKind::kPerfScript;
+  return folded > 0 && indented == 0 ? ContentKind::kFolded
+                                     : ContentKind::kPerfScript;
 }
 
 bool OpenSource(const std::string& name, std::unique_ptr<ByteSource> raw,

@@ -118,8 +118,8 @@ const std::vector<std::string>& ParsedOptions::All(std::string_view name) const 
   return it == values_.end() ? kEmpty : it->second;
 }
 
-bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
-                  ParsedOptions* out, std::string* err) {
+bool ParseArgs(std::span<const OptionSpec> specs, int argc, char** argv,
+               ParsedOptions* out, std::string* err, bool pass_through) {
   std::vector<Name> names;
   for (const OptionSpec& spec : specs) {
     for (std::string_view n : SplitNames(spec.names)) {
@@ -132,6 +132,7 @@ bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--") {
+      if (pass_through) out->operands_.push_back("--");
       for (++i; i < argc; ++i) out->operands_.push_back(argv[i]);
       break;
     }
@@ -151,7 +152,18 @@ bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
       has_value = true;
     }
     std::string why;
-    const OptionSpec* spec = Resolve(names, Lower(body), &why);
+    const OptionSpec* spec = nullptr;
+    if (pass_through) {
+      for (const Name& n : names) {
+        if (n.name == Lower(body)) spec = n.spec;
+      }
+      if (spec == nullptr) {
+        out->operands_.push_back(std::string(arg));
+        continue;
+      }
+    } else {
+      spec = Resolve(names, Lower(body), &why);
+    }
     if (spec == nullptr && prefix == 1 && !has_value && body.size() > 1) {
       // "-j2", "-oFILE": a value glued to one of our one-letter options.
       // Getopt::Long would call these unknown, so no Perl call changes.
@@ -209,6 +221,17 @@ bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
     return false;
   }
   return true;
+}
+
+bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
+                  ParsedOptions* out, std::string* err) {
+  return ParseArgs(specs, argc, argv, out, err, false);
+}
+
+bool ParseOptionsPassThrough(std::span<const OptionSpec> specs, int argc,
+                             char** argv, ParsedOptions* out,
+                             std::string* err) {
+  return ParseArgs(specs, argc, argv, out, err, true);
 }
 
 std::string FormatOptionHelp(std::span<const OptionSpec> specs) {

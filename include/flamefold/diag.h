@@ -29,10 +29,15 @@ class Diag {
   void Warning(std::string_view msg) const;
   /// Counted warnings are printed once, as "N lines: what" at the end.
   void set_quiet(bool quiet) { quiet_ = quiet; }
+  /// Names the input a batch works on: "PATH: " goes before every message
+  /// that does not already start with it.
+  void set_context(std::string path) { context_ = std::move(path); }
   bool quiet() const { return quiet_; }
 
  private:
+  std::string WithContext(std::string_view msg) const;
   std::string tool_;
+  std::string context_;
   bool quiet_ = false;
 };
 

@@ -39,11 +39,12 @@ bool OpenInput(const std::string& path, Input* in, std::string* err);
 bool OpenSource(const std::string& name, std::unique_ptr<ByteSource> raw,
                 Input* in, std::string* err);
 
-/// Classifies decoded text from its first bytes. Folded when every complete
-/// line that is not blank and not a '#' comment has the shape
-/// "STACK COUNT" (no leading white space, a count at the end) and at least
-/// one such line exists; perf script text otherwise. `head` may end inside
-/// a line; that partial line is ignored unless it is all there is.
+/// Classifies decoded text from its first bytes. Folded when at least one
+/// complete line has the shape "STACK COUNT" (no leading white space, a
+/// count at the end) and no line is indented as perf script's stack lines
+/// always are; perf script text otherwise. Blank lines, '#' comments and
+/// other odd lines count for neither. `head` may end inside a line; that
+/// partial line is ignored unless it is all there is.
 ContentKind SniffText(std::string_view head);
 
 /// True when `head` starts with the perf.data magic in either byte order.

@@ -44,8 +44,8 @@ class ParsedOptions {
   const std::vector<std::string>& operands() const { return operands_; }
 
  private:
-  friend bool ParseOptions(std::span<const OptionSpec>, int, char**,
-                           ParsedOptions*, std::string*);
+  friend bool ParseArgs(std::span<const OptionSpec>, int, char**,
+                        ParsedOptions*, std::string*, bool);
   std::map<std::string, std::vector<std::string>, std::less<>> values_;
   std::vector<std::string> operands_;
 };
@@ -55,6 +55,14 @@ class ParsedOptions {
 /// (colors, countname, cp)", "Option width requires an argument", ...).
 bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
                   ParsedOptions* out, std::string* err);
+
+/// Like ParseOptions, for a tool that hands the options it does not know to
+/// another parser (flamebatch passes flamesvg's options on): its own options
+/// match only when spelled in full, and every other argument, option or
+/// operand, goes to operands() in its original order.
+bool ParseOptionsPassThrough(std::span<const OptionSpec> specs, int argc,
+                             char** argv, ParsedOptions* out,
+                             std::string* err);
 
 /// The OPTIONS part of --help: one line per visible option.
 std::string FormatOptionHelp(std::span<const OptionSpec> specs);

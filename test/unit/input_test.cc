@@ -104,3 +104,10 @@ TEST_CASE("line reader: long lines, missing last newline, CR kept") {
   CHECK(reader.line_number() == 3);
   CHECK(reader.Next(&line) == LineReader::kEof);
 }
+
+TEST_CASE("a junk line does not make a folded file perf script") {
+  CHECK(SniffText("junk here\na;b 1\nc 2\n") == ContentKind::kFolded);
+  CHECK(SniffText("perf 1 1.0: 1 cycles:\n\tffff main (/x)\n\na;b 1\n") ==
+        ContentKind::kPerfScript);
+  CHECK(SniffText("hello world\n") == ContentKind::kPerfScript);
+}

@@ -1,0 +1,33 @@
+// flamebatch: archived profiles -> folded stacks and SVGs, in parallel.
+#include <cstdio>
+
+#include "flamefold/batch.h"
+#include "flamefold_config.h"
+
+int main(int argc, char** argv) {
+  using namespace flamefold;
+  Diag diag("flamebatch");
+  BatchConfig config;
+  std::string err;
+  switch (ParseBatchArgs(argc, argv, &config, &err)) {
+    case BatchArgs::kHelp:
+      std::fputs(BatchHelp().c_str(), stdout);
+      return kExitOk;
+    case BatchArgs::kVersion:
+      std::printf("flamebatch %s\n", FLAMEFOLD_VERSION);
+      return kExitOk;
+    case BatchArgs::kUsageError:
+      diag.Error(err);
+      std::fputs("Try 'flamebatch --help' for more information.\n", stderr);
+      return kExitUsage;
+    case BatchArgs::kRun:
+      break;
+  }
+  diag.set_quiet(config.quiet);
+  try {
+    return RunBatch(config, diag);
+  } catch (const std::exception& e) {
+    diag.Error(e.what());
+    return kExitDataError;
+  }
+}

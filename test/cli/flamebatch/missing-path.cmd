@@ -1,0 +1,1 @@
+$TOOL -o out /nonexistent/archive
