@@ -1,0 +1,31 @@
+# bash completion for flamefold, flamesvg, flamediff, flamereport, flamebatch
+# and flamerecord: options are read from the tool's own --help, so they stay
+# in step with it; files are completed otherwise.
+_flamefold_tools() {
+  local cur=${COMP_WORDS[COMP_CWORD]}
+  local prev=${COMP_WORDS[COMP_CWORD-1]}
+  case "$prev" in
+    --colors|--color)
+      COMPREPLY=($(compgen -W "hot mem io wakeup chain java js perl red green blue aqua yellow purple orange" -- "$cur"))
+      return ;;
+    --bgcolors)
+      COMPREPLY=($(compgen -W "yellow blue green grey" -- "$cur")); return ;;
+    --call-graph)
+      COMPREPLY=($(compgen -W "fp dwarf lbr" -- "$cur")); return ;;
+    --format)
+      COMPREPLY=($(compgen -W "text csv json" -- "$cur")); return ;;
+    --user)
+      COMPREPLY=($(compgen -u -- "$cur")); return ;;
+    -o|--output|--outdir|--symfs)
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+  esac
+  if [[ "$cur" == -* ]]; then
+    local opts
+    opts=$("${COMP_WORDS[0]}" --help 2>/dev/null | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+complete -o filenames -F _flamefold_tools flamefold flamesvg flamediff flamereport flamebatch flamerecord \
+  stackcollapse-perf flamegraph difffolded
