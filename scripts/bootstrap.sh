@@ -55,6 +55,11 @@ fi
 if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=release >/dev/null
 fi
+# The libFuzzer targets need clang; the test suite runs them for a bounded
+# time when they are built.
+if [ "$mode" = test ] && command -v clang++ >/dev/null 2>&1; then
+  meson configure build -Dfuzz=true >/dev/null
+fi
 ninja -C build
 
 case "$mode" in
