@@ -350,9 +350,16 @@ class Replayer : public PerfDataReader::Visitor {
     uint64_t map_ip = map->MapIp(ip);
     uint64_t shown = map->dso->kind == DsoKind::kModule ? ip - map->start
                                                         : map_ip;
+    // The direct-mapped cache grows with the distinct frames (up to 2^16
+    // slots), so that small inputs do not pay for a big table.
+    if (frames_.size() * 2 >= frame_cache_.size() &&
+        frame_cache_bits_ < kFrameCacheBits) {
+      frame_cache_bits_ = std::min(kFrameCacheBits, frame_cache_bits_ + 2);
+      frame_cache_.assign(size_t{1} << frame_cache_bits_, FrameSlot{});
+    }
     FrameSlot& slot = frame_cache_[(reinterpret_cast<uintptr_t>(map->dso) ^
                                     (shown * 0x9e3779b97f4a7c15ULL)) >>
-                                   (64 - kFrameCacheBits)];
+                                   (64 - frame_cache_bits_)];
     if (slot.dso != map->dso || slot.shown != shown || !slot.text) {
       auto [it, added] = frames_.try_emplace(FrameKey{map->dso, shown});
       if (added) {
@@ -554,8 +561,8 @@ class Replayer : public PerfDataReader::Visitor {
   };
   static constexpr int kFrameCacheBits = 16;
   std::unordered_map<FrameKey, std::string, FrameKeyHash> frames_;
-  std::vector<FrameSlot> frame_cache_ =
-      std::vector<FrameSlot>(size_t{1} << kFrameCacheBits);
+  std::vector<FrameSlot> frame_cache_;
+  int frame_cache_bits_ = 6;
 };
 
 // A read-only mapping of a whole regular file; ok() is false (and the
