@@ -103,6 +103,24 @@ std::string RustUnescape(std::string_view s) {
   return out;
 }
 
+// perf's demangler, not asked for parameters, never reads them, so it
+// names functions whose parameter types the full demangler rejects. The
+// same name is found here as the longest prefix of the symbol that, ended
+// with a "void" parameter list, demangles; "mangled" itself when none does.
+std::string NameOnly(const std::string& base, std::string_view mangled) {
+  constexpr size_t kMaxTries = 512;
+  for (size_t len = base.size() - 1, tries = 0; len > 2 && tries < kMaxTries;
+       --len, ++tries) {
+    std::string attempt = base.substr(0, len) + "v";
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> out(
+        abi::__cxa_demangle(attempt.c_str(), nullptr, nullptr, &status),
+        &std::free);
+    if (status == 0 && out) return StripFunctionType(out.get());
+  }
+  return std::string(mangled);
+}
+
 }  // namespace
 
 std::string StripFunctionType(std::string_view s) {
@@ -137,7 +155,7 @@ std::string DemangleSymbol(std::string_view mangled) {
   std::unique_ptr<char, decltype(&std::free)> out(
       abi::__cxa_demangle(base.c_str(), nullptr, nullptr, &status),
       &std::free);
-  if (status != 0 || !out) return std::string(mangled);
+  if (status != 0 || !out) return NameOnly(base, mangled);
   std::string full = out.get();
   // Special names print the function they stand for in full, parameters
   // included: "non-virtual thunk to A::f(int)".

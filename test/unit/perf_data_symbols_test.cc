@@ -88,6 +88,26 @@ TEST_CASE("C++ names are demangled as perf script prints them") {
   CHECK(DemangleSymbol("_ZN4core3ptr23drop_in_place$LT$u8$GT$17h0123456789abcdefE") ==
         "core::ptr::drop_in_place<u8>");
   CHECK(DemangleSymbol("_Znotmangled") == "_Znotmangled");
+  // A name whose parameter types the full demangler rejects: perf, which
+  // does not read them, still names it (as node's perf script shows).
+  CHECK(DemangleSymbol(
+      "_ZN2v88internal11StringShape33DispatchToSpecificTypeWithoutC"
+      "astIZNS1_22DispatchToSpecificTypeIZNKS0_6String7GetImplEiNS0"
+      "_16PtrComprCageBaseERKNS0_31SharedStringAccessGuardIfNeededE"
+      "E19StringGetDispatchertJRiRS5_S8_EEET0_S4_DpOT1_E17CastingDi"
+      "spatchertJRS4_SA_SB_S8_EEESC_SF_"
+      ".isra.0") ==
+      "v8::internal::StringShape::DispatchToSpecificTypeWithoutCast"
+      "<v8::internal::StringShape::DispatchToSpecificType<v8::inter"
+      "nal::String::GetImpl(int, v8::internal::PtrComprCageBase, v8"
+      "::internal::SharedStringAccessGuardIfNeeded const&) const::S"
+      "tringGetDispatcher, unsigned short, int&, v8::internal::PtrC"
+      "omprCageBase&, v8::internal::SharedStringAccessGuardIfNeeded"
+      " const&>(v8::internal::String, int&, v8::internal::PtrComprC"
+      "ageBase&, v8::internal::SharedStringAccessGuardIfNeeded cons"
+      "t&)::CastingDispatcher, unsigned short, v8::internal::String"
+      "&, int&, v8::internal::PtrComprCageBase&, v8::internal::Shar"
+      "edStringAccessGuardIfNeeded const&>");
   // Special names keep the parameters of what they stand for.
   CHECK(DemangleSymbol("_ZThn16_N4node15LibuvStreamWrap10DoTryWriteEPP8uv_buf_tPm") ==
         "non-virtual thunk to node::LibuvStreamWrap::DoTryWrite(uv_buf_t**, unsigned long*)");
