@@ -409,10 +409,16 @@ void WriteFlameGraph(const FrameMerger& merged,
                1) +
          "\" height=\"" + Fixed(y2 - y1, 1) + "\" fill=\"" +
          FrameColor(name, f, merged.max_delta(), opt, colors, palette_map) +
-         "\" rx=\"2\" ry=\"2\"/><text x=\"" + Fixed(x1 + 3, 2) + "\" y=\"" +
-         Num(3 + (y1 + y2) / 2) + "\">";
-    AppendXmlEscaped(text.label, &s);
-    s += "</text>";
+         "\" rx=\"2\" ry=\"2\"/>";
+    // An empty label is left out (flamegraph.pl writes an empty <text>):
+    // on big graphs most frames have none, and each element costs the
+    // browser layout time. The viewer adds one when a zoom makes room.
+    if (!text.label.empty()) {
+      s += "<text x=\"" + Fixed(x1 + 3, 2) + "\" y=\"" +
+           Num(3 + (y1 + y2) / 2) + "\">";
+      AppendXmlEscaped(text.label, &s);
+      s += "</text>";
+    }
     s += (attrs != nullptr && s.compare(0, 2, "<a") == 0) ? "</a>\n" : "</g>\n";
     out->Write(s);
   }

@@ -92,6 +92,13 @@ var flamesvg = (function () {
   function place(n, x, w, label) {
     n.rect.setAttribute("x", x);
     n.rect.setAttribute("width", w);
+    if (!n.text && label) {
+      // Frames without a label have no <text> until a zoom makes room.
+      n.text = doc.createElementNS(svgns, "text");
+      var h = parseFloat(n.rect.getAttribute("height"));
+      n.text.setAttribute("y", String(n.y + h / 2 + 3));
+      n.g.appendChild(n.text);
+    }
     if (n.text) {
       n.text.setAttribute("x", (parseFloat(x) + 3).toFixed(2));
       if (n.shownLabel !== label) {
@@ -107,7 +114,7 @@ var flamesvg = (function () {
 
   function restore(n) {
     place(n, n.xAttr, n.wAttr, n.label);
-    if (n.text) n.text.setAttribute("x", n.textX);
+    if (n.text) n.text.setAttribute("x", n.textX || (n.x + 3).toFixed(2));
     n.g.classList.remove("parent", "shown", "hide");
   }
 

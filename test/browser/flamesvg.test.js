@@ -107,6 +107,17 @@ async function main() {
   await frame("all (").locator("rect").click();
   check("click on the root unzooms", (await attr(thread, "width")) === origWidth);
 
+  // A frame too narrow for a label has none; zooming gives it one.
+  const libc = frame("libc_start (");
+  check("narrow frame has no label", (await libc.locator("text").count()) === 0);
+  await frame("perl (").locator("rect").click();
+  check("zoom adds the label that now fits",
+        (await libc.locator("text").count()) === 1 &&
+        (await libc.locator("text").textContent()) === "lib..",
+        await libc.locator("text").count());
+  await page.keyboard.press("Escape");
+  check("unzoom empties it again", ((await libc.locator("text").textContent()) || "") === "");
+
   // ?s= restores a search: the match covers 61 of 139 samples.
   await page.goto(url + "?s=start_thread");
   check("?s= search shows Matched", (await text("matched")) === "Matched: 43.9%", await text("matched"));
