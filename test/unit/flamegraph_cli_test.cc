@@ -1,0 +1,93 @@
+// flamesvg's command line: flamegraph.pl's option names parsed the
+// Getopt::Long way, and the checks flamegraph.pl makes (or dies on).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "flamefold/flamegraph_cli.h"
+
+namespace flamefold {
+namespace {
+
+SvgArgsResult Parse(std::vector<std::string> args, FlameSvgConfig* config,
+                    std::string* err) {
+  args.insert(args.begin(), "flamesvg");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return ParseFlameSvgArgs(static_cast<int>(argv.size()), argv.data(), config,
+                           err);
+}
+
+TEST_CASE("flamesvg: abbreviations and single dashes as in flamegraph.pl") {
+  FlameSvgConfig c;
+  std::string err;
+  REQUIRE(Parse({"--color=java", "-inv", "--minw", "1%", "a.folded"}, &c,
+                &err) == SvgArgsResult::kRun);
+  CHECK(c.graph.palette == "java");
+  CHECK(c.graph.inverted);
+  CHECK(c.graph.min_width.percent);
+  CHECK(c.graph.min_width.value == 1);
+  CHECK(c.inputs == std::vector<std::string>{"a.folded"});
+}
+
+TEST_CASE("flamesvg: --c is ambiguous among flamegraph.pl's options") {
+  FlameSvgConfig c;
+  std::string err;
+  CHECK(Parse({"--c", "x"}, &c, &err) == SvgArgsResult::kUsageError);
+  CHECK(err.find("ambiguous") != std::string::npos);
+}
+
+TEST_CASE("flamesvg: --icicle is --inverted; defaults follow flamegraph.pl") {
+  FlameSvgConfig c;
+  std::string err;
+  REQUIRE(Parse({"--icicle"}, &c, &err) == SvgArgsResult::kRun);
+  CHECK(c.graph.inverted);
+  CHECK(DefaultTitle(c.graph) == "Icicle Graph");
+  CHECK(c.graph.width == 1200);
+  CHECK(c.graph.min_width.value == 0.1);
+  CHECK_FALSE(c.graph.min_width.percent);
+  CHECK(c.graph.bg_bottom == "#eeeeb0");  // hot: yellow
+  CHECK(c.color_mode == ColorMode::kSeeded);
+}
+
+TEST_CASE("flamesvg: values flamegraph.pl rejects are usage errors") {
+  std::string err;
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"--minwidth", "1px"},
+        {"--bgcolors", "pink"},
+        {"--notes", "a<b"},
+        {"--width", "abc"},
+        {"--width", "20"},
+        {"--max-frames", "0"},
+        {"--fontsize", "0"}}) {
+    FlameSvgConfig c;
+    std::string what = args[0] + " " + args[1];
+    CHECK_MESSAGE(Parse(args, &c, &err) == SvgArgsResult::kUsageError, what);
+  }
+}
+
+TEST_CASE("flamesvg: --total is used only when Perl would see it as true") {
+  FlameSvgConfig c;
+  std::string err;
+  REQUIRE(Parse({"--total", "0"}, &c, &err) == SvgArgsResult::kRun);
+  CHECK_FALSE(c.graph.min_width.has_total);
+  FlameSvgConfig d;
+  REQUIRE(Parse({"--total", "1e3"}, &d, &err) == SvgArgsResult::kRun);
+  CHECK(d.graph.min_width.has_total);
+  CHECK(d.graph.min_width.total == 1000);
+  CHECK(d.graph.min_width.TimeMax(10) == 1000);
+  CHECK(d.graph.min_width.TimeMax(5000) == 5000);
+}
+
+TEST_CASE("flamesvg: --colors mem picks the green background") {
+  FlameSvgConfig c;
+  std::string err;
+  REQUIRE(Parse({"--colors", "mem", "--hash"}, &c, &err) ==
+          SvgArgsResult::kRun);
+  CHECK(c.graph.bg_top == "#eef2ee");
+  CHECK(c.color_mode == ColorMode::kHash);
+}
+
+}  // namespace
+}  // namespace flamefold
