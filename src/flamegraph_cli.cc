@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <random>
 
@@ -196,6 +197,55 @@ namespace {
 // flamegraph.pl has no limit; ours only guards against runaway input.
 constexpr size_t kMaxLine = size_t{1} << 28;
 
+// A copy of the lines read from standard input, to read them again if they
+// turn out not to be sorted: in a temporary file, or in memory when no
+// temporary file can be made.
+class Spool {
+ public:
+  Spool() : file_(std::tmpfile()) {}
+  ~Spool() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  void Add(std::string_view line) {
+    if (file_ != nullptr) {
+      std::fwrite(line.data(), 1, line.size(), file_);
+      std::fputc('\n', file_);
+    } else {
+      lines_.push_back(arena_.Store(line));
+    }
+  }
+  /// Calls `fn` with every line added. False with `*err` on a read error.
+  bool ReadBack(const std::function<void(std::string_view)>& fn,
+                std::string* err) {
+    if (file_ == nullptr) {
+      for (std::string_view line : lines_) fn(line);
+      return true;
+    }
+    if (std::fflush(file_) != 0) {
+      *err = "temporary file: write error";
+      return false;
+    }
+    std::rewind(file_);
+    FdSource source(fileno(file_), false);
+    LineReader reader(&source, kMaxLine);
+    std::string_view line;
+    for (;;) {
+      LineReader::Result r = reader.Next(&line);
+      if (r == LineReader::kEof) return true;
+      if (r == LineReader::kError) {
+        *err = "temporary file: " + reader.error();
+        return false;
+      }
+      fn(line);
+    }
+  }
+
+ private:
+  std::FILE* file_;
+  Arena arena_;
+  std::vector<std::string_view> lines_;
+};
+
 // Reads folded lines from the inputs in the order flamegraph.pl merges
 // them: sorted as whole lines (byte order, which on valid UTF-8 is Perl's
 // code point order), or in input order for --flamechart. Sorted input
@@ -209,9 +259,6 @@ class LineFeeder {
       : config_(config), diag_(diag) {
     inputs_ = config.inputs;
     if (inputs_.empty()) inputs_.push_back("-");
-  }
-  ~LineFeeder() {
-    if (spool_ != nullptr) std::fclose(spool_);
   }
 
   // Feeds every line to `merger`; returns the exit status.
@@ -227,6 +274,8 @@ class LineFeeder {
                  bool transform);
   std::string_view Transform(std::string_view raw);
   void Accept(std::string_view line, Pass pass);
+  // Holds the lines copied from standard input.
+  bool ReadBackStdin();
 
   const FlameSvgConfig& config_;
   const Diag& diag_;
@@ -234,8 +283,8 @@ class LineFeeder {
   FrameMerger* merger_ = nullptr;
   std::string prev_;
   bool disorder_ = false;
-  bool spooling_ = false;
-  std::FILE* spool_ = nullptr;
+  std::unique_ptr<Spool> stdin_copy_;
+  Spool* spool_ = nullptr;  // where the current input is copied, if anywhere
   std::string utf8_buf_, reverse_buf_;
   Arena held_arena_;
   std::vector<std::string_view> held_;
@@ -276,10 +325,7 @@ void LineFeeder::Accept(std::string_view line, Pass pass) {
       prev_.assign(line);
     }
   }
-  if (spool_ != nullptr) {
-    std::fwrite(line.data(), 1, line.size(), spool_);
-    std::fputc('\n', spool_);
-  }
+  if (spool_ != nullptr) spool_->Add(line);
   merger_->AddLine(line);
 }
 
@@ -301,11 +347,8 @@ bool LineFeeder::ReadLines(LineReader* reader, const std::string& name,
     std::string_view line = transform ? Transform(raw) : raw;
     Accept(line, pass);
     if (pass == Pass::kStream && disorder_) {
-      if (spool_ != nullptr && name == "-") {
-        // Keep the line that broke the order with the spooled ones.
-        std::fwrite(line.data(), 1, line.size(), spool_);
-        std::fputc('\n', spool_);
-      }
+      // Keep the line that broke the order with the copied ones.
+      if (spool_ != nullptr) spool_->Add(line);
       return true;
     }
   }
@@ -315,13 +358,9 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
   const std::string& name = inputs_[i];
   bool is_stdin = name == "-";
   if (is_stdin && pass == Pass::kHold && stdin_reader_ != nullptr) {
-    // Streaming stopped in standard input: read back what was spooled,
-    // then the rest.
-    std::fflush(spool_);
-    std::rewind(spool_);
-    FdSource spooled(fileno(spool_), false);
-    LineReader back(&spooled, kMaxLine);
-    if (!ReadLines(&back, name, pass, false)) return false;
+    // Streaming stopped in standard input: read back the copy, then the
+    // rest.
+    if (!ReadBackStdin()) return false;
     bool ok = ReadLines(stdin_reader_.get(), name, pass, true);
     stdin_reader_.reset();
     stdin_input_.reset();
@@ -339,18 +378,31 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
     return false;
   }
   auto reader = std::make_unique<LineReader>(in->source.get(), kMaxLine);
-  bool spool_this = is_stdin && pass == Pass::kStream &&
-                    !config_.graph.flamechart;
-  if (spool_this && spool_ == nullptr) spool_ = std::tmpfile();
-  std::FILE* saved = spool_;
-  if (!spool_this) spool_ = nullptr;
+  if (is_stdin && pass == Pass::kStream && !config_.graph.flamechart &&
+      stdin_copy_ == nullptr) {
+    stdin_copy_ = std::make_unique<Spool>();
+    spool_ = stdin_copy_.get();
+  }
   bool ok = ReadLines(reader.get(), name, pass, true);
-  spool_ = saved;
+  spool_ = nullptr;
   if (ok && disorder_ && is_stdin && pass == Pass::kStream) {
     stdin_input_ = std::move(in);
     stdin_reader_ = std::move(reader);
   }
   return ok;
+}
+
+bool LineFeeder::ReadBackStdin() {
+  if (stdin_copy_ == nullptr) return true;  // "-" given twice: empty now
+  std::string err;
+  if (!stdin_copy_->ReadBack([&](std::string_view line) {
+        Accept(line, Pass::kHold);
+      }, &err)) {
+    diag_.Error(err);
+    return false;
+  }
+  stdin_copy_.reset();
+  return true;
 }
 
 int LineFeeder::Run(FrameMerger* merger, FlameSvgStats* stats) {
@@ -369,13 +421,9 @@ int LineFeeder::Run(FrameMerger* merger, FlameSvgStats* stats) {
     lines_ = 0;
     too_long_ = 0;
     for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (inputs_[i] == "-" && i != stopped && i < stopped) {
-        // Spooled whole earlier.
-        std::fflush(spool_);
-        std::rewind(spool_);
-        FdSource spooled(fileno(spool_), false);
-        LineReader back(&spooled, kMaxLine);
-        if (!ReadLines(&back, "-", Pass::kHold, false)) return kExitDataError;
+      if (inputs_[i] == "-" && i < stopped) {
+        // Read whole while streaming: its copy has every line.
+        if (!ReadBackStdin()) return kExitDataError;
         continue;
       }
       if (!ReadInput(i, Pass::kHold)) return kExitDataError;
