@@ -121,6 +121,244 @@ std::string NameOnly(const std::string& base, std::string_view mangled) {
   return std::string(mangled);
 }
 
+// Rust v0 names ("_R..."), printed as libiberty prints them without its
+// verbose flag (which is how perf prints them): crate disambiguators and
+// impl paths hidden, "<T>::f" for inherent methods, "<T as Trait>::f" for
+// trait ones. Returns false on anything outside the supported subset
+// (punycode identifiers, function and dyn types, most constants), and the
+// caller keeps the mangled name.
+class RustV0 {
+ public:
+  explicit RustV0(std::string_view s) : s_(s) {}
+  bool Demangle(std::string* out) {
+    if (!Path(true, out)) return false;
+    return true;  // an instantiating-crate path may follow: not printed
+  }
+
+ private:
+  bool Peek(char c) const { return pos_ < s_.size() && s_[pos_] == c; }
+  bool Eat(char c) {
+    if (!Peek(c)) return false;
+    ++pos_;
+    return true;
+  }
+  // <base-62-number>: "_" is 0, else digits then "_" is value + 1.
+  bool Base62(uint64_t* v) {
+    if (Eat('_')) {
+      *v = 0;
+      return true;
+    }
+    uint64_t x = 0;
+    while (pos_ < s_.size() && s_[pos_] != '_') {
+      char c = s_[pos_++];
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'z' ? c - 'a' + 10
+              : c >= 'A' && c <= 'Z' ? c - 'A' + 36
+                                     : -1;
+      if (d < 0 || x > (UINT64_MAX - 62) / 62) return false;
+      x = x * 62 + static_cast<uint64_t>(d);
+    }
+    if (!Eat('_')) return false;
+    *v = x + 1;
+    return true;
+  }
+  bool Disambiguator() {
+    uint64_t v = 0;
+    return !Eat('s') || Base62(&v);
+  }
+  bool Ident(std::string* name) {
+    if (Peek('u')) return false;  // punycode
+    size_t len = 0, start = pos_;
+    if (Eat('0')) {
+      // "0" is a whole number: no leading zeros
+    } else {
+      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
+        len = len * 10 + static_cast<size_t>(s_[pos_++] - '0');
+        if (len > s_.size()) return false;
+      }
+    }
+    if (pos_ == start) return false;
+    Eat('_');
+    if (s_.size() - pos_ < len) return false;
+    name->assign(s_.substr(pos_, len));
+    pos_ += len;
+    return true;
+  }
+  // Runs `f` at a back-reference's target, then comes back.
+  template <typename F>
+  bool BackRef(F f) {
+    size_t at = pos_ - 1;
+    uint64_t target = 0;
+    if (!Base62(&target) || target >= at || ++depth_ > 64) return false;
+    size_t saved = pos_;
+    pos_ = static_cast<size_t>(target);
+    bool ok = f();
+    pos_ = saved;
+    --depth_;
+    return ok;
+  }
+  bool Path(bool in_value, std::string* out) {
+    if (pos_ >= s_.size() || ++depth_ > 256) return false;
+    char tag = s_[pos_++];
+    bool ok = false;
+    std::string name, tmp;
+    switch (tag) {
+      case 'C':
+        ok = Disambiguator() && Ident(&name);
+        *out += name;
+        break;
+      case 'N': {
+        if (pos_ >= s_.size()) return false;
+        char ns = s_[pos_++];
+        uint64_t dis = 0;
+        ok = Path(in_value, out);
+        if (ok && Eat('s')) {
+          ok = Base62(&dis);
+          ++dis;
+        }
+        ok = ok && Ident(&name);
+        if (!ok) break;
+        if (ns >= 'a' && ns <= 'z') {
+          if (!name.empty()) *out += "::" + name;
+        } else {
+          *out += "::{";
+          *out += ns == 'C' ? "closure" : ns == 'S' ? "shim" : std::string(1, ns);
+          if (!name.empty()) *out += ":" + name;
+          *out += "#" + std::to_string(dis) + "}";
+        }
+        break;
+      }
+      case 'M':
+        ok = Disambiguator() && Path(false, &tmp) && (*out += "<", true) &&
+             Type(out);
+        *out += ">";
+        break;
+      case 'X':
+        ok = Disambiguator() && Path(false, &tmp) && (*out += "<", true) &&
+             Type(out) && (*out += " as ", true) && Path(false, out);
+        *out += ">";
+        break;
+      case 'Y':
+        *out += "<";
+        ok = Type(out) && (*out += " as ", true) && Path(false, out);
+        *out += ">";
+        break;
+      case 'I':
+        ok = Path(in_value, out);
+        if (!ok) break;
+        *out += in_value ? "::<" : "<";
+        for (bool first = true; ok && !Eat('E'); first = false) {
+          if (!first) *out += ", ";
+          ok = GenericArg(out);
+        }
+        *out += ">";
+        break;
+      case 'B':
+        ok = BackRef([&] { return Path(in_value, out); });
+        break;
+      default:
+        ok = false;
+    }
+    --depth_;
+    return ok;
+  }
+  bool GenericArg(std::string* out) {
+    if (Eat('L')) {
+      uint64_t v = 0;
+      *out += "'_";
+      return Base62(&v);
+    }
+    if (Eat('K')) return Const(out);
+    return Type(out);
+  }
+  bool Const(std::string* out) {
+    if (Eat('p')) {
+      *out += "_";
+      return true;
+    }
+    if (Eat('B')) return BackRef([&] { return Const(out); });
+    if (pos_ >= s_.size()) return false;
+    char type = s_[pos_++];
+    if (std::string_view("hmyjtoabilnsx").find(type) == std::string_view::npos) {
+      return false;
+    }
+    bool negative = Eat('n');
+    uint64_t v = 0;
+    size_t digits = 0;
+    while (pos_ < s_.size() && s_[pos_] != '_') {
+      char c = s_[pos_++];
+      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (d < 0 || ++digits > 16) return false;
+      v = v * 16 + static_cast<uint64_t>(d);
+    }
+    if (!Eat('_')) return false;
+    if (type == 'b') {
+      *out += v ? "true" : "false";
+    } else {
+      *out += (negative ? "-" : "") + std::to_string(v);
+    }
+    return true;
+  }
+  bool Type(std::string* out) {
+    static constexpr std::string_view kBasic = "abcdefhijlmnostuvxyzp";
+    static constexpr const char* kNames[] = {
+        "i8",  "bool", "char", "f64", "str",   "f32", "u8",
+        "isize", "usize", "i32", "u32", "i128", "u128", "i16",
+        "u16", "()",  "...", "i64", "u64", "!",   "_"};
+    if (pos_ >= s_.size() || ++depth_ > 256) return false;
+    char c = s_[pos_];
+    size_t basic = kBasic.find(c);
+    bool ok = true;
+    if (basic != std::string_view::npos) {
+      ++pos_;
+      *out += kNames[basic];
+    } else if (c == 'R' || c == 'Q') {
+      ++pos_;
+      uint64_t v = 0;
+      if (Eat('L')) ok = Base62(&v);
+      *out += c == 'R' ? "&" : "&mut ";
+      ok = ok && Type(out);
+    } else if (c == 'P' || c == 'O') {
+      ++pos_;
+      *out += c == 'P' ? "*const " : "*mut ";
+      ok = Type(out);
+    } else if (c == 'A') {
+      ++pos_;
+      *out += "[";
+      ok = Type(out) && (*out += "; ", true) && Const(out);
+      *out += "]";
+    } else if (c == 'S') {
+      ++pos_;
+      *out += "[";
+      ok = Type(out);
+      *out += "]";
+    } else if (c == 'T') {
+      ++pos_;
+      *out += "(";
+      size_t n = 0;
+      for (; ok && !Eat('E'); ++n) {
+        if (n) *out += ", ";
+        ok = Type(out);
+      }
+      if (n == 1) *out += ",";
+      *out += ")";
+    } else if (c == 'B') {
+      ++pos_;
+      ok = BackRef([&] { return Type(out); });
+    } else if (c == 'F' || c == 'D') {
+      ok = false;
+    } else {
+      ok = Path(false, out);
+    }
+    --depth_;
+    return ok;
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+  int depth_ = 0;
+};
+
 }  // namespace
 
 std::string StripFunctionType(std::string_view s) {
@@ -148,6 +386,12 @@ std::string StripFunctionType(std::string_view s) {
 }
 
 std::string DemangleSymbol(std::string_view mangled) {
+  if (mangled.substr(0, 2) == "_R") {
+    std::string out;
+    std::string_view body = mangled.substr(2, mangled.find('.') - 2);
+    if (RustV0(body).Demangle(&out)) return out;
+    return std::string(mangled);
+  }
   if (mangled.substr(0, 2) != "_Z") return std::string(mangled);
   // Clone suffixes (".cold", ".isra.0", ...) are not printed by perf.
   std::string base(mangled.substr(0, mangled.find('.')));

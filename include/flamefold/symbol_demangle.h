@@ -1,7 +1,9 @@
 // Demangling as perf script prints names: C++ without the parameter list,
 // the return type of template functions or clone suffixes
-// ("_Z5tworkIlET_S0_" -> "twork<long>", "_Z3midi.cold" -> "mid"), and
-// legacy Rust names without their hash ("core::fmt::write").
+// ("_Z5tworkIlET_S0_" -> "twork<long>", "_Z3midi.cold" -> "mid"), legacy
+// Rust names without their hash ("core::fmt::write") and Rust v0 names
+// ("<std::sys::sync::once::futex::Once>::call"; those with fn or dyn types
+// stay mangled).
 #ifndef FLAMEFOLD_SYMBOL_DEMANGLE_H_
 #define FLAMEFOLD_SYMBOL_DEMANGLE_H_
 

@@ -88,6 +88,13 @@ TEST_CASE("C++ names are demangled as perf script prints them") {
   CHECK(DemangleSymbol("_ZN4core3ptr23drop_in_place$LT$u8$GT$17h0123456789abcdefE") ==
         "core::ptr::drop_in_place<u8>");
   CHECK(DemangleSymbol("_Znotmangled") == "_Znotmangled");
+  // Rust v0, as libiberty prints it without its verbose flag.
+  CHECK(DemangleSymbol("_RNvMs0_NtNtNtNtCsll8UG4dV9RX_3std3sys4sync4once5futexNtB5_4Once4call") ==
+        "<std::sys::sync::once::futex::Once>::call");
+  CHECK(DemangleSymbol("_RNvNCNKNvNtNtCsll8UG4dV9RX_3std6thread9spawnhook11SPAWN_HOOKS0023___RUST_STD_INTERNAL_VAL") ==
+        "std::thread::spawnhook::SPAWN_HOOKS::{K#0}::{closure#0}::__RUST_STD_INTERNAL_VAL");
+  CHECK(DemangleSymbol("_RINvNtCscoScM8QT1vH_4core9panicking13assert_failedAhj4_RShECsll8UG4dV9RX_3std") ==
+        "core::panicking::assert_failed::<[u8; 4], &[u8]>");
   // A name whose parameter types the full demangler rejects: perf, which
   // does not read them, still names it (as node's perf script shows).
   CHECK(DemangleSymbol(
