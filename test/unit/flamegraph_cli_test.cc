@@ -1,6 +1,9 @@
 // flamesvg's command line: flamegraph.pl's option names parsed the
 // Getopt::Long way, and the checks flamegraph.pl makes (or dies on).
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include <string>
 #include <vector>
@@ -87,6 +90,58 @@ TEST_CASE("flamesvg: --colors mem picks the green background") {
           SvgArgsResult::kRun);
   CHECK(c.graph.bg_top == "#eef2ee");
   CHECK(c.color_mode == ColorMode::kHash);
+}
+
+}  // namespace
+}  // namespace flamefold
+
+namespace flamefold {
+namespace {
+
+std::string WriteTemp(const std::string& text) {
+  char path[] = "/tmp/flamesvg-test-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, text.data(), text.size()) ==
+          static_cast<ssize_t>(text.size()));
+  close(fd);
+  return path;
+}
+
+std::string Render(const std::string& text, FlameSvgStats* stats) {
+  std::string path = WriteTemp(text);
+  FlameSvgConfig config;
+  config.inputs = {path};
+  config.quiet = true;
+  Diag diag("flamesvg");
+  diag.set_quiet(true);
+  StringSink out;
+  CHECK(RunFlameSvg(config, &out, diag, stats) == kExitOk);
+  unlink(path.c_str());
+  return out.str();
+}
+
+TEST_CASE("flamesvg streams sorted input and sorts the rest first") {
+  FlameSvgStats sorted_stats, unsorted_stats;
+  std::string sorted = Render("a;b 1\na;c 2\nd 3\n", &sorted_stats);
+  std::string unsorted = Render("d 3\na;c 2\na;b 1\n", &unsorted_stats);
+  CHECK(sorted_stats.sorted_input);
+  CHECK_FALSE(unsorted_stats.sorted_input);
+  CHECK(sorted_stats.lines == 3);
+  CHECK(unsorted_stats.lines == 3);
+  CHECK(sorted == unsorted);
+}
+
+TEST_CASE("flamesvg: no counts give the error SVG and status 2") {
+  std::string path = WriteTemp("no counts here\n");
+  FlameSvgConfig config;
+  config.inputs = {path};
+  Diag diag("flamesvg");
+  diag.set_quiet(true);
+  StringSink out;
+  CHECK(RunFlameSvg(config, &out, diag) == kExitUsage);
+  CHECK(out.str().find("ERROR: No valid input") != std::string::npos);
+  unlink(path.c_str());
 }
 
 }  // namespace
