@@ -179,17 +179,36 @@ class Runner:
         return perl, ours.stdout, ours.returncode, ours.stderr
 
     def Differs(self, parts, opts, jobs):
+        """True when the outputs differ, or flamefold fails on an input that gives Perl output
+        (failing is allowed, by design, when Perl finds no sample either: flamefold then says
+        that it found none, with exit status 1)."""
         perl, ours, status, _ = self.Outputs(parts, opts, jobs)
-        return perl != ours or status != 0
+        return perl != ours or (status != 0 and perl != b"")
+
+
+def RenderLines(lines, final_newline):
+    text = b"\n".join(lines)
+    if final_newline and lines:
+        text += b"\n"
+    return text
+
+
+def RenderParts(lines, final_newline, drop_newline):
+    """The input files for a list of lines; None in the list marks where a second file begins.
+    The first file may lose its final newline (its last line then ends at the end of the file,
+    and `<>` still reads it as a line)."""
+    if None not in lines:
+        return [RenderLines(lines, final_newline)]
+    cut = lines.index(None)
+    first = RenderLines(lines[:cut], not drop_newline)
+    return [first, RenderLines(lines[cut + 1:], final_newline)]
 
 
 def Split(snippets, final_newline, cut, drop_newline):
-    """Renders the transcript as two files cut before snippet `cut`; the first file may lose its
-    final newline (so its last line ends at the end of the file, as `<>` then reads it)."""
-    a = Render(snippets[:cut], True)
-    if drop_newline and a.endswith(b"\n"):
-        a = a[:-1]
-    return [a, Render(snippets[cut:], final_newline)]
+    """Renders the transcript as two files cut before snippet `cut`."""
+    lines = [line for s in snippets[:cut] for line in s] + [None] + \
+        [line for s in snippets[cut:] for line in s]
+    return RenderParts(lines, final_newline, drop_newline)
 
 
 def Reduce(items, bad):
@@ -208,27 +227,35 @@ def Reduce(items, bad):
         chunk = max(1, chunk // 2)
 
 
-def Shrink(runner, snippets, final_newline, opts, jobs):
-    """Removes snippets, then lines, while the outputs still differ (as a single file)."""
-    if not final_newline and runner.Differs([Render(snippets, True)], opts, jobs):
+def Shrink(runner, snippets, cut, final_newline, drop_newline, opts, jobs):
+    """Removes snippets, then lines, while the outputs still differ; `cut` is the snippet before
+    which a second input file begins (None: one file). Returns the input files."""
+    items = snippets if cut is None else snippets[:cut] + [[None]] + snippets[cut:]
+
+    def Bad(chunks, nl=None, drop=None):
+        lines = [line for c in chunks for line in c]
+        if cut is not None and None not in lines:
+            return False
+        parts = RenderParts(lines, final_newline if nl is None else nl,
+                            drop_newline if drop is None else drop)
+        return runner.Differs(parts, opts, jobs)
+
+    if not final_newline and Bad(items, nl=True):
         final_newline = True
-
-    def Bad(snips):
-        return runner.Differs([Render(snips, final_newline)], opts, jobs)
-
-    snippets = Reduce(snippets, Bad)
-    lines = Reduce([[line] for s in snippets for line in s], Bad)
-    return Render(lines, final_newline)
+    if drop_newline and Bad(items, drop=False):
+        drop_newline = False
+    items = Reduce(items, Bad)
+    lines = Reduce([[line] for c in items for line in c], Bad)
+    return RenderParts([c[0] for c in lines], final_newline, drop_newline)
 
 
-def Report(runner, parts, opts, jobs, minimal):
-    perl, ours, status, err = runner.Outputs([minimal], opts, jobs) if minimal is not None \
-        else runner.Outputs(parts, opts, jobs)
+def Report(runner, minimal, opts, jobs):
+    perl, ours, status, err = runner.Outputs(minimal, opts, jobs)
     print("DIFFERENCE with options %s --jobs %d" % (" ".join(opts) or "(none)", jobs))
-    if minimal is not None:
-        print("  minimal input: %r" % minimal)
+    if len(minimal) == 1:
+        print("  minimal input: %r" % minimal[0])
     else:
-        print("  input files (not shrunk): %r" % [p[:300] for p in parts])
+        print("  minimal input, as %d files: %r" % (len(minimal), minimal))
     print("  stackcollapse-perf.pl: %r" % perl[:600])
     print("  flamefold:             %r" % ours[:600])
     if status != 0:
@@ -265,6 +292,7 @@ def main():
                 parts = Split(snippets, final_newline, cut, drop_newline)
             else:
                 parts = [Render(snippets, final_newline)]
+                drop_newline = False
             for opts in OPTION_SETS:
                 if time.monotonic() - start > args.time_limit:
                     print("fold-vs-perl: time limit reached after %d files" % n)
@@ -273,10 +301,9 @@ def main():
                 if not runner.Differs(parts, opts, jobs):
                     continue
                 reports += 1
-                minimal = None
-                if not two_files or runner.Differs([Render(snippets, final_newline)], opts, jobs):
-                    minimal = Shrink(runner, snippets, final_newline, opts, jobs)
-                Report(runner, parts, opts, jobs, minimal)
+                minimal = Shrink(runner, snippets, cut if two_files else None, final_newline,
+                                 drop_newline, opts, jobs)
+                Report(runner, minimal, opts, jobs)
                 if reports >= args.max_reports:
                     break
             else:
