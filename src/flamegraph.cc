@@ -172,7 +172,8 @@ void WriteStyleAndScript(const FlameGraphOptions& opt, OutputSink* out) {
        "#unzoom { cursor:pointer; }\n"
        "#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
        ".hide { display:none; }\n"
-       "#frames.zoomed > :not(.shown) { display:none; }\n"
+       "#zoomlayer > g:hover, #zoomlayer > a:hover { stroke:black; "
+       "stroke-width:0.5; cursor:pointer; }\n"
        ".parent { opacity:0.5; }\n"
        "</style>\n";
   s += "<script type=\"text/ecmascript\"><![CDATA[\n";

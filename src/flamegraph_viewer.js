@@ -11,9 +11,12 @@
 // State lives in the URL: ?x=X&y=Y is the zoomed frame (its rect's
 // original x and y), s=TERM the search; both are restored on load.
 // Frames are laid out once on load into a tree (parent and children by
-// position); zooming touches only the zoomed frame's subtree and its
-// ancestors, and the other frames are hidden by one class on #frames, so a
-// zoom costs no per-frame layout of the rest of a 50,000-frame graph.
+// position). A zoom computes every change first and writes them in one
+// run. A zoom into a small part of the graph draws copies of those frames
+// on a layer covering #frames (#frames itself is not touched, so the
+// browser restyles nothing else); a zoom covering most of the graph moves
+// the frames in place and hides the rest. Either way a 50,000-frame graph
+// is not laid out frame by frame.
 var flamesvg = (function () {
   var doc, svgns = "http://www.w3.org/2000/svg";
   var framesEl, detailsText, matchedText, unzoomEl, searchEl, icEl;
@@ -23,6 +26,7 @@ var flamesvg = (function () {
   var zoomed = null;        // the frame zoomed to, or null
   var touched = [];         // frames changed by the current zoom
   var hiddenOnes = [];      // frames given class "hide" by it
+  var layer = null;         // <g id="zoomlayer"> of a small zoom, see zoom()
   var searchTerm = null, ignoreCase = false, highlighted = [];
   var searchColor = "rgb(230,0,230)";
 
@@ -115,19 +119,24 @@ var flamesvg = (function () {
   function restore(n) {
     place(n, n.xAttr, n.wAttr, n.label);
     if (n.text) n.text.setAttribute("x", n.textX || (n.x + 3).toFixed(2));
-    n.g.classList.remove("parent", "shown", "hide");
+    n.g.classList.remove("parent", "hide");
   }
 
   function unzoom() {
     if (!zoomed && !touched.length) return;
-    batch(function () {
-      for (var i = 0; i < touched.length; i++) restore(touched[i]);
-      for (i = 0; i < hiddenOnes.length; i++) hiddenOnes[i].g.classList.remove("hide");
-    });
+    if (layer) {
+      layer.parentNode.removeChild(layer);
+      layer = null;
+      for (var i = 0; i < touched.length; i++) touched[i].copy = null;
+    } else {
+      batch(function () {
+        for (var i = 0; i < touched.length; i++) restore(touched[i]);
+        for (i = 0; i < hiddenOnes.length; i++) hiddenOnes[i].g.classList.remove("hide");
+      });
+    }
     touched = [];
     hiddenOnes = [];
     zoomed = null;
-    framesEl.classList.remove("zoomed");
     unzoomEl.classList.add("hide");
     saveState();
   }
@@ -149,36 +158,72 @@ var flamesvg = (function () {
       n.mark = zoomed;
       writes.push([n, xpad, fullWidth, true]);
     }
-    // Hide the rest with one class on #frames when the zoomed part is the
-    // smaller one, else frame by frame.
-    var fewShown = writes.length * 2 < nodes.length;
+    if (writes.length * 2 < nodes.length) {
+      showLayer(writes);
+    } else {
+      rewriteInPlace(writes);
+    }
+    unzoomEl.classList.remove("hide");
+    saveState();
+  }
+
+  // A small zoom draws copies of the zoomed frames on a layer that covers
+  // #frames, leaving #frames untouched: hiding thousands of frames would
+  // cost the browser a restyle of each.
+  function showLayer(writes) {
+    layer = doc.createElementNS(svgns, "g");
+    layer.setAttribute("id", "zoomlayer");
+    var cover = doc.createElementNS(svgns, "rect");
+    var svg = doc.documentElement;
+    cover.setAttribute("x", "0");
+    cover.setAttribute("y", "0");
+    cover.setAttribute("width", svg.getAttribute("width"));
+    cover.setAttribute("height", svg.getAttribute("height"));
+    cover.setAttribute("fill", "url(#background)");
+    layer.appendChild(cover);
+    for (var k = 0; k < writes.length; k++) {
+      var wr = writes[k], n = wr[0], copy = n.g.cloneNode(true);
+      var view = {
+        g: copy, rect: copy.querySelector("rect"),
+        text: copy.querySelector("text"), y: n.y, shownLabel: n.label
+      };
+      place(view, wr[1].toFixed(1), wr[2].toFixed(1), labelFor(n.name, wr[2]));
+      if (wr[3]) copy.classList.add("parent");
+      copy.__flamesvg = n;
+      n.copy = view;
+      if (n.highlighted) view.rect.setAttribute("fill", searchColor);
+      touched.push(n);
+      layer.appendChild(copy);
+    }
+    framesEl.parentNode.insertBefore(layer, framesEl.nextSibling);
+  }
+
+  // A big zoom moves the frames themselves and hides the others.
+  function rewriteInPlace(writes) {
     batch(function () {
       for (var k = 0; k < writes.length; k++) {
         var wr = writes[k], m = wr[0];
         place(m, wr[1].toFixed(1), wr[2].toFixed(1), labelFor(m.name, wr[2]));
-        if (fewShown) m.g.classList.add("shown");
         if (wr[3]) m.g.classList.add("parent");
         touched.push(m);
       }
-      if (!fewShown) {
-        for (k = 0; k < nodes.length; k++) {
-          if (nodes[k].mark !== zoomed) {
-            nodes[k].g.classList.add("hide");
-            hiddenOnes.push(nodes[k]);
-          }
+      for (k = 0; k < nodes.length; k++) {
+        if (nodes[k].mark !== zoomed) {
+          nodes[k].g.classList.add("hide");
+          hiddenOnes.push(nodes[k]);
         }
       }
     });
-    if (fewShown) framesEl.classList.add("zoomed");
-    unzoomEl.classList.remove("hide");
-    saveState();
   }
 
   // --- search -----------------------------------------------------------------
 
   function clearHighlights() {
     for (var i = 0; i < highlighted.length; i++) {
-      highlighted[i].rect.setAttribute("fill", highlighted[i].fill);
+      var n = highlighted[i];
+      n.rect.setAttribute("fill", n.fill);
+      if (n.copy) n.copy.rect.setAttribute("fill", n.fill);
+      n.highlighted = false;
     }
     highlighted = [];
   }
@@ -212,7 +257,9 @@ var flamesvg = (function () {
       spans.push([n.x, n.x + n.w]);
     }
     for (i = 0; i < highlighted.length; i++) {
+      highlighted[i].highlighted = true;
       highlighted[i].rect.setAttribute("fill", searchColor);
+      if (highlighted[i].copy) highlighted[i].copy.rect.setAttribute("fill", searchColor);
     }
     spans.sort(function (a, b) { return a[0] - b[0]; });
     var covered = 0, end = -Infinity;
@@ -275,8 +322,11 @@ var flamesvg = (function () {
   // --- events ---------------------------------------------------------------
 
   function frameOf(el) {
-    while (el && el.parentNode !== framesEl) el = el.parentNode;
-    return el ? el.__flamesvg : null;
+    while (el && el.parentNode && el.parentNode !== framesEl &&
+           !(layer && el.parentNode === layer)) {
+      el = el.parentNode;
+    }
+    return el && el.parentNode ? el.__flamesvg || null : null;
   }
 
   function init(evt) {
@@ -295,12 +345,22 @@ var flamesvg = (function () {
     load();
     for (var i = 0; i < nodes.length; i++) nodes[i].g.__flamesvg = nodes[i];
 
-    framesEl.addEventListener("mouseover", function (e) {
+    // The frames and the zoom layer (the texts are moved above both).
+    var svg = doc.documentElement;
+    var controls = ["title", "subtitle", "details", "unzoom", "search",
+                    "ignorecase", "matched"];
+    for (i = 0; i < controls.length; i++) {
+      var el = doc.getElementById(controls[i]);
+      if (el) svg.appendChild(el);
+    }
+    svg.addEventListener("mouseover", function (e) {
       var n = frameOf(e.target);
       if (n) setDetails(nameType + " " + n.title);
     });
-    framesEl.addEventListener("mouseout", function () { setDetails(" "); });
-    framesEl.addEventListener("click", function (e) {
+    svg.addEventListener("mouseout", function (e) {
+      if (frameOf(e.target)) setDetails(" ");
+    });
+    svg.addEventListener("click", function (e) {
       var n = frameOf(e.target);
       if (!n) return;
       // A link frame (--nameattr href) is followed with Ctrl or Cmd.
