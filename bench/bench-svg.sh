@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench-svg.sh [STACKS]: flamesvg vs flamegraph.pl on a generated folded file
-# of STACKS distinct stacks (default 100000; depth 5-40 over 3000 names, the
-# shape of the 33.8 MB file in ../shared/reference's measurements). Prints
+# of STACKS distinct stacks (default 100000, about 16 MB; depth 5-40 over 3000
+# names, shared prefixes, sorted as flamefold writes it). Prints
 # the time and peak RSS of both in the same run, and the ratios; checks the
 # two graphs have the same frames. Needs /usr/bin/time; flamegraph.pl from
 # FLAMEGRAPH_PL (default /tmp/FlameGraph/flamegraph.pl; skipped if absent).

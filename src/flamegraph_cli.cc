@@ -127,8 +127,8 @@ SvgArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
     *err = "--width must be more than 20 pixels";
     return SvgArgsResult::kUsageError;
   }
-  if (g.frame_height <= 1 || g.font_size <= 0 || g.font_width <= 0) {
-    *err = "--height must be above 1, --fontsize and --fontwidth above 0";
+  if (g.frame_height < 1 || g.font_size <= 0 || g.font_width <= 0) {
+    *err = "--height must be at least 1, --fontsize and --fontwidth above 0";
     return SvgArgsResult::kUsageError;
   }
   if (g.notes.find_first_of("<>") != std::string::npos) {
