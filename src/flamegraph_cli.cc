@@ -49,7 +49,7 @@ constexpr OptionSpec kSpecs[] = {
      "multiply the counts shown by NUM (default 1)"},
     {"encoding", OptType::kString, true, false, "NAME",
      "encoding named in the XML declaration (the bytes stay UTF-8)"},
-    {"colors|color", OptType::kString, true, false, "PALETTE",
+    {"colors", OptType::kString, true, false, "PALETTE",
      "hot (default), mem, io, wakeup, chain, java, js, perl, red, green, "
      "blue, aqua, yellow, purple, orange"},
     {"bgcolors", OptType::kString, true, false, "COLOR",
