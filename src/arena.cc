@@ -41,29 +41,39 @@ std::string_view Arena::Store(std::string_view s) {
 
 StringInterner::StringInterner() : slots_(1024), mask_(1023) {}
 
+// Each slot keeps the full hash and the string's address and size, so a
+// probe touches the slot and, on a hash match, the bytes: no detour through
+// strings_.
 SymbolId StringInterner::Find(std::string_view s) const {
   uint64_t h = HashBytes(s);
-  uint32_t tag = static_cast<uint32_t>(h >> 32);
   for (size_t i = h & mask_;; i = (i + 1) & mask_) {
     const Slot& slot = slots_[i];
     if (slot.id == kNone) return kNone;
-    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
+    if (slot.hash == h && slot.size == s.size() &&
+        std::memcmp(slot.data, s.data(), s.size()) == 0) {
+      return slot.id;
+    }
   }
 }
 
-SymbolId StringInterner::Intern(std::string_view s) {
+SymbolId StringInterner::Intern(std::string_view s, bool* added) {
   uint64_t h = HashBytes(s);
-  uint32_t tag = static_cast<uint32_t>(h >> 32);
   size_t i = h & mask_;
   for (;; i = (i + 1) & mask_) {
-    Slot& slot = slots_[i];
+    const Slot& slot = slots_[i];
     if (slot.id == kNone) break;
-    if (slot.tag == tag && strings_[slot.id] == s) return slot.id;
+    if (slot.hash == h && slot.size == s.size() &&
+        std::memcmp(slot.data, s.data(), s.size()) == 0) {
+      if (added) *added = false;
+      return slot.id;
+    }
   }
   SymbolId id = static_cast<SymbolId>(strings_.size());
-  strings_.push_back(arena_.Store(s));
-  slots_[i] = {id, tag};
+  std::string_view stored = arena_.Store(s);
+  strings_.push_back(stored);
+  slots_[i] = {h, stored.data(), static_cast<uint32_t>(s.size()), id};
   if (strings_.size() * 2 > slots_.size()) Grow();
+  if (added) *added = true;
   return id;
 }
 
@@ -73,7 +83,7 @@ void StringInterner::Grow() {
   mask_ = slots_.size() - 1;
   for (const Slot& slot : old) {
     if (slot.id == kNone) continue;
-    size_t i = HashBytes(strings_[slot.id]) & mask_;
+    size_t i = slot.hash & mask_;
     while (slots_[i].id != kNone) i = (i + 1) & mask_;
     slots_[i] = slot;
   }

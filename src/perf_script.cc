@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "flamefold/diag.h"
+#include "flamefold/hash.h"
 
 namespace flamefold {
 namespace {
@@ -580,8 +581,36 @@ PerfScriptParser::QuirkCounts PerfScriptParser::Quirks() const {
           stats_.jitdump_frames};
 }
 
+// Only samples seen twice are stored (the first sighting leaves a hash in
+// seen_once_): the bounded cache then holds samples that repeat, not the
+// first ones to come by.
+bool PerfScriptParser::SeenBefore(std::string_view key) {
+  uint64_t h = HashBytes(key) | 1;  // 0 marks a free slot
+  if ((seen_count_ + 1) * 2 > seen_once_.size()) {
+    BigVector<uint64_t> old = std::move(seen_once_);
+    seen_once_.assign(std::max<size_t>(1024, old.size() * 2), 0);
+    size_t mask = seen_once_.size() - 1;
+    for (uint64_t x : old) {
+      if (x == 0) continue;
+      size_t i = x & mask;
+      while (seen_once_[i] != 0) i = (i + 1) & mask;
+      seen_once_[i] = x;
+    }
+  }
+  size_t mask = seen_once_.size() - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    if (seen_once_[i] == h) return true;
+    if (seen_once_[i] == 0) {
+      seen_once_[i] = h;
+      seen_count_++;
+      return false;
+    }
+  }
+}
+
 void PerfScriptParser::RememberSample(const QuirkCounts& before) {
   if (sample_keys_.bytes_used() > kSampleCacheBytes) return;  // bounded
+  if (!SeenBefore(key_of_last_)) return;
   CachedSample c;
   c.first = static_cast<uint32_t>(sample_frames_.size());
   c.count = static_cast<uint32_t>(frames_.size());
@@ -627,12 +656,10 @@ const PerfScriptParser::LineResult& PerfScriptParser::LookupFrame(
     key.push_back('\0');
     key.append(f.pc);
   }
-  SymbolId id = frame_keys_.Find(key);
-  if (id != StringInterner::kNone) return frame_results_[id];
-  LineResult res = ProcessFrame(f, nullptr);
-  frame_keys_.Intern(key);
-  frame_results_.push_back(res);
-  return frame_results_.back();
+  bool added = false;
+  SymbolId id = frame_keys_.Intern(key, &added);
+  if (added) frame_results_.push_back(ProcessFrame(f, nullptr));
+  return frame_results_[id];
 }
 
 // Turns one stack line into the frames the Perl script pushes for it

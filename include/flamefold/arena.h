@@ -43,8 +43,8 @@ using SymbolId = uint32_t;
 class StringInterner {
  public:
   StringInterner();
-  /// Returns the id of `s`, adding it when new.
-  SymbolId Intern(std::string_view s);
+  /// Returns the id of `s`, adding it when new (then `*added` is true).
+  SymbolId Intern(std::string_view s, bool* added = nullptr);
   /// Returns the id of `s`, or kNone when absent.
   SymbolId Find(std::string_view s) const;
   std::string_view Get(SymbolId id) const { return strings_[id]; }
@@ -58,8 +58,10 @@ class StringInterner {
 
  private:
   struct Slot {
+    uint64_t hash = 0;
+    const char* data = nullptr;
+    uint32_t size = 0;
     uint32_t id = kNone;
-    uint32_t tag = 0;  // upper hash bits, to skip most string compares
   };
   void Grow();
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "flamefold/arena.h"
+#include "flamefold/big_alloc.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/perl_number.h"
 #include "flamefold/stack_trie.h"
@@ -128,6 +129,7 @@ class PerfScriptParser {
   };
   QuirkCounts Quirks() const;
   void RememberSample(const QuirkCounts& before);
+  bool SeenBefore(std::string_view key);
   const LineResult& LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
   void TidyPiece(std::string* func, uint8_t* quirks) const;
@@ -180,6 +182,8 @@ class PerfScriptParser {
   StringInterner sample_keys_;
   std::vector<CachedSample> samples_;
   std::vector<SymbolId> sample_frames_;
+  BigVector<uint64_t> seen_once_;  // hashes of samples seen once
+  size_t seen_count_ = 0;
 
   StringInterner pname_keys_;
   std::vector<LineResult> pname_results_;
