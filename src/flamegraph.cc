@@ -191,9 +191,10 @@ FrameText DescribeFrame(const FlameFrame& f, std::string_view name,
                         double etime, double x1, double x2,
                         const Layout& l, const FlameGraphOptions& opt) {
   FrameText t;
-  std::string samples = Fixed((etime - f.stime) * opt.factor, 0);
-  std::string samples_txt = GroupThousands(samples);
   bool root = name.empty() && f.depth == 0;
+  std::string samples =
+      Fixed((root ? etime - f.stime : f.width) * opt.factor, 0);
+  std::string samples_txt = GroupThousands(samples);
   std::string_view bare = StripAnnotation(name);
   if (root) {
     t.title = "all (" + samples_txt + " " + opt.count_name + ", 100%)";

@@ -146,8 +146,17 @@ void FrameMerger::Flow(const std::vector<std::string_view>& stack,
   double now = time_.AsDouble();
   for (size_t d = same; d < stack.size(); ++d) {
     open_.push_back(Open{std::string(stack[d]), now,
-                         d + 1 == stack.size() ? delta : 0, has_delta});
+                         d + 1 == stack.size() ? delta : 0, has_delta,
+                         time_.is_integer(), time_.uint_value()});
   }
+}
+
+// Perl subtracts integer times exactly (beyond 2^53 too), others as doubles.
+double FrameMerger::Width(const Open& o, double etime) const {
+  if (o.start_is_integer && time_.is_integer()) {
+    return static_cast<double>(time_.uint_value() - o.start);
+  }
+  return etime - o.stime;
 }
 
 void FrameMerger::Close(size_t depth, double etime) {
@@ -157,6 +166,7 @@ void FrameMerger::Close(size_t depth, double etime) {
     if (c.frame >= 0) {
       FlameFrame& f = frames_[static_cast<size_t>(c.frame)];
       f.stime = o.stime;
+      f.width = Width(o, etime);
       if (o.has_delta) {
         f.delta = o.delta;
         f.has_delta = true;
@@ -165,11 +175,12 @@ void FrameMerger::Close(size_t depth, double etime) {
     return;
   }
   int64_t index = -1;
-  if (!(etime - o.stime < min_width_.Threshold(time_.AsDouble()))) {
+  double width = Width(o, etime);
+  if (!(width < min_width_.Threshold(time_.AsDouble()))) {
     index = static_cast<int64_t>(frames_.size());
     frames_.push_back(FlameFrame{names_.Intern(o.name),
                                  static_cast<uint32_t>(depth), o.stime, etime,
-                                 o.delta, o.has_delta});
+                                 width, o.delta, o.has_delta});
   }
   closed_.push_back(Closed{std::move(o.name), depth, index});
 }
@@ -178,7 +189,7 @@ void FrameMerger::Finish() {
   Flow({}, false, 0);
   double threshold = min_width_.Threshold(time_.AsDouble());
   std::erase_if(frames_, [&](const FlameFrame& f) {
-    return f.etime - f.stime < threshold;
+    return f.width < threshold;
   });
   closed_.clear();
   depth_max_ = 0;
@@ -189,13 +200,13 @@ size_t FrameMerger::LimitFrames(size_t max_frames) {
   if (frames_.size() <= max_frames) return 0;
   std::vector<double> widths;
   widths.reserve(frames_.size());
-  for (const FlameFrame& f : frames_) widths.push_back(f.etime - f.stime);
+  for (const FlameFrame& f : frames_) widths.push_back(f.width);
   std::nth_element(widths.begin(), widths.begin() + max_frames, widths.end(),
                    std::greater<double>());
   double cut = widths[max_frames];
   size_t before = frames_.size();
   std::erase_if(frames_, [&](const FlameFrame& f) {
-    return f.depth > 0 && !(f.etime - f.stime > cut);
+    return f.depth > 0 && !(f.width > cut);
   });
   depth_max_ = 0;
   for (const FlameFrame& f : frames_) depth_max_ = std::max(depth_max_, f.depth);

@@ -27,6 +27,7 @@ struct FlameFrame {
   uint32_t depth;  // 0 is the root ("all")
   double stime;    // start
   double etime;    // end, as flamegraph.pl's node key shows it (%.15g)
+  double width;    // etime - stime, exact when both are integers (as Perl's)
   double delta;    // differential: the frame's own delta
   bool has_delta;
 };
@@ -97,6 +98,8 @@ class FrameMerger {
     double stime;
     double delta;
     bool has_delta;
+    bool start_is_integer;  // Perl keeps integer times as exact integers
+    uint64_t start;
   };
   struct Closed {
     std::string name;
@@ -106,6 +109,7 @@ class FrameMerger {
   void Flow(const std::vector<std::string_view>& stack, bool has_delta,
             double delta);
   void Close(size_t depth, double etime);
+  double Width(const Open& o, double etime) const;
   double EndTimeKey() const;
 
   MinWidth min_width_;
