@@ -32,6 +32,14 @@ bool StringSource::Read(char* buf, size_t cap, size_t* got, std::string*) {
   return true;
 }
 
+bool MemorySource::Read(char* buf, size_t cap, size_t* got, std::string*) {
+  size_t n = std::min(cap, data_.size());
+  std::memcpy(buf, data_.data(), n);
+  data_.remove_prefix(n);
+  *got = n;
+  return true;
+}
+
 bool PrefixedSource::Read(char* buf, size_t cap, size_t* got,
                           std::string* err) {
   if (pos_ < prefix_.size()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -20,9 +21,37 @@ constexpr size_t kChunkBytes = 4u << 20;
 // A piece of one input that starts just after an empty line: the Perl
 // script's state is fully reset there (no process name, no frames), so
 // chunks parse independently once the event filter is known.
+// Bytes without the zero-filling of std::string::resize, which costs as
+// much as the read itself.
+class TextBuffer {
+ public:
+  /// Makes room for `n` more bytes at the end and returns where they go.
+  char* Extend(size_t n) {
+    if (size_ + n > cap_) {
+      size_t cap = std::max(cap_ * 2, size_ + n);
+      std::unique_ptr<char[]> bigger(new char[cap]);
+      if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
+      data_ = std::move(bigger);
+      cap_ = cap;
+    }
+    char* at = data_.get() + size_;
+    size_ += n;
+    return at;
+  }
+  void Truncate(size_t n) { size_ = n; }
+  std::string_view view() const { return {data_.get(), size_}; }
+  size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0, cap_ = 0;
+};
+
 struct Chunk {
   uint64_t line_base = 0;  // lines of the file before this chunk
-  std::string text;
+  TextBuffer buffer;
+  size_t begin = 0;        // the chunk's text is buffer[begin, end)
+  size_t end = 0;
 };
 
 // What a worker made of one chunk: its samples as frame ids of the worker's
@@ -113,7 +142,7 @@ void RunWorker(size_t id, Worker* w, Queue<Chunk>* chunks, Queue<Batch>* done,
     batch.worker = id;
     batch.first_new_name = static_cast<SymbolId>(w->names.size());
     w->sink.batch = &batch;
-    StringSource src(std::move(chunk->text));
+    MemorySource src(chunk->buffer.view().substr(chunk->begin, chunk->end - chunk->begin));
     LineReader reader(&src, max_line);
     std::string err;
     if (!w->parser.Feed(&reader, file, &err, chunk->line_base, input_index) &&
@@ -257,41 +286,45 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   uint64_t lines = 0;
   std::string why;
   auto feed_sequential = [&](std::string_view text) {
-    StringSource src{std::string(text)};
+    MemorySource src(text);
     LineReader reader(&src, config_.max_line);
     bool fed = parser_.Feed(&reader, file, &why, lines, index);
     lines += reader.line_number();
     if (!fed) *err = why;
     return fed;
   };
-  std::string buf;  // the text read and not handed out yet
+  TextBuffer buf;  // the text read and not handed out yet
   bool eof = false, first = true, ok = true;
   while (ok && !eof) {
     size_t old = buf.size();
-    buf.resize(old + kChunkBytes);
+    char* at = buf.Extend(kChunkBytes);
     size_t got = 0;
-    if (!source->Read(buf.data() + old, kChunkBytes, &got, &why)) {
+    if (!source->Read(at, kChunkBytes, &got, &why)) {
       *err = file + ": " + why;
       ok = false;
       break;
     }
-    buf.resize(old + got);
+    buf.Truncate(old + got);
     eof = got == 0;
     if (!eof && buf.size() < kChunkBytes) continue;
-    size_t cut = buf.rfind("\n\n");
-    if (cut == std::string::npos) continue;
+    std::string_view text = buf.view();
+    size_t cut = text.rfind("\n\n");
+    if (cut == std::string_view::npos) continue;
     cut += 2;
     size_t head = 0;
     if (first) {  // up to the first boundary: may continue a sample
-      head = buf.find("\n\n") + 2;
-      ok = feed_sequential(std::string_view(buf).substr(0, head));
+      head = text.find("\n\n") + 2;
+      ok = feed_sequential(text.substr(0, head));
       first = false;
     }
-    std::string tail = buf.substr(cut);
-    buf.resize(cut);
+    TextBuffer tail;
+    if (cut < text.size()) {
+      std::memcpy(tail.Extend(text.size() - cut), text.data() + cut,
+                  text.size() - cut);
+    }
     if (ok && head < cut) {
       if (options.event_filter.empty() && parser_.event_filter().empty()) {
-        ok = feed_sequential(std::string_view(buf).substr(head));
+        ok = feed_sequential(text.substr(head, cut - head));
       } else {
         if (workers.empty()) {
           if (options.event_filter.empty()) {
@@ -304,16 +337,16 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
                                  &done, file, config_.max_line, index);
           }
         }
-        if (head > 0) buf.erase(0, head);
-        uint64_t n = static_cast<uint64_t>(std::count(buf.begin(), buf.end(), '\n'));
-        chunks.Push(Chunk{lines, std::move(buf)});
+        std::string_view body = text.substr(head, cut - head);
+        uint64_t n = static_cast<uint64_t>(std::count(body.begin(), body.end(), '\n'));
+        chunks.Push(Chunk{lines, std::move(buf), head, cut});
         lines += n;
         drain(false);
       }
     }
     buf = std::move(tail);
   }
-  if (ok && !buf.empty()) ok = feed_sequential(buf);
+  if (ok && buf.size() > 0) ok = feed_sequential(buf.view());
   chunks.Close();
   for (std::thread& t : threads) t.join();
   done.Close();

@@ -47,6 +47,16 @@ class StringSource : public ByteSource {
   size_t chunk_;
 };
 
+/// Reads bytes owned by someone else, which must outlive the source.
+class MemorySource : public ByteSource {
+ public:
+  explicit MemorySource(std::string_view data) : data_(data) {}
+  bool Read(char* buf, size_t cap, size_t* got, std::string* err) override;
+
+ private:
+  std::string_view data_;
+};
+
 /// Puts bytes already read (a peeked prefix) back in front of a source.
 class PrefixedSource : public ByteSource {
  public:
