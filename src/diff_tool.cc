@@ -8,6 +8,7 @@
 #include "flamefold/diff.h"
 #include "flamefold/diff_input.h"
 #include "flamefold/diff_report.h"
+#include "flamefold/folded.h"
 #include "flamefold/report_stats.h"
 #include "flamefold/stack_trie.h"
 
@@ -158,13 +159,7 @@ void SideTrie(const DiffTable& table, int side, StringInterner* names,
   table.Visit([&](std::string_view stack, const PerlNumber* counts) {
     if (counts[side].IsZero()) return;
     frames.clear();
-    size_t pos = 0;
-    for (;;) {
-      size_t semi = stack.find(';', pos);
-      frames.push_back(names->Intern(stack.substr(pos, semi - pos)));
-      if (semi == std::string_view::npos) break;
-      pos = semi + 1;
-    }
+    InternFrames(stack, names, &frames);
     trie->Add(frames, counts[side]);
   });
 }

@@ -31,6 +31,17 @@ bool SplitFoldedLine(std::string_view line, std::string_view* stack,
   return true;
 }
 
+void InternFrames(std::string_view stack, StringInterner* names,
+                  std::vector<SymbolId>* frames) {
+  size_t pos = 0;
+  for (;;) {
+    size_t semi = stack.find(';', pos);
+    frames->push_back(names->Intern(stack.substr(pos, semi - pos)));
+    if (semi == std::string_view::npos) break;
+    pos = semi + 1;
+  }
+}
+
 bool ReadFolded(LineReader* reader, StringInterner* names, SampleSink* sink,
                 FoldedStats* stats, std::string* err) {
   std::vector<SymbolId> frames;
@@ -51,13 +62,7 @@ bool ReadFolded(LineReader* reader, StringInterner* names, SampleSink* sink,
       continue;
     }
     frames.clear();
-    size_t pos = 0;
-    for (;;) {
-      size_t semi = stack.find(';', pos);
-      frames.push_back(names->Intern(stack.substr(pos, semi - pos)));
-      if (semi == std::string_view::npos) break;
-      pos = semi + 1;
-    }
+    InternFrames(stack, names, &frames);
     sink->OnSample(frames, PerlNumber::Parse(count));
   }
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "flamefold/diag.h"
+#include "flamefold/folded.h"
 #include "flamefold/hash.h"
 
 namespace flamefold {
@@ -513,14 +514,8 @@ void PerfScriptParser::SetPname(std::string pname) {
     // such a name as the frames it will read as.
     LineResult res;
     res.first = static_cast<uint32_t>(pieces_.size());
-    std::string_view rest = pname;
-    for (;;) {
-      size_t semi = rest.find(';');
-      pieces_.push_back(names_->Intern(rest.substr(0, semi)));
-      res.count++;
-      if (semi == std::string_view::npos) break;
-      rest.remove_prefix(semi + 1);
-    }
+    InternFrames(pname, names_, &pieces_);
+    res.count = static_cast<uint32_t>(pieces_.size() - res.first);
     pname_results_.push_back(res);
   }
   pname_index_ = key;

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "flamefold/arena.h"
 #include "flamefold/line_reader.h"
@@ -21,6 +22,11 @@ namespace flamefold {
 /// Returns false for lines without such a count ("a;b", "a;b 1e3", "").
 bool SplitFoldedLine(std::string_view line, std::string_view* stack,
                      std::string_view* count);
+
+/// Appends the ids of the ';'-separated frames of `stack` ("a;b;c") to
+/// `*frames`, interning each name ("" for an empty piece).
+void InternFrames(std::string_view stack, StringInterner* names,
+                  std::vector<SymbolId>* frames);
 
 struct FoldedStats {
   uint64_t lines = 0;
