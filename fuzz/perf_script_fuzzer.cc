@@ -1,0 +1,45 @@
+// libFuzzer target for the perf script text parser: the bytes after the
+// first are parsed as `perf script` output with the options the first
+// byte's bits pick, then the folded profile is walked as flamefold prints
+// it. Any input must end in stacks, counted warnings or an error message,
+// never a crash, a hang or memory out of proportion to the input.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "flamefold/arena.h"
+#include "flamefold/byte_source.h"
+#include "flamefold/line_reader.h"
+#include "flamefold/perf_script.h"
+#include "flamefold/stack_trie.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const uint8_t bits = data[0];
+  flamefold::PerfScriptOptions options;
+  options.include_pid = bits & 1;
+  options.include_tid = bits & 2;
+  options.annotate_kernel = bits & 4;
+  options.annotate_jit = bits & 8;
+  options.include_addrs = bits & 16;
+  options.srcline = bits & 32;
+  options.modern = bits & 64;
+  if (bits & 128) options.event_filter = "cycles";
+  // Small chunks and a small line limit reach the reader's buffer edges and
+  // its overlong-line path with short inputs.
+  flamefold::StringSource src(
+      std::string(reinterpret_cast<const char*>(data) + 1, size - 1),
+      1 + bits % 61);
+  flamefold::LineReader reader(&src, 64 + bits * 4);
+  flamefold::StringInterner names;
+  flamefold::StackTrie trie(&names);
+  flamefold::PerfScriptParser parser(options, &names, &trie);
+  std::string err;
+  if (parser.Feed(&reader, "fuzz", &err)) parser.Finish();
+  size_t bytes = 0;
+  trie.Walk([&](flamefold::NodeId, std::string_view line) {
+    bytes += line.size();
+  });
+  return 0;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Bounded fuzzing: every libFuzzer target built under BUILD_DIR/fuzz/
+# (meson configure -Dfuzz=true, needs clang) runs for FUZZ_SECONDS seconds
+# (default 30), seeded from testdata/ (the first 64 KiB of each seed) and
+# from the regression inputs of testdata/bad/. A crash, a timeout, a leak
+# or an out-of-memory fails the test and leaves the input in the log.
+# Exits 77 (skip) when no target is built.
+set -u
+: "${BUILD_DIR:?}" "${TESTDATA:?}"
+seconds=${FUZZ_SECONDS:-30}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=/nonexistent
+
+seeds() {  # the seed files of target $1
+  case $1 in
+    perf_data_fuzzer)
+      ls "$TESTDATA"/perf-data/*/perf.data "$TESTDATA"/bad/perf-data-* \
+        "$TESTDATA"/perf-data/fuzz-regressions/* ;;
+    perf_script_fuzzer)
+      ls "$TESTDATA"/perf-script/*.txt "$TESTDATA"/bad/*perf-script* ;;
+    folded_fuzzer | svg_fuzzer)
+      ls "$TESTDATA"/flamediff/*.folded "$TESTDATA"/flamesvg/*.folded \
+        "$TESTDATA"/flamereport/*.folded "$TESTDATA"/bad/*.folded ;;
+    input_fuzzer)
+      ls "$TESTDATA"/perf-script/*.gz "$TESTDATA"/perf-script/*.zst \
+        "$TESTDATA"/bad/* "$TESTDATA"/perf-data/zstd/perf.data ;;
+  esac 2>/dev/null
+}
+
+built=0
+fail=0
+for fuzzer in "$BUILD_DIR"/fuzz/*_fuzzer; do
+  [ -x "$fuzzer" ] || continue
+  built=$((built + 1))
+  name=$(basename "$fuzzer")
+  corpus=$tmp/$name
+  mkdir -p "$corpus"
+  i=0
+  while read -r f; do
+    i=$((i + 1))
+    head -c 65536 "$f" > "$corpus/seed-$i"
+  done < <(seeds "$name")
+  if "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$tmp/$name-" "$corpus" \
+      > "$tmp/$name.log" 2>&1; then
+    echo "ok: $name, $i seeds, $(grep -o 'stat::number_of_executed_units: [0-9]*' \
+      "$tmp/$name.log" | grep -o '[0-9]*$' || echo '?') runs in ${seconds}s"
+  else
+    echo "FAIL: $name found a problem:"
+    grep -A30 'ERROR\|SUMMARY' "$tmp/$name.log" | head -60
+    for a in "$tmp/$name-"*; do
+      [ -f "$a" ] && echo "input ($(basename "$a")): $(base64 -w0 "$a" | head -c 2000)"
+    done
+    fail=$((fail + 1))
+  fi
+done
+if [ "$built" -eq 0 ]; then
+  echo "SKIP: no fuzz target built (meson configure -Dfuzz=true, needs clang)"
+  exit 77
+fi
+[ "$fail" -eq 0 ]

@@ -1,0 +1,165 @@
+#!/bin/bash
+# Hostile input: every tool over every file of testdata/bad/ (see
+# testdata/README.md, "bad/") plus inputs too big to commit, made here: a
+# 20 MB line, a 100,000-deep stack, 1 MB frame names. Each run must
+#   - exit 0, 1 or 2 (a signal, status >= 128, fails; so does a timeout),
+#   - finish within HOSTILE_TIMEOUT seconds (default 120),
+#   - say "<tool>: error:" or "<tool>: warning:" on stderr when it exits
+#     non-zero (no silent failure),
+# and every SVG written must parse as XML and hold no <script> but our
+# viewer. Runs under the ASan+UBSan build too (BUILD_DIR=build-asan): a
+# sanitizer report ends the run with a non-zero status and fails it.
+set -u
+: "${BUILD_DIR:?}" "${TESTDATA:?}"
+bin=$BUILD_DIR/src/tools
+bad=$TESTDATA/bad
+viewer=$TESTDATA/../src/flamegraph_viewer.js
+limit=${HOSTILE_TIMEOUT:-120}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=/nonexistent  # no build-id cache for perf.data look-ups
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+for t in flamefold flamesvg flamediff flamereport flamebatch; do
+  if [ ! -x "$bin/$t" ]; then
+    echo "SKIP: $bin/$t not built"
+    exit 77
+  fi
+done
+if ! python3 -c 'import xml.dom.minidom' 2>/dev/null; then
+  echo "SKIP: python3 with xml.dom.minidom is needed to check the SVGs"
+  exit 77
+fi
+fail=0
+runs=0
+
+# The generated inputs.
+gen=$tmp/gen
+mkdir -p "$gen"
+python3 - "$gen" <<'PY'
+import sys
+d = sys.argv[1]
+# A 20 MB line without a newline, and one inside perf script text.
+with open(d + "/line-20mb.txt", "wb") as f:
+    f.write(b"a" * (20 << 20))
+with open(d + "/line-20mb.perf-script.txt", "wb") as f:
+    f.write(b"prog 1 [000] 1.0: 1 cycles:\n\t4000 " + b"f" * (20 << 20) +
+            b" (/bin/prog)\n\t4001 main (/bin/prog)\n\n")
+# A 100,000-deep stack, folded and as perf script text.
+with open(d + "/deep-100k.folded", "wb") as f:
+    f.write(b";".join(b"f%d" % i for i in range(100000)) + b" 5\n")
+    f.write(b"short;stack 1\n")
+with open(d + "/deep-100k.perf-script.txt", "wb") as f:
+    f.write(b"prog 1 [000] 1.0: 1 cycles:\n")
+    for i in range(100000):
+        f.write(b"\t%x f%d (/bin/prog)\n" % (0x400000 + i, i))
+    f.write(b"\n")
+# 1 MB frame names, one with the characters that need escaping.
+with open(d + "/names-1mb.folded", "wb") as f:
+    f.write(b"p;" + b"x" * (1 << 20) + b";leaf 3\n")
+    f.write(b"p;" + b"<&\"'\x01\xff" * (1 << 17) + b" 2\n")
+PY
+
+good=$tmp/good.folded
+printf 'proc;main;work 10\nproc;main;idle 5\n' > "$good"
+
+# run NAME TOOL ARGS...: runs with a time limit, checks status and stderr.
+run() {
+  local name=$1 tool=$2
+  shift 2
+  local err=$tmp/stderr status
+  runs=$((runs + 1))
+  timeout "$limit" "$bin/$tool" "$@" > "$tmp/stdout" 2> "$err"
+  status=$?
+  if [ "$status" -eq 124 ]; then
+    echo "FAIL: $name: $tool took longer than ${limit}s: $tool $*"
+    fail=$((fail + 1))
+    return
+  fi
+  if [ "$status" -gt 2 ]; then
+    echo "FAIL: $name: $tool exited with status $status: $tool $*"
+    head -c 3000 "$err"
+    fail=$((fail + 1))
+    return
+  fi
+  if [ "$status" -ne 0 ] && ! grep -q "^$tool: \(error\|warning\):" "$err"; then
+    echo "FAIL: $name: $tool exited $status without an error message: $tool $*"
+    head -c 1000 "$err"
+    fail=$((fail + 1))
+  fi
+}
+
+# keep_svg NAME: queues the SVG on stdout (if any) for the XML check.
+svgs=$tmp/svgs
+mkdir -p "$svgs"
+keep_svg() {
+  if [ -s "$tmp/stdout" ]; then
+    cp "$tmp/stdout" "$svgs/$1.svg"
+  fi
+}
+
+inputs=()
+for f in "$bad"/* "$gen"/*; do
+  case $f in *.py | */README*) continue ;; esac
+  inputs+=("$f")
+done
+for f in "${inputs[@]}"; do
+  n=$(basename "$f")
+  run "$n" flamefold "$f"
+  cp "$tmp/stdout" "$tmp/folded"
+  run "$n" flamefold --modern --all --pid "$f"
+  run "$n" flamesvg "$f"
+  keep_svg "$n.direct"
+  if [ -s "$tmp/folded" ]; then
+    run "$n" flamesvg "$tmp/folded"
+    keep_svg "$n.folded"
+  fi
+  run "$n" flamediff "$f" "$good"
+  run "$n" flamediff -n -s "$good" "$f"
+  run "$n" flamereport "$f"
+done
+
+# One folder: flamebatch converts each file (as many at once as it likes).
+mkdir -p "$tmp/batch-in" "$tmp/batch-out"
+cp "${inputs[@]}" "$tmp/batch-in/"
+run batch flamebatch -o "$tmp/batch-out" --folded --svg --report --jobs 2 \
+  "$tmp/batch-in"
+i=0
+while IFS= read -r -d '' s; do
+  i=$((i + 1))
+  cp "$s" "$svgs/batch-$i-$(basename "$s")"
+done < <(find "$tmp/batch-out" -name '*.svg' -print0)
+
+# Every SVG: well-formed XML, and one <script> at most, ours.
+if ! python3 - "$svgs" "$viewer" <<'PY'; then
+import os, sys
+import xml.dom.minidom
+d, viewer = sys.argv[1], open(sys.argv[2]).read().strip()
+bad = 0
+names = sorted(os.listdir(d))
+for name in names:
+    path = os.path.join(d, name)
+    try:
+        doc = xml.dom.minidom.parse(path)
+    except Exception as e:
+        print("FAIL: %s: not XML: %s" % (name, e))
+        bad += 1
+        continue
+    scripts = doc.getElementsByTagName("script")
+    for s in scripts:
+        text = "".join(c.data for c in s.childNodes
+                       if c.nodeType in (c.TEXT_NODE, c.CDATA_SECTION_NODE))
+        if text.strip() != viewer:
+            print("FAIL: %s: a <script> that is not the viewer" % name)
+            bad += 1
+    if len(scripts) > 1:
+        print("FAIL: %s: %d <script> elements" % (name, len(scripts)))
+        bad += 1
+print("checked %d SVG files" % len(names))
+sys.exit(1 if bad else 0)
+PY
+  fail=$((fail + 1))
+fi
+
+echo "hostile: $runs runs over ${#inputs[@]} inputs, $fail failed"
+[ "$fail" -eq 0 ]
