@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -13,6 +14,26 @@ namespace flamefold {
 namespace {
 
 constexpr size_t kSniffBytes = 64 * 1024;
+// A first line longer than kSniffBytes (a 100,000-deep folded stack) is read
+// on, up to the default line limit, so that its end decides the kind.
+constexpr size_t kMaxSniffBytes = 16u << 20;
+
+// Reads up to kSniffBytes of `src` into `*text`, and on until the first
+// newline (at most kMaxSniffBytes) when the first line is longer.
+bool ReadSniffHead(ByteSource* src, std::string* text, std::string* err) {
+  if (!ReadFully(src, kSniffBytes, text, err)) return false;
+  size_t want = kSniffBytes;
+  while (text->size() == want && want < kMaxSniffBytes &&
+         !HasPerfDataMagic(*text) &&
+         text->find('\n') == std::string::npos) {
+    std::string more;
+    size_t next = std::min(want * 4, kMaxSniffBytes);
+    if (!ReadFully(src, next - want, &more, err)) return false;
+    text->append(more);
+    want = next;
+  }
+  return true;
+}
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -114,7 +135,7 @@ bool OpenSource(const std::string& name, std::unique_ptr<ByteSource> raw,
     decoded = std::move(source);
   }
   std::string text;
-  if (!ReadFully(decoded.get(), kSniffBytes, &text, &why)) {
+  if (!ReadSniffHead(decoded.get(), &text, &why)) {
     *err = name + ": " + why;
     return false;
   }

@@ -111,3 +111,20 @@ TEST_CASE("a junk line does not make a folded file perf script") {
         ContentKind::kPerfScript);
   CHECK(SniffText("hello world\n") == ContentKind::kPerfScript);
 }
+
+TEST_CASE("a folded first line longer than the sniffed head is still folded") {
+  // A 100,000-deep stack makes a first line of ~600 KB: the kind is decided
+  // by its end, read past the usual 64 KiB head, plain and compressed.
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += (i ? ";f" : "f") + std::to_string(i);
+  std::string text = deep + " 5\nshort;stack 1\n";
+  for (const std::string& raw : {text, Gzip(text), Zstd(text)}) {
+    ContentKind kind = ContentKind::kEmpty;
+    CHECK(Decode(raw, &kind, 4096) == text);
+    CHECK(kind == ContentKind::kFolded);
+  }
+  // One line without a newline at all stays bounded and is not folded.
+  ContentKind kind = ContentKind::kEmpty;
+  CHECK(Decode(std::string(20u << 20, 'a'), &kind, 1 << 16).size() == 20u << 20);
+  CHECK(kind == ContentKind::kPerfScript);
+}
