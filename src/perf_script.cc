@@ -376,7 +376,7 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
       return;
     }
   }
-  if (has_pname_ && !options_.srcline) {
+  if (has_pname_ && sample_cache_on_ && !options_.srcline) {
     // Keep the stack lines of the sample: at its end, a sample whose lines
     // were all seen before costs one lookup (see EndSample).
     if (pending_.empty()) {
@@ -524,7 +524,11 @@ void PerfScriptParser::SetPname(std::string pname) {
 void PerfScriptParser::EndSample(std::string_view file) {
   if (!has_pname_) return;  // no sample, or one of another event
   if (!pending_lines_.empty() && stack_rev_.empty()) {
-    if (EmitCachedSample()) return;
+    sample_lookups_++;
+    if (EmitCachedSample()) {
+      sample_hits_++;
+      return;
+    }
     // First time: parse the lines, then remember the result when every line
     // was an ordinary stack line.
     QuirkCounts before = Quirks();
@@ -534,6 +538,7 @@ void PerfScriptParser::EndSample(std::string_view file) {
     bool clean = stats_.unrecognized_lines == before.unrecognized_lines;
     AssembleFrames();
     if (clean) RememberSample(before);
+    if (sample_lookups_ == kSampleCacheTrial) DecideOnSampleCache();
   } else {
     FlushPending(file);
     if (!error_.empty()) return;
@@ -549,6 +554,19 @@ void PerfScriptParser::AssembleFrames() {
   const LineResult& p = pname_results_[pname_index_];
   frames_.assign(pieces_.begin() + p.first, pieces_.begin() + p.first + p.count);
   frames_.insert(frames_.end(), stack_rev_.rbegin(), stack_rev_.rend());
+}
+
+// Profiles where samples rarely repeat whole (many distinct stacks, or
+// addresses that vary) pay for the sample cache without gaining from it:
+// after a trial, a cache that hit less than one time in eight is dropped.
+void PerfScriptParser::DecideOnSampleCache() {
+  if (sample_hits_ * 8 >= sample_lookups_) return;
+  sample_cache_on_ = false;
+  sample_keys_ = StringInterner();
+  samples_ = {};
+  sample_frames_ = {};
+  seen_once_ = {};
+  seen_count_ = 0;
 }
 
 bool PerfScriptParser::EmitCachedSample() {

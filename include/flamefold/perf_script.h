@@ -130,6 +130,7 @@ class PerfScriptParser {
   QuirkCounts Quirks() const;
   void RememberSample(const QuirkCounts& before);
   bool SeenBefore(std::string_view key);
+  void DecideOnSampleCache();
   const LineResult& LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
   void TidyPiece(std::string* func, uint8_t* quirks) const;
@@ -184,6 +185,9 @@ class PerfScriptParser {
   std::vector<SymbolId> sample_frames_;
   BigVector<uint64_t> seen_once_;  // hashes of samples seen once
   size_t seen_count_ = 0;
+  static constexpr uint64_t kSampleCacheTrial = 16384;
+  bool sample_cache_on_ = true;
+  uint64_t sample_lookups_ = 0, sample_hits_ = 0;
 
   StringInterner pname_keys_;
   std::vector<LineResult> pname_results_;
