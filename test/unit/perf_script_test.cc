@@ -2,6 +2,8 @@
 // expected string here is what the Perl script printed for the same input.
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "flamefold/perf_script.h"
 #include "test_util.h"
 
@@ -138,4 +140,24 @@ TEST_CASE("event grammar") {
   CHECK(e.period == "");
   CHECK(e.event == "sched:sched_switch");
   CHECK_FALSE(PerfScriptParser::MatchEvent("x 1 2.0: 1 kmem:kmalloc: call_site=ffff", &e));
+}
+
+TEST_CASE("the sample cache, on or turned off after its trial, never changes the output") {
+  // 20,000 distinct samples (the cache hits too rarely and is dropped),
+  // then repeats; and a repetitive profile where the cache stays on.
+  for (int distinct : {20000, 50}) {
+    std::string in;
+    std::map<std::string, int> want;
+    for (int i = 0; i < 30000; ++i) {
+      int k = i < 20000 ? i % distinct : (i * 7) % distinct;
+      in += "pp 1/2 1.0: 1 cycles:\n\tffff leaf" + std::to_string(k) +
+            "+0x1 (m)\n\tffff main+0x2 (m)\n\n";
+      want["pp;main;leaf" + std::to_string(k)]++;
+    }
+    std::string expected;
+    for (const auto& [stack, n] : want) {
+      expected += stack + " " + std::to_string(n) + "\n";
+    }
+    CHECK(FoldPerfScript(in) == expected);
+  }
 }
