@@ -22,6 +22,9 @@ seeds() {  # the seed files of target $1
     folded_fuzzer | svg_fuzzer)
       ls "$TESTDATA"/flamediff/*.folded "$TESTDATA"/flamesvg/*.folded \
         "$TESTDATA"/flamereport/*.folded "$TESTDATA"/bad/*.folded ;;
+    diff_input_fuzzer)
+      ls "$TESTDATA"/flamediff/*.folded "$TESTDATA"/bad/*.folded \
+        "$TESTDATA"/perf-script/cxx-fp.txt* "$TESTDATA"/perf-data/zstd/perf.data ;;
     input_fuzzer)
       ls "$TESTDATA"/perf-script/*.gz "$TESTDATA"/perf-script/*.zst \
         "$TESTDATA"/bad/* "$TESTDATA"/perf-data/zstd/perf.data ;;

@@ -6,9 +6,10 @@
 #   - finish within HOSTILE_TIMEOUT seconds (default 120),
 #   - say "<tool>: error:" or "<tool>: warning:" on stderr when it exits
 #     non-zero (no silent failure),
-# and every SVG written must parse as XML and hold no <script> but our
-# viewer. Runs under the ASan+UBSan build too (BUILD_DIR=build-asan): a
-# sanitizer report ends the run with a non-zero status and fails it.
+# every SVG written must parse as XML and hold no <script> but our
+# viewer, and every JSON report must parse. Runs under the ASan+UBSan
+# build too (BUILD_DIR=build-asan): a sanitizer report (exit status 99, or
+# its text on stderr) fails the run.
 set -u
 : "${BUILD_DIR:?}" "${TESTDATA:?}"
 bin=$BUILD_DIR/src/tools
@@ -18,8 +19,8 @@ limit=${HOSTILE_TIMEOUT:-120}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=/nonexistent  # no build-id cache for perf.data look-ups
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:exitcode=99}
 for t in flamefold flamesvg flamediff flamereport flamebatch; do
   if [ ! -x "$bin/$t" ]; then
     echo "SKIP: $bin/$t not built"
@@ -76,6 +77,13 @@ run() {
     fail=$((fail + 1))
     return
   fi
+  if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:" \
+      "$err"; then
+    echo "FAIL: $name: sanitizer report from $tool $*"
+    head -c 3000 "$err"
+    fail=$((fail + 1))
+    return
+  fi
   if [ "$status" -gt 2 ]; then
     echo "FAIL: $name: $tool exited with status $status: $tool $*"
     head -c 3000 "$err"
@@ -98,6 +106,8 @@ keep_svg() {
   fi
 }
 
+jsons=$tmp/jsons
+mkdir -p "$jsons"
 inputs=()
 for f in "$bad"/* "$gen"/*; do
   case $f in *.py | */README*) continue ;; esac
@@ -117,6 +127,8 @@ for f in "${inputs[@]}"; do
   run "$n" flamediff "$f" "$good"
   run "$n" flamediff -n -s "$good" "$f"
   run "$n" flamereport "$f"
+  run "$n" flamereport --format json --top 0 "$f"
+  [ -s "$tmp/stdout" ] && cp "$tmp/stdout" "$jsons/$n.json"
 done
 
 # One folder: flamebatch converts each file (as many at once as it likes).
@@ -129,6 +141,24 @@ while IFS= read -r -d '' s; do
   i=$((i + 1))
   cp "$s" "$svgs/batch-$i-$(basename "$s")"
 done < <(find "$tmp/batch-out" -name '*.svg' -print0)
+
+# Every JSON report parses.
+if ! python3 - "$jsons" <<'PY'; then
+import json, os, sys
+d = sys.argv[1]
+bad = 0
+for name in sorted(os.listdir(d)):
+    try:
+        with open(os.path.join(d, name), "rb") as f:
+            json.loads(f.read())
+    except Exception as e:
+        print("FAIL: %s: flamereport --format json: not JSON: %s" % (name, e))
+        bad += 1
+print("checked %d JSON reports" % len(os.listdir(d)))
+sys.exit(1 if bad else 0)
+PY
+  fail=$((fail + 1))
+fi
 
 # Every SVG: well-formed XML, and one <script> at most, ours.
 if ! python3 - "$svgs" "$viewer" <<'PY'; then
