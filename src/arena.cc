@@ -49,8 +49,10 @@ SymbolId StringInterner::Find(std::string_view s) const {
   for (size_t i = h & mask_;; i = (i + 1) & mask_) {
     const Slot& slot = slots_[i];
     if (slot.id == kNone) return kNone;
+    // An empty name may be stored with no bytes at all (a null pointer),
+    // which memcmp must not be given even for a length of 0.
     if (slot.hash == h && slot.size == s.size() &&
-        std::memcmp(slot.data, s.data(), s.size()) == 0) {
+        (s.empty() || std::memcmp(slot.data, s.data(), s.size()) == 0)) {
       return slot.id;
     }
   }
@@ -62,8 +64,10 @@ SymbolId StringInterner::Intern(std::string_view s, bool* added) {
   for (;; i = (i + 1) & mask_) {
     const Slot& slot = slots_[i];
     if (slot.id == kNone) break;
+    // An empty name may be stored with no bytes at all (a null pointer),
+    // which memcmp must not be given even for a length of 0.
     if (slot.hash == h && slot.size == s.size() &&
-        std::memcmp(slot.data, s.data(), s.size()) == 0) {
+        (s.empty() || std::memcmp(slot.data, s.data(), s.size()) == 0)) {
       if (added) *added = false;
       return slot.id;
     }

@@ -60,3 +60,16 @@ TEST_CASE("counts add like Perl numbers") {
   PerlNumber m = PerlNumber::Parse("007");
   CHECK(m.ToString() == "7");
 }
+
+TEST_CASE("interning the empty name twice (stored with no bytes) finds it") {
+  // The fuzzer found memcmp given the null pointer an empty name is stored
+  // with, when the arena has no block yet (UBSan: nonnull argument).
+  StringInterner names;
+  SymbolId a = names.Intern(std::string_view());
+  bool added = true;
+  SymbolId b = names.Intern(std::string_view(), &added);
+  CHECK(a == b);
+  CHECK_FALSE(added);
+  CHECK(names.Intern("") == a);
+  CHECK(names.Intern("x") != a);
+}
