@@ -2,8 +2,9 @@
 # Bounded fuzzing: every libFuzzer target built under BUILD_DIR/fuzz/
 # (meson configure -Dfuzz=true, needs clang) runs for FUZZ_SECONDS seconds
 # (default 30), seeded from testdata/ (the first 64 KiB of each seed) and
-# from the regression inputs of testdata/bad/. A crash, a timeout, a leak
-# or an out-of-memory fails the test and leaves the input in the log.
+# from the regression inputs of testdata/bad/. A crash, a timeout, a leak,
+# an out-of-memory or an UBSan report fails the test and leaves the input
+# in the log.
 # Exits 77 (skip) when no target is built.
 set -u
 : "${BUILD_DIR:?}" "${TESTDATA:?}"
@@ -46,7 +47,8 @@ for fuzzer in "$BUILD_DIR"/fuzz/*_fuzzer; do
   done < <(seeds "$name")
   if "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$tmp/$name-" "$corpus" \
-      > "$tmp/$name.log" 2>&1; then
+      > "$tmp/$name.log" 2>&1 &&
+      ! grep -q 'runtime error:' "$tmp/$name.log"; then
     echo "ok: $name, $i seeds, $(grep -o 'stat::number_of_executed_units: [0-9]*' \
       "$tmp/$name.log" | grep -o '[0-9]*$' || echo '?') runs in ${seconds}s"
   else
