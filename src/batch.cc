@@ -18,6 +18,7 @@
 #include "flamefold/options.h"
 #include "flamefold/output.h"
 #include "flamefold/report.h"
+#include "flamefold/tool_main.h"
 
 namespace flamefold {
 namespace fs = std::filesystem;
@@ -77,28 +78,10 @@ bool Within(const fs::path& p, const fs::path& dir) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-// Runs `body` with an output file opened at `path`; the file is removed
-// when the body or the write fails.
+// WriteOutput, removing the file when the body or the write fails.
 int WriteFile(const std::string& path, const std::function<int(OutputSink*)>& body,
               const Diag& diag) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    diag.Error(path + ": " + std::strerror(errno));
-    return kExitDataError;
-  }
-  int status;
-  {
-    FdSink sink(fd);
-    status = body(&sink);
-    if (!sink.Flush() && status == kExitOk) {
-      diag.Error(path + ": write error: " + sink.error());
-      status = kExitDataError;
-    }
-  }
-  if (close(fd) != 0 && status == kExitOk) {
-    diag.Error(path + ": " + std::strerror(errno));
-    status = kExitDataError;
-  }
+  int status = WriteOutput(diag, path, body);
   if (status != kExitOk) unlink(path.c_str());
   return status;
 }
