@@ -159,7 +159,7 @@ void RunWorker(size_t id, Worker* w, Queue<Chunk>* chunks, Queue<Batch>* done,
 
 // Inserts a batch into the trie, translating the worker's frame ids.
 void InsertBatch(const Batch& b, std::vector<SymbolId>* map,
-                 StringInterner* names, StackTrie* trie,
+                 StringInterner* names, StackCounts* counts,
                  std::vector<SymbolId>* scratch) {
   for (const std::string& name : b.new_names) map->push_back(names->Intern(name));
   size_t at = 0;
@@ -169,7 +169,7 @@ void InsertBatch(const Batch& b, std::vector<SymbolId>* map,
       scratch->push_back((*map)[b.frames[at + k]]);
     }
     at += b.lengths[i];
-    trie->Add(*scratch, b.weights[i]);
+    counts->Add(*scratch, b.weights[i], 1);
   }
 }
 
@@ -178,7 +178,7 @@ void InsertBatch(const Batch& b, std::vector<SymbolId>* map,
 FoldInputs::FoldInputs(const FoldConfig& config, StringInterner* names,
                        StackTrie* trie)
     : config_(config), names_(names), trie_(trie),
-      parser_(config.perf, names, trie) {}
+      parser_(config.perf, names, &counts_) {}
 
 FoldInputs::~FoldInputs() = default;
 
@@ -240,7 +240,7 @@ bool FoldInputs::Add(const std::string& file, std::string* err) {
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;
-      if (!ReadFolded(&reader, names_, trie_, &folded_stats_, &why)) {
+      if (!ReadFolded(&reader, names_, &counts_, &folded_stats_, &why)) {
         *err = file + ": " + why;
         return false;
       }
@@ -280,7 +280,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   std::vector<std::thread> threads;
   auto drain = [&](bool wait) {
     while (std::optional<Batch> b = wait ? done.Pop() : done.TryPop()) {
-      InsertBatch(*b, &name_maps[b->worker], names_, trie_, &scratch);
+      InsertBatch(*b, &name_maps[b->worker], names_, &counts_, &scratch);
     }
   };
   uint64_t lines = 0;
@@ -364,6 +364,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
 
 void FoldInputs::Finish() {
   parser_.Finish();
+  counts_.MoveInto(trie_);
   stats_ = parser_.stats();
   MergeStats(&stats_, worker_stats_);
 }

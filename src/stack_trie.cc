@@ -17,20 +17,48 @@ StackTrie::StackTrie(const StringInterner* names)
 }
 
 NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
+  if (!table_current_) RebuildTable();
   uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
   size_t i = HashU64(key) & mask_;
   for (;; i = (i + 1) & mask_) {
     if (table_[i].key == key) return table_[i].child;
     if (table_[i].key == kEmptyKey) break;
   }
+  NodeId id = NewNode(parent, frame);
+  table_[i] = Slot{key, id};
+  if (nodes_.size() * 2 > table_.size()) Grow();
+  return id;
+}
+
+NodeId StackTrie::NewNode(NodeId parent, SymbolId frame) {
   NodeId id = static_cast<NodeId>(nodes_.size());
   Node node{parent, frame, 0, 0, 0, {}};
   node.next_sibling = nodes_[parent].first_child;
   nodes_[parent].first_child = id;
   nodes_.push_back(node);
-  table_[i] = Slot{key, id};
-  if (nodes_.size() * 2 > table_.size()) Grow();
   return id;
+}
+
+NodeId StackTrie::AppendChild(NodeId parent, SymbolId frame) {
+  if (table_current_) {
+    table_current_ = false;
+    table_ = {};  // its memory is better spent on nodes
+  }
+  return NewNode(parent, frame);
+}
+
+void StackTrie::RebuildTable() {
+  size_t size = 4096;
+  while (size < nodes_.size() * 2) size *= 2;
+  table_.assign(size, Slot{kEmptyKey, 0});
+  mask_ = size - 1;
+  for (NodeId n = 1; n < nodes_.size(); ++n) {
+    uint64_t key = (static_cast<uint64_t>(nodes_[n].parent) << 32) | nodes_[n].frame;
+    size_t i = HashU64(key) & mask_;
+    while (table_[i].key != kEmptyKey) i = (i + 1) & mask_;
+    table_[i] = Slot{key, n};
+  }
+  table_current_ = true;
 }
 
 void StackTrie::Grow() {

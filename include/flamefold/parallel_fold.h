@@ -10,6 +10,7 @@
 #include "flamefold/fold.h"
 #include "flamefold/folded.h"
 #include "flamefold/perf_script.h"
+#include "flamefold/stack_counts.h"
 #include "flamefold/stack_trie.h"
 
 namespace flamefold {
@@ -22,7 +23,8 @@ class FoldInputs {
   /// Opens and folds one input ("-" is stdin). On failure `*err` names the
   /// file (and line, for parse errors).
   bool Add(const std::string& file, std::string* err);
-  /// Ends the input (the Perl script's end-of-input rules apply here).
+  /// Ends the input (the Perl script's end-of-input rules apply here) and
+  /// builds the trie from the stacks read.
   void Finish();
 
   const PerfScriptStats& perf_stats() const { return stats_; }
@@ -37,6 +39,7 @@ class FoldInputs {
   const FoldConfig& config_;
   StringInterner* names_;
   StackTrie* trie_;
+  StackCounts counts_;       // the stacks read, until Finish() builds trie_
   PerfScriptParser parser_;  // the sequential parser; its state spans inputs
   PerfScriptStats stats_;         // all of it, after Finish()
   PerfScriptStats worker_stats_;  // what the parallel workers parsed

@@ -39,6 +39,12 @@ class StackTrie : public SampleSink {
 
   /// The child of `parent` named `frame`, created when missing.
   NodeId ChildOf(NodeId parent, SymbolId frame) { return Child(parent, frame); }
+  /// Creates the child of `parent` named `frame`, which the caller knows is
+  /// missing (building a trie from sorted stacks). The look-up table is then
+  /// rebuilt only if a later ChildOf or Add needs it.
+  NodeId AppendChild(NodeId parent, SymbolId frame);
+  /// Makes room for `more` nodes.
+  void Reserve(size_t more) { nodes_.reserve(nodes_.size() + more); }
   /// Adds `weight` and `samples` to the stack ending at `node` (merging).
   void AddCounts(NodeId node, const PerlNumber& weight, uint64_t samples) {
     nodes_[node].weight.Add(weight);
@@ -81,7 +87,9 @@ class StackTrie : public SampleSink {
     PerlNumber weight;
   };
   NodeId Child(NodeId parent, SymbolId frame);
+  NodeId NewNode(NodeId parent, SymbolId frame);
   void Grow();
+  void RebuildTable();
 
   NodeId FindCachedStack(std::span<const SymbolId> frames, uint64_t hash) const;
   void CacheStack(uint64_t hash, NodeId node);
@@ -102,6 +110,7 @@ class StackTrie : public SampleSink {
   };
   BigVector<Slot> table_;
   size_t mask_;
+  bool table_current_ = true;  // false after AppendChild: rebuilt on demand
   uint64_t total_samples_ = 0;
 };
 

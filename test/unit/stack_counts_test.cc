@@ -1,0 +1,85 @@
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "flamefold/stack_counts.h"
+#include "flamefold/stack_trie.h"
+#include "test_util.h"
+
+using namespace flamefold;
+
+namespace {
+std::vector<SymbolId> Ids(StringInterner* names,
+                          const std::vector<std::string>& frames) {
+  std::vector<SymbolId> ids;
+  for (const std::string& f : frames) ids.push_back(names->Intern(f));
+  return ids;
+}
+}  // namespace
+
+TEST_CASE("stack counts sum equal stacks and build the same trie as Add") {
+  StringInterner names;
+  StackCounts counts;
+  StackTrie direct(&names), built(&names);
+  const std::vector<std::vector<std::string>> stacks = {
+      {"a", "b", "c"}, {"a", "b!"}, {"a", "b"}, {"a", "b_"}, {"a"},
+      {"a", "b", "c"}, {},          {"z"},      {"a", "b"}};
+  uint64_t n = 1;
+  for (const auto& s : stacks) {
+    std::vector<SymbolId> ids = Ids(&names, s);
+    counts.Add(ids, PerlNumber::FromUint(n), 1);
+    direct.Add(ids, PerlNumber::FromUint(n));
+    ++n;
+  }
+  CHECK(counts.size() == 7);
+  CHECK(counts.total_samples() == 9);
+  counts.MoveInto(&built);
+  CHECK(counts.size() == 0);
+  CHECK(testing::FoldedText(built) == testing::FoldedText(direct));
+  CHECK(testing::FoldedText(built) == "a 5\na;b 12\na;b! 2\na;b;c 7\na;b_ 4\nz 8\n");
+  CHECK(built.total_samples() == 9);
+  CHECK(built.weight(StackTrie::kRoot).uint_value() == 7);  // the empty stack
+  // Nodes shared by prefixes are made once: a, a;b, a;b;c, a;b!, a;b_, z.
+  CHECK(built.node_count() == 7);
+  // The look-up table is rebuilt when a node is asked for after the build.
+  NodeId a = built.ChildOf(StackTrie::kRoot, names.Find("a"));
+  CHECK(built.ChildOf(a, names.Find("b")) == built.ChildOf(a, names.Find("b")));
+  CHECK(built.node_count() == 7);
+}
+
+TEST_CASE("stack counts move into a trie that already has stacks") {
+  StringInterner names;
+  StackTrie trie(&names);
+  trie.Add(Ids(&names, {"x", "y"}), PerlNumber::FromUint(1));
+  StackCounts counts;
+  counts.Add(Ids(&names, {"x", "y"}), PerlNumber::FromUint(2), 1);
+  counts.Add(Ids(&names, {"x", "y", "z"}), PerlNumber::FromUint(3), 2);
+  counts.Add(Ids(&names, {"w"}), PerlNumber::Parse("0.5"), 1);
+  counts.MoveInto(&trie);
+  CHECK(testing::FoldedText(trie) == "w 0.5\nx;y 3\nx;y;z 3\n");
+  CHECK(trie.total_samples() == 5);
+  CHECK(trie.node_count() == 5);
+}
+
+TEST_CASE("stack counts agree with Add on many random stacks") {
+  // Small alphabets and depths make many shared prefixes, equal stacks and
+  // hash-table growth: the built trie must print exactly what Add's does.
+  StringInterner names;
+  for (int i = 0; i < 6; ++i) names.Intern("f" + std::to_string(i));
+  std::mt19937 rng(7);
+  StackCounts counts;
+  StackTrie direct(&names), built(&names);
+  for (int s = 0; s < 20000; ++s) {
+    std::vector<SymbolId> ids(rng() % 9);
+    for (SymbolId& id : ids) id = rng() % 6;
+    PerlNumber w = PerlNumber::FromUint(rng() % 100);
+    counts.Add(ids, w, 1);
+    direct.Add(ids, w);
+  }
+  counts.MoveInto(&built);
+  CHECK(testing::FoldedText(built) == testing::FoldedText(direct));
+  CHECK(built.node_count() == direct.node_count());
+  CHECK(built.total_samples() == direct.total_samples());
+}
