@@ -115,6 +115,54 @@ std::string Modifiers(const PerfAttr& a) {
   return m.empty() ? m : ":" + m;
 }
 
+// The fields after the call chain, up to the user stack (DWARF call
+// graphs): raw data and branch stacks are skipped, the user registers and
+// the stack copy kept. Every length is checked against the bytes left.
+// Returns "" or what is wrong (the cursor is left where it was found).
+std::string ReadUserState(const PerfAttr& a, Cursor* cp, PerfSample* s) {
+  Cursor& c = *cp;
+  uint64_t st = a.sample_type;
+  if (st & abi::kSampleRaw) {
+    uint32_t size = 0;
+    if (!c.Get(&size) || !c.Skip(size)) return "sample cut short in its raw data";
+  }
+  if (st & abi::kSampleBranchStack) {
+    uint64_t nr = 0, hw_idx = 0;
+    bool ok = c.Get(&nr) && (!(a.branch_sample_type & abi::kBranchHwIndex) ||
+                             c.Get(&hw_idx));
+    if (!ok || nr > c.left() / 24 || !c.Skip(nr * 24)) {
+      return "sample cut short in its branch stack";
+    }
+  }
+  if (st & abi::kSampleRegsUser) {
+    if (!c.Get(&s->regs_abi)) return "sample cut short in its user registers";
+    if (s->regs_abi != 0) {
+      size_t n = static_cast<size_t>(std::popcount(a.sample_regs_user));
+      if (n > c.left() / 8) return "sample cut short in its user registers";
+      s->user_regs.resize(n);
+      for (uint64_t& r : s->user_regs) c.Get(&r);
+    }
+  }
+  if (st & abi::kSampleStackUser) {
+    uint64_t size = 0, dyn_size = 0;
+    if (!c.Get(&size)) return "sample cut short in its user stack";
+    if (size != 0) {
+      std::string_view bytes;
+      if (size > c.left()) {
+        return "user stack size " + std::to_string(size) +
+               " is more than the " + std::to_string(c.left()) +
+               " bytes left in the record";
+      }
+      c.Bytes(static_cast<size_t>(size), &bytes);
+      if (!c.Get(&dyn_size)) return "sample cut short in its user stack";
+      // perf refuses a dynamic size beyond the copy; the stack is then
+      // not used (no unwinding) rather than the whole file refused.
+      if (dyn_size <= size) s->user_stack = bytes.substr(0, dyn_size);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 bool PerfAttr::sample_id_all() const { return flag(abi::kFlagSampleIdAll); }
@@ -801,9 +849,13 @@ bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,
     for (uint64_t& ip : s->callchain) c.Get(&ip);
     s->has_callchain = true;
   }
-  // The rest (raw data, branch stacks, registers, user stack...) is not
-  // needed for stacks; it is not decoded.
-  return true;
+  s->regs_abi = 0;
+  s->user_regs.clear();
+  s->user_stack = {};
+  if (!(st & (abi::kSampleRegsUser | abi::kSampleStackUser))) return true;
+  std::string what = ReadUserState(a, &c, s);
+  if (!what.empty()) *err = At(c.offset()) + what;
+  return what.empty();
 }
 
 bool PerfDataReader::ParseIdTrailer(const PerfRecord& rec, size_t fixed_size,

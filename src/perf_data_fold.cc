@@ -13,7 +13,10 @@
 #include <memory>
 #include <unordered_map>
 
+#include "flamefold/dwarf_unwind.h"
 #include "flamefold/perf_data.h"
+#include "flamefold/source_lines.h"
+#include "flamefold/symbol_demangle.h"
 #include "perf_abi.h"
 
 namespace flamefold {
@@ -94,6 +97,30 @@ class Maps {
   mutable const Map* last_ = nullptr;  // the last hit: frames cluster
 };
 
+// The file-backed mappings of one address space, as the DWARF unwinder
+// reads them (each DSO's binary found as the symbols were).
+class UnwindView : public UnwindMaps {
+ public:
+  UnwindView(const Maps* maps, SymbolResolver* symbols)
+      : maps_(maps), symbols_(symbols) {}
+  bool Find(uint64_t addr, UnwindMapping* out) override {
+    const Map* m = maps_->Find(addr);
+    if (!m || m->identity || !m->dso || m->dso->kind != DsoKind::kUser) {
+      return false;
+    }
+    symbols_->Prepare(m->dso);
+    out->start = m->start;
+    out->end = m->end;
+    out->pgoff = m->pgoff;
+    out->file = m->dso->binary;
+    return true;
+  }
+
+ private:
+  const Maps* maps_;
+  SymbolResolver* symbols_;
+};
+
 struct Thread {
   int32_t pid = -1, tid = -1;
   std::string comm;
@@ -133,6 +160,7 @@ class Replayer : public PerfDataReader::Visitor {
     for (const PerfDataInfo::BuildId& b : info.build_ids) {
       build_ids_[b.filename] = b.build_id;
     }
+    if (!info.swapped) arch_ = RegisterMapFor(info.arch);
     return true;
   }
 
@@ -451,9 +479,8 @@ class Replayer : public PerfDataReader::Visitor {
     }
     const PerfAttr& a = reader_->info().attrs[sample_.attr];
     uint64_t st = a.sample_type;
-    if ((st & abi::kSampleRegsUser) && (st & abi::kSampleStackUser)) {
-      stats_->dwarf_chains++;
-    }
+    bool dwarf = (st & abi::kSampleRegsUser) && (st & abi::kSampleStackUser);
+    if (dwarf && !arch_) stats_->dwarf_chains++;
     int32_t pid = static_cast<int32_t>(sample_.pid);
     int32_t tid = static_cast<int32_t>(sample_.tid);
     const Thread* t = FindNew(pid, tid);
@@ -461,6 +488,7 @@ class Replayer : public PerfDataReader::Visitor {
     if (st & abi::kSampleCallchain) {
       out_ += '\n';
       AppendChain(t, sample_.callchain);
+      if (dwarf && arch_) AppendUnwound(t, a);
     } else {
       out_ += ' ';
       AppendFrame(t, cpumode, sample_.ip);
@@ -517,6 +545,91 @@ class Replayer : public PerfDataReader::Visitor {
     }
   }
 
+  // perf's DWARF post-unwind: the user frames from the sample's registers
+  // and stack copy, after the kernel part of the chain, each with the
+  // frames inlined there.
+  void AppendUnwound(const Thread* t, const PerfAttr& a) {
+    if (sample_.user_regs.empty() || sample_.user_stack.empty() || !t->maps) {
+      return;
+    }
+    auto& slot = unwinders_[t->maps.get()];
+    if (!slot.unwinder) {
+      slot.keep = t->maps;  // its address stays taken while the slot lives
+      slot.view = std::make_unique<UnwindView>(t->maps.get(), symbols_);
+      slot.unwinder = std::make_unique<DwarfUnwinder>(arch_, slot.view.get(),
+                                                      &files_);
+    }
+    UnwindSample us{a.sample_regs_user, &sample_.user_regs,
+                    sample_.user_stack, sample_.tid};
+    slot.unwinder->Unwind(us, kMaxStack, &ips_);
+    for (uint64_t ip : ips_) {
+      if (ip == 0) continue;
+      AppendUnwoundFrame(t, ip);
+    }
+  }
+
+  // A user frame as perf prints it after unwinding: the inlined frames at
+  // the address (innermost first, "(inlined)" instead of the DSO when the
+  // name is not the symbol's own), else the plain frame. Cached per (DSO,
+  // address).
+  void AppendUnwoundFrame(const Thread* t, uint64_t ip) {
+    const Map* map = FindMap(t, abi::kMiscUser, ip);
+    if (!map) {
+      out_ += '\t';
+      AppendFrame(t, abi::kMiscUser, ip);
+      out_ += '\n';
+      return;
+    }
+    uint64_t map_ip = map->MapIp(ip);
+    auto [it, added] = unwound_.try_emplace(FrameKey{map->dso, map_ip});
+    if (added) {
+      size_t mark = out_.size();
+      AppendInlined(map, map_ip);
+      if (out_.size() == mark) {
+        out_ += '\t';
+        AppendFrame(t, abi::kMiscUser, ip);
+        out_ += '\n';
+      }
+      it->second.assign(out_, mark, std::string::npos);
+      out_.resize(mark);
+    }
+    out_ += it->second;
+  }
+
+  // perf's append_inlines: addr2line's records for the address, each named
+  // after the symbol when the names agree, else an "(inlined)" frame.
+  void AppendInlined(const Map* map, uint64_t map_ip) {
+    Dso* dso = map->dso;
+    if (dso->kind != DsoKind::kUser) return;
+    const std::string& name = symbols_->Name(dso, map_ip);
+    size_t off = name.rfind("+0x");
+    if (name == "[unknown]" || off == std::string::npos) return;
+    if (dso->symsrc.empty()) return;
+    SourceFile* file = source_lines_.File(dso->symsrc);
+    if (!file) return;
+    uint64_t addr = map_ip;
+    if (file->is_exec()) addr = file->ObjdumpAddress(map_ip);
+    const SourceLookup* look = source_lines_.Lookup(dso->symsrc, addr, true);
+    if (!look || !look->found || look->records.empty()) return;
+    std::string_view base(name.data(), off);
+    for (const SourceRecord& r : look->records) {
+      std::string fn = r.function.empty() ? "??" : DemangleSymbol(r.function);
+      out_ += '\t';
+      AppendHex16(map_ip);
+      out_ += ' ';
+      if (fn == base) {
+        out_ += name;
+        out_ += " (";
+        out_ += dso->name;
+        out_ += ")\n";
+      } else {
+        out_ += fn;
+        out_.append(name, off, std::string::npos);
+        out_ += " (inlined)\n";
+      }
+    }
+  }
+
   bool EmitPending(std::string* err) {
     if (out_.empty()) return true;
     if (!emit_(out_)) {
@@ -543,6 +656,18 @@ class Replayer : public PerfDataReader::Visitor {
   PerfSample sample_;
   std::string out_;
 
+  // DWARF unwinding: one unwinder per address space.
+  const RegisterMap* arch_ = nullptr;
+  FileBytes files_;
+  struct UnwindSlot {
+    std::shared_ptr<Maps> keep;
+    std::unique_ptr<UnwindView> view;
+    std::unique_ptr<DwarfUnwinder> unwinder;
+  };
+  std::unordered_map<const Maps*, UnwindSlot> unwinders_;
+  std::vector<uint64_t> ips_;
+  SourceLines source_lines_;
+
   struct FrameKey {
     const Dso* dso;
     uint64_t addr;
@@ -561,6 +686,7 @@ class Replayer : public PerfDataReader::Visitor {
   };
   static constexpr int kFrameCacheBits = 16;
   std::unordered_map<FrameKey, std::string, FrameKeyHash> frames_;
+  std::unordered_map<FrameKey, std::string, FrameKeyHash> unwound_;
   std::vector<FrameSlot> frame_cache_;
   int frame_cache_bits_ = 6;
 };

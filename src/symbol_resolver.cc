@@ -191,6 +191,11 @@ void SymbolResolver::LoadUser(Dso* dso) {
   }
   if (syms.empty()) syms = runtime;
   if (runtime.empty()) runtime = syms;
+  dso->symsrc = syms;
+  dso->binary = readable && (dso->build_id.empty() ||
+                             info.build_id == dso->build_id)
+                    ? binary
+                    : runtime;
   if (syms.empty()) {
     warnings_.push_back(path + ": no symbols found" +
                         (hex.empty() ? "" : " (build id " + hex + ")"));

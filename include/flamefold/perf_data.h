@@ -79,6 +79,13 @@ struct PerfSample {
   uint64_t period = 0;
   std::vector<uint64_t> callchain;  // with the PERF_CONTEXT_* markers
   bool has_callchain = false;
+  // --call-graph dwarf: the user registers (in the order of the attr's
+  // sample_regs_user bits; empty when regs_abi is 0, e.g. a kernel thread)
+  // and the copy of the user stack from the stack pointer up (a view into
+  // the record, valid as long as its body).
+  uint64_t regs_abi = 0;
+  std::vector<uint64_t> user_regs;
+  std::string_view user_stack;
 };
 
 struct PerfMmap {

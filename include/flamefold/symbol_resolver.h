@@ -41,6 +41,11 @@ struct Dso {
   std::string path;      // the file as recorded
   std::string build_id;  // raw bytes; "" when unknown
   bool loaded = false;
+  // Set when a user DSO is loaded: the file perf reads its code and CFI
+  // from (the binary, under --symfs) and the one its symbols came from
+  // (where perf runs addr2line); "" when not found.
+  std::string binary;
+  std::string symsrc;
   SymbolTable table;
   // Address (in the DSO's symbol space) -> "sym+0xoff" or "[unknown]".
   std::unordered_map<uint64_t, std::string> names;
@@ -67,6 +72,10 @@ class SymbolResolver {
 
   /// The symbol name and offset perf prints for `addr` of `dso`, cached.
   const std::string& Name(Dso* dso, uint64_t addr);
+  /// Loads `dso` now if it is not (its symbols and files).
+  void Prepare(Dso* dso) {
+    if (!dso->loaded) Load(dso);
+  }
 
   /// Warnings collected while loading (files not found, ...), one a DSO.
   const std::vector<std::string>& warnings() const { return warnings_; }
