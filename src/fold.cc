@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "flamefold/folded.h"
+#include "flamefold/frame_inliner.h"
 #include "flamefold/input.h"
 #include "flamefold/options.h"
 #include "flamefold/parallel_fold.h"
@@ -32,9 +33,9 @@ constexpr OptionSpec kSpecs[] = {
     {"srcline", OptType::kFlag, true, false, "",
      "input is perf script -F+srcline: add source lines to frames"},
     {"inline", OptType::kFlag, true, false, "",
-     "un-inline frames (not available yet: see the man page)"},
+     "un-inline user frames as addr2line -i sees them"},
     {"context", OptType::kFlag, true, false, "",
-     "source context for --inline (not available yet)"},
+     "with --inline: add :file:line to each function"},
     {"include", OptType::kString, false, true, "REGEX",
      "keep only stacks matching REGEX (RE2; repeatable)"},
     {"exclude", OptType::kString, false, true, "REGEX",
@@ -42,7 +43,7 @@ constexpr OptionSpec kSpecs[] = {
     {"modern", OptType::kFlag, false, false, "",
      "fix the Perl script's data loss (see DIFFERENCES in the man page)"},
     {"symfs", OptType::kString, false, false, "DIR",
-     "perf.data input: look binaries up under DIR, as perf --symfs"},
+     "look binaries up under DIR, as perf --symfs (perf.data, --inline)"},
     {"kallsyms", OptType::kString, false, false, "FILE",
      "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
     {"output|o", OptType::kString, false, false, "FILE",
@@ -89,12 +90,6 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   }
   if (opts.Has("help")) return ArgsResult::kHelp;
   if (opts.Has("version")) return ArgsResult::kVersion;
-  if (opts.Has("inline") || opts.Has("context")) {
-    *err = std::string("--") + (opts.Has("inline") ? "inline" : "context") +
-           " is not available yet: it needs in-process DWARF line tables; "
-           "use stackcollapse-perf.pl for it meanwhile";
-    return ArgsResult::kUsageError;
-  }
   PerfScriptOptions& p = config->perf;
   p.include_pid = opts.Has("pid");
   p.include_tid = opts.Has("tid");
@@ -109,6 +104,11 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   config->output = opts.Get("output");
   config->symbols.symfs = opts.Get("symfs");
   config->symbols.kallsyms = opts.Get("kallsyms");
+  if (opts.Has("inline")) {  // --context alone does nothing, as in Perl
+    config->inliner = std::make_shared<FrameInliner>(config->symbols.symfs,
+                                                     opts.Has("context"));
+    p.inliner = config->inliner.get();
+  }
   config->stats = opts.Has("stats");
   config->quiet = opts.Has("quiet");
   long long v = 1;

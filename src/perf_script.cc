@@ -5,6 +5,7 @@
 
 #include "flamefold/diag.h"
 #include "flamefold/folded.h"
+#include "flamefold/frame_inliner.h"
 #include "flamefold/hash.h"
 
 namespace flamefold {
@@ -402,8 +403,9 @@ void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
     if (HasNul(line, lineno, file)) return;
     slow.kind = kUnrecognized;
     res = &slow;
-  } else if (options_.srcline) {
-    // Each frame consumes the source line after it: no caching.
+  } else if (options_.srcline || options_.inliner) {
+    // Each frame consumes the source line after it, or its result depends
+    // on its address: no caching.
     if (has_pname_) slow = ProcessFrame(f, reader);
     res = &slow;
   } else {
@@ -675,11 +677,34 @@ const PerfScriptParser::LineResult& PerfScriptParser::LookupFrame(
   return frame_results_[id];
 }
 
+// --inline: the Perl script puts addr2line's chain ("outer;...;inner") in
+// place of the frame, untouched (no tidying, no annotation, no srcline
+// read), unless addr2line failed.
+bool PerfScriptParser::InlineFrame(const FrameFields& f, LineResult* res) {
+  std::string chain = options_.inliner->Expand(f.pc, f.rawfunc, f.mod);
+  if (chain.empty() || chain == "??" || chain == "??:??:0") return false;
+  res->first = static_cast<uint32_t>(pieces_.size());
+  size_t start = 0;
+  while (start <= chain.size()) {
+    size_t end = chain.find(';', start);
+    if (end == std::string::npos) end = chain.size();
+    pieces_.push_back(names_->Intern(
+        std::string_view(chain).substr(start, end - start)));
+    res->count++;
+    start = end + 1;
+  }
+  return true;
+}
+
 // Turns one stack line into the frames the Perl script pushes for it
 // (several for a perf-map-agent inline chain "a->b->c").
 PerfScriptParser::LineResult PerfScriptParser::ProcessFrame(
     const FrameFields& f, LineReader* reader) {
   LineResult res;
+  if (options_.inliner && FrameInliner::Applies(f.mod) &&
+      InlineFrame(f, &res)) {
+    return res;
+  }
   std::string_view rawfunc = f.rawfunc;
   size_t cut = OffsetStart(rawfunc, options_.modern);
   if (cut == rawfunc.size() && OffsetStart(rawfunc, true) != rawfunc.size()) {

@@ -5,11 +5,14 @@
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+
+#include "flamefold/elf_symbols.h"
 
 namespace flamefold {
 namespace {
@@ -278,7 +281,59 @@ struct SourceFile::Impl {
   }
 };
 
-std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path) {
+namespace {
+
+bool HasSection(Elf* elf, const char* wanted) {
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return false;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn;
+       scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
+    const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
+    if (name && std::strcmp(name, wanted) == 0) return true;
+  }
+  return false;
+}
+
+bool IsFile(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Where binutils finds the DWARF of a file without any: by build id under
+// /usr/lib/debug, then by .gnu_debuglink next to the file, in .debug/ and
+// under /usr/lib/debug (all under `root`, our --symfs).
+std::string SeparateDebugFile(const std::string& path,
+                              const std::string& root) {
+  ElfInfo info;
+  std::string err;
+  if (!ReadElfInfo(path, &info, &err)) return "";
+  std::string hex = BuildIdHex(info.build_id);
+  if (hex.size() > 2) {
+    std::string f = root + "/usr/lib/debug/.build-id/" + hex.substr(0, 2) +
+                    "/" + hex.substr(2) + ".debug";
+    if (IsFile(f)) return f;
+  }
+  if (info.debuglink.empty()) return "";
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string real_dir = dir;  // the directory as the program knew it
+  if (!root.empty() && real_dir.compare(0, root.size(), root) == 0) {
+    real_dir = real_dir.substr(root.size());
+  }
+  for (const std::string& f :
+       {dir + "/" + info.debuglink, dir + "/.debug/" + info.debuglink,
+        root + "/usr/lib/debug" + real_dir + "/" + info.debuglink}) {
+    if (f != path && IsFile(f)) return f;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path,
+                                             const std::string& debug_root) {
   static bool init = (elf_version(EV_CURRENT), true);
   (void)init;
   auto impl = std::make_unique<Impl>();
@@ -286,6 +341,13 @@ std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path) {
   if (impl->fd < 0) return nullptr;
   impl->elf = elf_begin(impl->fd, ELF_C_READ_MMAP, nullptr);
   if (!impl->elf || elf_kind(impl->elf) != ELF_K_ELF) return nullptr;
+  if (!HasSection(impl->elf, ".debug_info")) {
+    std::string debug = SeparateDebugFile(path, debug_root);
+    if (!debug.empty()) {
+      std::unique_ptr<SourceFile> f = Open(debug, "\n");  // no further hop
+      if (f) return f;
+    }
+  }
   std::unique_ptr<SourceFile> f(new SourceFile());
   impl->ReadSections(&f->is_exec_, &f->text_delta_);
   impl->dwarf = dwarf_begin_elf(impl->elf, DWARF_C_READ, nullptr);
@@ -407,7 +469,7 @@ bool SourceFile::NmAddress(const std::string& name, uint64_t* addr) const {
 
 SourceFile* SourceLines::File(const std::string& path) {
   auto [it, added] = files_.try_emplace(path);
-  if (added) it->second.file = SourceFile::Open(path);
+  if (added) it->second.file = SourceFile::Open(path, debug_root_);
   return it->second.file.get();
 }
 
@@ -415,7 +477,7 @@ const SourceLookup* SourceLines::Lookup(const std::string& path,
                                         uint64_t addr, bool stateful) {
   auto [it, added] = files_.try_emplace(path);
   Entry& e = it->second;
-  if (added) e.file = SourceFile::Open(path);
+  if (added) e.file = SourceFile::Open(path, debug_root_);
   if (!e.file) return nullptr;
   auto [slot, fresh] = e.cache.try_emplace(addr);
   if (fresh) e.file->Lookup(addr, &slot->second, stateful);

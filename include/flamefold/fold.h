@@ -3,6 +3,7 @@
 #ifndef FLAMEFOLD_FOLD_H_
 #define FLAMEFOLD_FOLD_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "flamefold/symbol_resolver.h"
 
 namespace flamefold {
+
+class FrameInliner;
 
 /// Validated flamefold options. Defaults are those of stackcollapse-perf.pl.
 struct FoldConfig {
@@ -26,6 +29,7 @@ struct FoldConfig {
   size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
   std::vector<std::string> inputs;   // none: stdin
   SymbolOptions symbols;             // perf.data: --symfs, --kallsyms
+  std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here
 };
 
 enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };

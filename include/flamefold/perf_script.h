@@ -17,6 +17,8 @@
 
 namespace flamefold {
 
+class FrameInliner;
+
 struct PerfScriptOptions {
   bool include_pid = false;      // --pid: process frame "comm-PID"
   bool include_tid = false;      // --tid: "comm-PID/TID" (wins over --pid)
@@ -26,6 +28,9 @@ struct PerfScriptOptions {
   bool srcline = false;          // --srcline: input from perf script -F+srcline
   std::string event_filter;      // --event-filter; "" = the first event seen
   bool modern = false;           // --modern: fix the Perl script's data loss
+  // --inline (--context): user frames replaced by addr2line's inline
+  // chain; shared by the parsers of all threads (it locks).
+  FrameInliner* inliner = nullptr;
 };
 
 /// What happened to the input, for --stats and for the warnings about the
@@ -133,6 +138,7 @@ class PerfScriptParser {
   void DecideOnSampleCache();
   const LineResult& LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
+  bool InlineFrame(const FrameFields& f, LineResult* res);
   void TidyPiece(std::string* func, uint8_t* quirks) const;
   void Annotate(std::string* func, size_t index, std::string_view mod,
                 uint8_t* quirks) const;

@@ -43,8 +43,12 @@ struct SourceLookup {
 /// One ELF file opened for look-ups (its DWARF, sections and symbols).
 class SourceFile {
  public:
-  /// nullptr when `path` is not a readable ELF file.
-  static std::unique_ptr<SourceFile> Open(const std::string& path);
+  /// nullptr when `path` is not a readable ELF file. A file without DWARF
+  /// is replaced by its separate debug file when there is one, as binutils
+  /// finds it (build id, then .gnu_debuglink), under `debug_root` ("" = /;
+  /// "\n": do not look).
+  static std::unique_ptr<SourceFile> Open(const std::string& path,
+                                          const std::string& debug_root = "");
   ~SourceFile();
   SourceFile(const SourceFile&) = delete;
   SourceFile& operator=(const SourceFile&) = delete;
@@ -80,6 +84,10 @@ class SourceFile {
 /// Files opened once, look-ups cached by (path, address).
 class SourceLines {
  public:
+  /// `debug_root`: where separate debug files are looked for (see
+  /// SourceFile::Open).
+  explicit SourceLines(std::string debug_root = "")
+      : debug_root_(std::move(debug_root)) {}
   /// nullptr when the file cannot be opened (cached too).
   SourceFile* File(const std::string& path);
   /// The cached look-up of `addr` in `path`; nullptr when the file cannot
@@ -93,6 +101,7 @@ class SourceLines {
     std::unique_ptr<SourceFile> file;
     std::unordered_map<uint64_t, SourceLookup> cache;
   };
+  std::string debug_root_;
   std::map<std::string, Entry> files_;
 };
 
