@@ -4,9 +4,13 @@
 # `perf script | stackcollapse-perf.pl OPTIONS` printed, with the options
 # in the file name ("all+tid" = --all --tid, "default" = none).
 # Symbols come only from the case's files: --symfs root (the binaries as
-# recorded), --kallsyms CASE/kallsyms, and HOME pointing nowhere so that no
-# build-id cache is used. Then: stdin, gzip, a cut-short file, corrupt
-# lengths, and (when clang built it) a bounded fuzzing run.
+# recorded; CASE/root when the case has its own), --kallsyms CASE/kallsyms,
+# and HOME pointing nowhere so that no build-id cache is used. Each check
+# also prints the share of the sample weight that folds to the expected
+# stacks. A case with CASE/script.txt.gz (its perf script text) is checked
+# on that text too, with the same expectations (--inline and --context look
+# the binaries up under --symfs). Then: stdin, gzip, a cut-short file,
+# corrupt lengths, and (when clang built it) a bounded fuzzing run.
 set -u
 : "${BUILD_DIR:?}" "${TESTDATA:?}"
 ff=$BUILD_DIR/src/tools/flamefold
@@ -18,7 +22,16 @@ export HOME=/nonexistent
 fail=0
 pass=0
 
+# The share of EXPECTED's sample weight that ACTUAL folds to the same stacks.
+weight() {  # weight EXPECTED ACTUAL
+  awk 'FNR == NR { n = $NF; sub(/ [0-9]+$/, ""); want[$0] += n; total += n; next }
+       { n = $NF; sub(/ [0-9]+$/, ""); got[$0] += n }
+       END { for (k in want) same += (got[k] < want[k] ? got[k] : want[k])
+             printf "%.2f", total ? 100 * same / total : 100 }' "$1" "$2"
+}
+
 check() {  # check WHAT EXPECTED ACTUAL
+  echo "$1: $(weight "$2" "$3")% of the sample weight in identical stacks"
   if cmp -s "$2" "$3"; then
     pass=$((pass + 1))
   else
@@ -31,6 +44,8 @@ check() {  # check WHAT EXPECTED ACTUAL
 for dir in "$data"/*/; do
   c=$(basename "$dir")
   [ -f "$dir/perf.data" ] || continue
+  root=$data/root
+  [ -d "$dir/root" ] && root=$dir/root
   for want in "$dir"/*.folded; do
     name=$(basename "$want" .folded)
     opts=()
@@ -46,6 +61,10 @@ for dir in "$data"/*/; do
       continue
     fi
     check "$c/$name" "$want" "$tmp/out"
+    [ -f "$dir/script.txt.gz" ] || continue
+    "$ff" --symfs "$root" "${opts[@]}" "$dir/script.txt.gz" > "$tmp/out" \
+      2> "$tmp/err"
+    check "$c/$name (perf script text)" "$want" "$tmp/out"
   done
   # The same from standard input, and gzip-compressed.
   "$ff" --symfs "$root" --kallsyms "$dir/kallsyms" < "$dir/perf.data" \
@@ -56,6 +75,7 @@ for dir in "$data"/*/; do
   check "$c/default (gzip on stdin)" "$dir/default.folded" "$tmp/out"
 done
 
+root=$data/root
 # A file cut inside a record: a warning, exit 0, the whole records folded.
 sw=$data/system-wide
 size=$(stat -c %s "$sw/perf.data")

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh
+#   testdata/perf-data/record.sh [fp|dwarf]    (default: both)
+# "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones
+# (last section).
 # The programs are built static and kept under root/ at the path they ran
 # from (/tmp/ffrec), so that `--symfs root` finds them on any host. Kernel
 # cases keep the kallsyms lines their samples need (the symbols hit, the one
@@ -11,37 +13,22 @@
 # options given to both ("all+tid.folded": --all --tid).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+only=${1:-}
 run=/tmp/ffrec
+root=$here/root
 collapse=${COLLAPSE:-/tmp/FlameGraph/stackcollapse-perf.pl}
 echo -1 > /proc/sys/kernel/perf_event_paranoid
-rm -rf "$run" && mkdir -p "$run"
-cp "$here/work.c" "$here/jit.c" "$run/"
-cd "$run"
-gcc -O2 -fno-omit-frame-pointer -static -o work work.c
-gcc -O2 -fno-omit-frame-pointer -static -o jit jit.c
-# A stripped PIE whose symbols are in a separate debug file.
-gcc -O2 -fno-omit-frame-pointer -o work-stripped work.c
-objcopy --only-keep-debug work-stripped work-stripped.debug
-strip --strip-all work-stripped
-objcopy --add-gnu-debuglink=work-stripped.debug work-stripped
-
-root=$here/root
-rm -rf "$root" && mkdir -p "$root$run" "$root/tmp"
-cp work jit work-stripped work-stripped.debug "$root$run/"
-
-cases="fp-user stripped-debuglink system-wide two-events pipe zstd jit"
-for c in $cases; do rm -rf "${here:?}/$c" && mkdir -p "$here/$c"; done
-
 rec() {  # rec CASE perf-record-args...
   shift
   perf record -q "$@" 2>/dev/null
 }
 script() {  # script CASE [perf script args]: perf script with our sources
   local c=$1; shift
-  local k=()
+  local k=() r=$root
   [ -f "$here/$c/kallsyms" ] && k=(--kallsyms "$here/$c/kallsyms")
+  [ -d "$here/$c/root" ] && r=$here/$c/root
   perf --buildid-dir /nonexistent script -i "$here/$c/perf.data" \
-    --symfs "$root" "${k[@]}" "$@" 2>/dev/null
+    --symfs "$r" "${k[@]}" "$@" 2>/dev/null
 }
 expect() {  # expect CASE NAME [stackcollapse options]
   local c=$1 name=$2; shift 2
@@ -73,6 +60,25 @@ for i in sorted(keep, key=lambda i: int(lines[i].split()[0], 16)):
     print(lines[i])
 PY
 }
+
+if [ "$only" != dwarf ]; then
+rm -rf "$run" && mkdir -p "$run"
+cp "$here/work.c" "$here/jit.c" "$run/"
+cd "$run"
+gcc -O2 -fno-omit-frame-pointer -static -o work work.c
+gcc -O2 -fno-omit-frame-pointer -static -o jit jit.c
+# A stripped PIE whose symbols are in a separate debug file.
+gcc -O2 -fno-omit-frame-pointer -o work-stripped work.c
+objcopy --only-keep-debug work-stripped work-stripped.debug
+strip --strip-all work-stripped
+objcopy --add-gnu-debuglink=work-stripped.debug work-stripped
+
+root=$here/root
+rm -rf "$root" && mkdir -p "$root$run" "$root/tmp"
+cp work jit work-stripped work-stripped.debug "$root$run/"
+
+cases="fp-user stripped-debuglink system-wide two-events pipe zstd jit"
+for c in $cases; do rm -rf "${here:?}/$c" && mkdir -p "$here/$c"; done
 
 # 1. user-only frame-pointer call graph
 rec fp-user -F 199 -g -e cpu-clock:u -o "$here/fp-user/perf.data" ./work 1500
@@ -114,5 +120,49 @@ cp /tmp/perf-*.map "$root/tmp/"
 expect jit default
 expect jit jit --jit
 rm -f /tmp/perf-*.map
+fi
+
+# --- DWARF call graphs (--call-graph dwarf) ------------------------------
+# Programs built -O2 -g without frame pointers, so that only DWARF
+# unwinding finds the callers, and kept in CASE/root at the path they ran
+# from (/tmp/ffdw): dwarf.cc static-pie (C++ templates, lambdas through
+# std::function, inlined calls; "threads" on three threads), shlib.c and
+# libtiny.c (no libc: a call through a shared library and back). Each case
+# also has expectations with --inline and --context (the Perl script runs
+# addr2line on the binaries at /tmp/ffdw), and dwarf-cxx keeps its perf
+# script text (script.txt.gz) to check the same on text input.
+if [ "$only" != fp ]; then
+dw=/tmp/ffdw
+mkdir -p "$run"  # trim_kallsyms's scratch
+rm -rf "$dw" && mkdir -p "$dw"
+cp "$here/dwarf.cc" "$here/shlib.c" "$here/libtiny.c" "$dw/"
+cd "$dw"
+g++ -O2 -g -fomit-frame-pointer -fno-exceptions -static-pie \
+  -ffunction-sections -Wl,--gc-sections -o dwarf dwarf.cc
+gcc -O2 -g -fomit-frame-pointer -fPIC -shared -nostdlib -o libtiny.so \
+  libtiny.c
+gcc -O2 -g -fomit-frame-pointer -fno-stack-protector -nostdlib -o shlib \
+  shlib.c -L"$dw" -ltiny -Wl,-rpath,"$dw"
+dcases="dwarf-cxx dwarf-threads dwarf-shlib"
+for c in $dcases; do rm -rf "${here:?}/$c" && mkdir -p "$here/$c"; done
+mkdir -p "$here/dwarf-cxx/root$dw" "$here/dwarf-shlib/root$dw"
+cp dwarf "$here/dwarf-cxx/root$dw/"
+ln -s ../dwarf-cxx/root "$here/dwarf-threads/root"
+cp shlib libtiny.so "$here/dwarf-shlib/root$dw/"
+drec() {  # drec CASE command...: 299 Hz, 4 KB of stack, zstd records
+  local c=$1; shift
+  perf record -q -z -F 299 --call-graph dwarf,4096 \
+    -o "$here/$c/perf.data" "$@" > /dev/null 2>&1
+}
+drec dwarf-cxx ./dwarf cxx 600
+drec dwarf-threads ./dwarf threads 250
+drec dwarf-shlib ./shlib 12000
+for c in $dcases; do
+  expect "$c" default
+  expect "$c" inline --inline
+  expect "$c" inline+context --inline --context
+done
+script dwarf-cxx | gzip -9n > "$here/dwarf-cxx/script.txt.gz"
+fi
 
 ls -la "$here"/*/
