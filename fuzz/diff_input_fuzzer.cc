@@ -2,7 +2,7 @@
 // reader, as difffolded.pl reads lines, and the perf script / perf.data
 // folding behind it), then the sorted two-column output. The bytes are put
 // in a memory file and read by path, as flamediff reads its arguments.
-// Bits of the first byte pick the side, -s and -n.
+// Bits of the first byte pick the side, -s, -n and small stack limits.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -36,9 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int side = bits & 1;
   table.Add(1 - side, "other;side", flamefold::PerlNumber::FromUint(3));
   flamefold::DiffSideStats stats;
+  flamefold::StackLimits limits;  // small ones too, to reach the cutting
+  if (bits & 8) limits.max_depth = 3;
+  if (bits & 16) limits.max_frame = 5;
   std::string err;
-  if (flamefold::ReadDiffSide(path, side, bits & 2, symbols, &table, &stats,
-                              &err)) {
+  if (flamefold::ReadDiffSide(path, side, bits & 2, symbols, limits, &table,
+                              &stats, &err)) {
     flamefold::StringSink out;
     table.Write(bits & 4, &out);
   }

@@ -1,7 +1,8 @@
 // libFuzzer target for folded text: ReadFolded over the whole input (small
 // chunks, a small line limit) and SplitFoldedLine on every line, checking
 // what it promises: the count is digits with at most one '.', not first,
-// and the stack plus one white-space character plus the count is the line.
+// and the stack plus one white-space character plus the count is the line;
+// and that no stack read is past the (small) stack limits.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "flamefold/byte_source.h"
 #include "flamefold/folded.h"
 #include "flamefold/line_reader.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/stack_trie.h"
 
 namespace {
@@ -34,6 +36,22 @@ void CheckSplit(std::string_view line) {
   if (line.substr(line.size() - count.size()) != count) abort();
 }
 
+// What the limits promise (stack_limits.h): no more than max_depth frames,
+// no frame name longer than max_frame bytes.
+void CheckLimits(std::string_view line, const flamefold::StackLimits& l) {
+  size_t frames = 0;
+  size_t pos = 0;
+  for (;;) {
+    size_t semi = line.find(';', pos);
+    size_t end = semi == std::string_view::npos ? line.size() : semi;
+    if (end - pos > l.max_frame) abort();
+    ++frames;
+    if (semi == std::string_view::npos) break;
+    pos = semi + 1;
+  }
+  if (frames > l.max_depth) abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -50,11 +68,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   flamefold::StringInterner names;
   flamefold::StackTrie trie(&names);
   flamefold::FoldedStats stats;
+  flamefold::StackLimits limits;
+  if (size % 3 != 0) {  // small limits, to reach the cutting
+    limits.max_depth = 1 + size % 5;
+    limits.max_frame = 4 + size % 7;
+  }
   std::string err;
-  flamefold::ReadFolded(&reader, &names, &trie, &stats, &err);
+  flamefold::ReadFolded(&reader, &names, &trie, &stats, &err, limits);
   size_t bytes = 0;
   trie.Walk([&](flamefold::NodeId, std::string_view line) {
     bytes += line.size();
+    CheckLimits(line, limits);
   });
   return 0;
 }

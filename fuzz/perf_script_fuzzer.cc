@@ -2,9 +2,11 @@
 // first are parsed as `perf script` output with the options the first
 // byte's bits pick, then the folded profile is walked as flamefold prints
 // it. Any input must end in stacks, counted warnings or an error message,
-// never a crash, a hang or memory out of proportion to the input.
+// never a crash, a hang or memory out of proportion to the input; and no
+// stack or frame name past the limits (small ones, picked by the size).
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -12,7 +14,28 @@
 #include "flamefold/byte_source.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/perf_script.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/stack_trie.h"
+
+namespace {
+
+// What the limits promise (stack_limits.h): no more than max_depth frames,
+// no frame name longer than max_frame bytes.
+void CheckLimits(std::string_view line, const flamefold::StackLimits& l) {
+  size_t frames = 0;
+  size_t pos = 0;
+  for (;;) {
+    size_t semi = line.find(';', pos);
+    size_t end = semi == std::string_view::npos ? line.size() : semi;
+    if (end - pos > l.max_frame) abort();
+    ++frames;
+    if (semi == std::string_view::npos) break;
+    pos = semi + 1;
+  }
+  if (frames > l.max_depth) abort();
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -26,6 +49,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.srcline = bits & 32;
   options.modern = bits & 64;
   if (bits & 128) options.event_filter = "cycles";
+  if (size % 3 != 0) {  // small limits, to reach the cutting
+    options.limits.max_depth = 1 + size % 5;
+    options.limits.max_frame = 4 + size % 7;
+  }
   // Small chunks and a small line limit reach the reader's buffer edges and
   // its overlong-line path with short inputs.
   flamefold::StringSource src(
@@ -40,6 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t bytes = 0;
   trie.Walk([&](flamefold::NodeId, std::string_view line) {
     bytes += line.size();
+    CheckLimits(line, options.limits);
   });
   return 0;
 }

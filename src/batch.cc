@@ -137,6 +137,7 @@ Outcome Convert(const BatchConfig& config, const BatchJob& job, int slot) {
   fold.inputs = {job.input};
   fold.quiet = config.quiet;
   fold.perf.include_pid = false;
+  fold.perf.limits = config.svg_config.limits;  // flamesvg's options
   int status = WriteFile(folded, [&](OutputSink* out) {
     return RunFold(fold, out, diag);
   }, diag);
@@ -151,6 +152,7 @@ Outcome Convert(const BatchConfig& config, const BatchJob& job, int slot) {
   }
   if (status == kExitOk && config.report) {
     ReportConfig rc;
+    rc.limits = config.svg_config.limits;
     rc.inputs = {folded};
     rc.quiet = config.quiet;
     status = WriteFile(report, [&](OutputSink* out) {
@@ -239,7 +241,9 @@ std::string BatchHelp() {
          "Options (spelled in full):\n" +
          FormatOptionHelp(kSpecs) +
          "Any flamesvg option (see flamesvg --help) applies to every SVG;\n"
-         "without --title, each SVG is titled with its input's path.\n\n"
+         "without --title, each SVG is titled with its input's path.\n"
+         "flamesvg's --max-stack-depth and --max-frame-length apply to the\n"
+         "folding as well (and so to NAME.folded and the report).\n\n"
          "Example: flamebatch -o graphs --jobs 4 --report archive/\n"
          "Exit status: 0 all converted or up to date, 1 an input failed, 2 usage error.\n";
 }

@@ -15,10 +15,12 @@ namespace {
 // Folded text, line by line as difffolded.pl reads it. A line without a
 // count ("a;b", a blank line) is what Perl's failed match leaves: an empty
 // stack with no count, which prints as " 0 0" (and we count it).
-bool ReadFoldedSide(Input* in, int side, bool strip_hex, DiffTable* table,
+bool ReadFoldedSide(Input* in, int side, bool strip_hex,
+                    const StackLimits& limits, DiffTable* table,
                     DiffSideStats* stats, std::string* err) {
   LineReader reader(in->source.get());
   std::string_view line;
+  std::string scratch;
   for (;;) {
     LineReader::Result r = reader.Next(&line);
     if (r == LineReader::kEof) return true;
@@ -35,6 +37,7 @@ bool ReadFoldedSide(Input* in, int side, bool strip_hex, DiffTable* table,
       continue;
     }
     PerlNumber n = PerlNumber::Parse(count);
+    stack = LimitFoldedStack(stack, limits, &stats->limits, &scratch);
     if (strip_hex) {
       table->Add(side, StripHexAddresses(stack), n);
     } else {
@@ -47,11 +50,13 @@ bool ReadFoldedSide(Input* in, int side, bool strip_hex, DiffTable* table,
 // (stackcollapse-perf.pl's defaults), then taken line by line like a folded
 // file.
 bool ReadPerfSide(Input* in, int side, bool strip_hex,
-                  const SymbolOptions& symbols, DiffTable* table,
-                  DiffSideStats* stats, std::string* err) {
+                  const SymbolOptions& symbols, const StackLimits& limits,
+                  DiffTable* table, DiffSideStats* stats, std::string* err) {
   StringInterner names;
   StackTrie trie(&names);
-  PerfScriptParser parser(PerfScriptOptions{}, &names, &trie);
+  PerfScriptOptions options;  // stackcollapse-perf.pl's defaults
+  options.limits = limits;
+  PerfScriptParser parser(options, &names, &trie);
   std::string why;
   if (in->kind == ContentKind::kPerfData) {
     if (!FoldPerfData(in->name, in->source.get(), symbols, &parser, 0,
@@ -67,6 +72,7 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex,
   }
   parser.Finish();
   stats->perf = parser.stats();
+  stats->limits = stats->perf.limits;
   if (trie.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
     *err = in->name + ": no samples found: " +
            std::to_string(stats->perf.unrecognized_lines) +
@@ -125,8 +131,8 @@ bool LooksLikePerfScript(Input* in, std::string* err) {
 }  // namespace
 
 bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
-                  const SymbolOptions& symbols, DiffTable* table,
-                  DiffSideStats* stats, std::string* err) {
+                  const SymbolOptions& symbols, const StackLimits& limits,
+                  DiffTable* table, DiffSideStats* stats, std::string* err) {
   Input in;
   if (!OpenInput(file, &in, err)) return false;
   if (in.kind == ContentKind::kPerfScript && !LooksLikePerfScript(&in, err)) {
@@ -136,16 +142,17 @@ bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kFolded:
-      return ReadFoldedSide(&in, side, strip_hex, table, stats, err);
+      return ReadFoldedSide(&in, side, strip_hex, limits, table, stats, err);
     case ContentKind::kPerfData:
     case ContentKind::kPerfScript:
-      return ReadPerfSide(&in, side, strip_hex, symbols, table, stats, err);
+      return ReadPerfSide(&in, side, strip_hex, symbols, limits, table, stats,
+                          err);
   }
   return true;
 }
 
 void WarnAboutDiffSide(const std::string& file, const DiffSideStats& s,
-                       const Diag& diag) {
+                       const StackLimits& limits, const Diag& diag) {
   if (s.invalid_lines > 0) {
     diag.Warning(Where(file, s.first_invalid) +
                  std::to_string(s.invalid_lines) +
@@ -174,6 +181,7 @@ void WarnAboutDiffSide(const std::string& file, const DiffSideStats& s,
                  " sample(s) of '" + s.perf.other_event +
                  "' were skipped (use flamefold --event-filter)");
   }
+  if (s.limits.any()) diag.Warning(LimitWarning(file, limits, s.limits));
 }
 
 }  // namespace flamefold

@@ -63,6 +63,13 @@ bool ParseLong(std::string_view rest, int argc, char** argv, int* i,
   } else if (IsLong(rest, "kallsyms")) {
     if (!LongValue("kallsyms", rest, argc, argv, i, &value, err)) return false;
     config->symbols.kallsyms = value;
+  } else if (IsLong(rest, "max-stack-depth") ||
+             IsLong(rest, "max-frame-length")) {
+    std::string_view name = rest.substr(0, rest.find('='));
+    if (!LongValue(name, rest, argc, argv, i, &value, err) ||
+        !ParseStackLimit(name, value, &config->limits, err)) {
+      return false;
+    }
   } else if (IsLong(rest, "top")) {
     if (!LongValue("top", rest, argc, argv, i, &value, err)) return false;
     char* end = nullptr;
@@ -101,6 +108,12 @@ std::string DiffHelp() {
          "                   by more than P percentage points\n"
          "  --top N          rows of --report (default 20; 0: all)\n"         "  --symfs DIR      perf.data input: look binaries up under DIR\n"
          "  --kallsyms FILE  perf.data input: kernel symbols from FILE\n"
+         "  --max-stack-depth N\n"
+         "                   cut deeper stacks to their N frames nearest the\n"
+         "                   root (default 65536)\n"
+         "  --max-frame-length BYTES\n"
+         "                   cut longer frame names at a UTF-8 boundary\n"
+         "                   (default 262144)\n"
          "  --version        print the version and exit\n"
          "Options go before the files, as with difffolded.pl.\n\n"
          "Example: flamediff before.folded after.folded | flamesvg > diff.svg\n"
@@ -203,6 +216,7 @@ int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
   for (int side = 0; side < 2; ++side) {
     std::string err;
     if (!ReadDiffSide(*files[side], side, config.strip_hex, config.symbols,
+                      config.limits,
                       &table, &stats[side], &err)) {
       diag.Error(err);
       return kExitDataError;
@@ -229,7 +243,7 @@ int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
     return kExitDataError;
   }
   for (int side = 0; side < 2; ++side) {
-    WarnAboutDiffSide(*files[side], stats[side], diag);
+    WarnAboutDiffSide(*files[side], stats[side], config.limits, diag);
   }
   if (config.has_threshold) return CheckThreshold(config, changes, diag);
   return kExitOk;

@@ -12,6 +12,7 @@
 #include "flamefold/input.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/options.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/svg_text.h"
 
 namespace flamefold {
@@ -74,6 +75,8 @@ constexpr OptionSpec kSpecs[] = {
      "palette map file for --cp (default palette.map)"},
     {"max-frames", OptType::kInt, false, false, "N",
      "keep only the N widest frames (narrower ones stay in their parents)"},
+    kMaxStackDepthOption,
+    kMaxFrameLengthOption,
     {"output|o", OptType::kString, false, false, "FILE",
      "write the SVG to FILE instead of standard output"},
     {"quiet|q", OptType::kFlag, false, false, "", "no warnings"},
@@ -160,6 +163,9 @@ SvgArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
   config->reverse = o.Has("reverse");
   config->use_palette_map = o.Has("cp");
   config->palette_file = o.Get("palfile", "palette.map");
+  if (!ParseStackLimits(o, &config->limits, err)) {
+    return SvgArgsResult::kUsageError;
+  }
   if (o.Has("max-frames")) {
     long long n = std::stoll(o.Get("max-frames"));
     if (n < 1) {
@@ -273,6 +279,7 @@ class LineFeeder {
   bool ReadLines(LineReader* reader, const std::string& name, Pass pass,
                  bool transform);
   std::string_view Transform(std::string_view raw);
+  std::string_view Limit(std::string_view line);
   void Accept(std::string_view line, Pass pass);
   // Holds the lines copied from standard input.
   bool ReadBackStdin();
@@ -285,7 +292,10 @@ class LineFeeder {
   bool disorder_ = false;
   std::unique_ptr<Spool> stdin_copy_;
   Spool* spool_ = nullptr;  // where the current input is copied, if anywhere
-  std::string utf8_buf_, reverse_buf_;
+  std::string utf8_buf_, reverse_buf_, limit_stack_, limit_line_;
+  // What the stack limits cut, per input (inputs_[i]); current_ is read.
+  std::vector<LimitStats> limit_stats_;
+  size_t current_ = 0;
   Arena held_arena_;
   std::vector<std::string_view> held_;
   uint64_t lines_ = 0;
@@ -302,11 +312,31 @@ std::string_view LineFeeder::Transform(std::string_view raw) {
     AppendValidUtf8(line, &utf8_buf_);
     line = utf8_buf_;
   }
+  line = Limit(line);
   if (config_.reverse) {
     reverse_buf_ = ReverseFlameLine(line);
     line = reverse_buf_;
   }
   return line;
+}
+
+// The line with its stack cut to the limits (stack_limits.h); most lines
+// are shorter than both limits and pass as they are.
+std::string_view LineFeeder::Limit(std::string_view line) {
+  const StackLimits& limits = config_.limits;
+  if (line.size() <= limits.max_frame && line.size() < limits.max_depth) {
+    return line;
+  }
+  std::string_view stack, c1, c2;
+  if (!ParseFlameLine(line, &stack, &c1, &c2)) return line;
+  std::string_view cut = LimitFoldedStack(stack, limits,
+                                          &limit_stats_[current_],
+                                          &limit_stack_);
+  if (cut.size() == stack.size()) return line;  // nothing was cut
+  std::string_view counts = line.substr(stack.size());
+  limit_line_.assign(cut);
+  limit_line_.append(counts);
+  return limit_line_;
 }
 
 void LineFeeder::Accept(std::string_view line, Pass pass) {
@@ -357,6 +387,10 @@ bool LineFeeder::ReadLines(LineReader* reader, const std::string& name,
 bool LineFeeder::ReadInput(size_t i, Pass pass) {
   const std::string& name = inputs_[i];
   bool is_stdin = name == "-";
+  current_ = i;
+  // Read again from its start (not standard input, whose copy holds its
+  // lines as already cut): count again.
+  if (pass == Pass::kHold && !is_stdin) limit_stats_[i] = LimitStats();
   if (is_stdin && pass == Pass::kHold && stdin_reader_ != nullptr) {
     // Streaming stopped in standard input: read back the copy, then the
     // rest.
@@ -407,6 +441,7 @@ bool LineFeeder::ReadBackStdin() {
 
 int LineFeeder::Run(FrameMerger* merger, FlameSvgStats* stats) {
   merger_ = merger;
+  limit_stats_.assign(inputs_.size(), LimitStats());
   size_t stopped = inputs_.size();
   for (size_t i = 0; i < inputs_.size(); ++i) {
     if (!ReadInput(i, Pass::kStream)) return kExitDataError;
@@ -436,6 +471,11 @@ int LineFeeder::Run(FrameMerger* merger, FlameSvgStats* stats) {
   if (too_long_ > 0) {
     diag_.Warning(std::to_string(too_long_) +
                   " lines longer than the line limit were skipped");
+  }
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (limit_stats_[i].any()) {
+      diag_.Warning(LimitWarning(inputs_[i], config_.limits, limit_stats_[i]));
+    }
   }
   if (stats) stats->lines = lines_;
   return kExitOk;

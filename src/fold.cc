@@ -12,6 +12,7 @@
 #include "flamefold/options.h"
 #include "flamefold/parallel_fold.h"
 #include "flamefold/stack_filter.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold_config.h"
 
 namespace flamefold {
@@ -54,6 +55,8 @@ constexpr OptionSpec kSpecs[] = {
      "print counts of lines, samples and stacks on stderr"},
     {"max-line-length", OptType::kInt, false, false, "BYTES",
      "skip (and count) longer lines (default 16777216)"},
+    kMaxStackDepthOption,
+    kMaxFrameLengthOption,
     {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
     {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
     {"version|V", OptType::kFlag, false, false, "",
@@ -124,6 +127,7 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
     }
     config->max_line = static_cast<size_t>(v);
   }
+  if (!ParseStackLimits(opts, &p.limits, err)) return ArgsResult::kUsageError;
   StackFilter filter;
   if (!filter.Init(config->include, config->exclude, err)) {
     return ArgsResult::kUsageError;
@@ -241,7 +245,9 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
     std::string first = !s.first_unrecognized.empty() ? s.first_unrecognized
                         : !s.first_long_line.empty()
                             ? s.first_long_line + ": line too long"
-                            : "line " + std::to_string(f.first_invalid_line);
+                        : files.size() == 1
+                            ? "line " + std::to_string(f.first_invalid_line)
+                            : FirstInvalidWhere(f);
     diag.Error((files.size() == 1 ? files[0] + ": " : std::string()) +
                "no samples found: " + std::to_string(bad) +
                " line(s) are neither perf script output nor folded stacks "
@@ -257,8 +263,11 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
   ReportQuirks(config, s, inputs.event(), diag);
   if (f.invalid_lines > 0) {
     diag.Warning(std::to_string(f.invalid_lines) +
-                 " folded line(s) without a count were skipped (first: line " +
-                 std::to_string(f.first_invalid_line) + ")");
+                 " folded line(s) without a count were skipped (first: " +
+                 FirstInvalidWhere(f) + ")");
+  }
+  for (const auto& [file, cut] : inputs.limit_hits()) {
+    diag.Warning(LimitWarning(file, config.perf.limits, cut));
   }
   if (trie.total_samples() == 0) diag.Warning("no samples in the input");
   if (config.stats) {
@@ -275,6 +284,8 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
                  (unsigned long long)c.samples_filtered,
                  (unsigned long long)c.stacks,
                  (unsigned long long)c.stacks_written, names.size());
+    std::fprintf(stderr, "flamefold: stats: %s\n",
+                 LimitStatsText(inputs.limit_totals()).c_str());
   }
   return kExitOk;
 }

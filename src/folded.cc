@@ -42,9 +42,17 @@ void InternFrames(std::string_view stack, StringInterner* names,
   }
 }
 
+std::string FirstInvalidWhere(const FoldedStats& stats) {
+  return (stats.first_invalid_file.empty() ? "line "
+                                           : stats.first_invalid_file + ":") +
+         std::to_string(stats.first_invalid_line);
+}
+
 bool ReadFolded(LineReader* reader, StringInterner* names, SampleSink* sink,
-                FoldedStats* stats, std::string* err) {
+                FoldedStats* stats, std::string* err,
+                const StackLimits& limits) {
   std::vector<SymbolId> frames;
+  std::string scratch;
   std::string_view line;
   for (;;) {
     LineReader::Result r = reader->Next(&line);
@@ -62,7 +70,8 @@ bool ReadFolded(LineReader* reader, StringInterner* names, SampleSink* sink,
       continue;
     }
     frames.clear();
-    InternFrames(stack, names, &frames);
+    InternFrames(LimitFoldedStack(stack, limits, &stats->limits, &scratch),
+                 names, &frames);
     sink->OnSample(frames, PerlNumber::Parse(count));
   }
 }

@@ -228,7 +228,36 @@ static bool AddPerfData(const FoldConfig& config, const std::string& file,
   return ok;
 }
 
+LimitStats FoldInputs::limit_totals() const {
+  LimitStats all = parser_.stats().limits;
+  all.Add(worker_stats_.limits);
+  all.Add(folded_stats_.limits);
+  return all;
+}
+
+void FoldInputs::NoteLimits(const std::string& file, const LimitStats& before) {
+  LimitStats cut = limit_totals().Since(before);
+  if (!cut.any()) return;
+  if (!limit_hits_.empty() && limit_hits_.back().first == file) {
+    limit_hits_.back().second.Add(cut);
+  } else {
+    limit_hits_.emplace_back(file, cut);
+  }
+}
+
 bool FoldInputs::Add(const std::string& file, std::string* err) {
+  LimitStats before = limit_totals();
+  bool had_invalid = folded_stats_.invalid_lines > 0;
+  bool ok = AddInput(file, err);
+  NoteLimits(file, before);
+  if (!had_invalid && folded_stats_.invalid_lines > 0) {
+    folded_stats_.first_invalid_file = file;
+  }
+  last_file_ = file;
+  return ok;
+}
+
+bool FoldInputs::AddInput(const std::string& file, std::string* err) {
   Input in;
   if (!OpenInput(file, &in, err)) return false;
   uint64_t index = input_count_++;
@@ -240,7 +269,8 @@ bool FoldInputs::Add(const std::string& file, std::string* err) {
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;
-      if (!ReadFolded(&reader, names_, &counts_, &folded_stats_, &why)) {
+      if (!ReadFolded(&reader, names_, &counts_, &folded_stats_, &why,
+                      config_.perf.limits)) {
         *err = file + ": " + why;
         return false;
       }
@@ -363,7 +393,9 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
 }
 
 void FoldInputs::Finish() {
-  parser_.Finish();
+  LimitStats before = limit_totals();
+  parser_.Finish();  // may end the last input's last sample
+  NoteLimits(last_file_, before);
   counts_.MoveInto(trie_);
   stats_ = parser_.stats();
   MergeStats(&stats_, worker_stats_);

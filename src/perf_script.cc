@@ -178,6 +178,7 @@ void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
   a->upper_hex_offsets += b.upper_hex_offsets;
   a->kernel_modules += b.kernel_modules;
   a->jitdump_frames += b.jitdump_frames;
+  a->limits.Add(b.limits);
 }
 
 uint64_t PerfScriptParser::Position(uint64_t lineno) const {
@@ -379,7 +380,14 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
   }
   if (has_pname_ && sample_cache_on_ && !options_.srcline) {
     // Keep the stack lines of the sample: at its end, a sample whose lines
-    // were all seen before costs one lookup (see EndSample).
+    // were all seen before costs one lookup (see EndSample). A sample far
+    // longer than real ones is parsed as it comes instead, so that memory
+    // stays bounded (the depth limit then applies as its lines are read).
+    if (pending_lines_.size() >= kMaxPendingLines ||
+        pending_.size() >= kMaxPendingBytes) {
+      FlushPending(file);
+      if (!error_.empty()) return;
+    }
     if (pending_.empty()) {
       pending_.assign(reinterpret_cast<const char*>(&pname_index_),
                       sizeof pname_index_);
@@ -431,6 +439,17 @@ void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
   for (uint32_t i = res->count; i-- > 0;) {
     stack_rev_.push_back(pieces_[res->first + i]);
   }
+  if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
+}
+
+// A stack deeper than the depth limit keeps its frames nearest the root,
+// which perf script prints last: whenever the frames read reach twice the
+// limit, those past it on the leaf side go, so memory stays bounded (and
+// the cost amortised) however long the sample is.
+void PerfScriptParser::TrimDeepStack() {
+  size_t drop = stack_rev_.size() - options_.limits.max_depth;
+  stack_rev_.erase(stack_rev_.begin(), stack_rev_.begin() + drop);
+  trimmed_ += drop;
 }
 
 // Processes the kept stack lines one by one (before an event line, at the
@@ -464,6 +483,7 @@ void PerfScriptParser::CountQuirks(uint8_t quirks) {
   if (quirks & kUpperHex) stats_.upper_hex_offsets++;
   if (quirks & kKernelModule) stats_.kernel_modules++;
   if (quirks & kJitdump) stats_.jitdump_frames++;
+  if (quirks & kLongName) stats_.limits.long_frames++;
 }
 
 void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
@@ -516,7 +536,15 @@ void PerfScriptParser::SetPname(std::string pname) {
     // such a name as the frames it will read as.
     LineResult res;
     res.first = static_cast<uint32_t>(pieces_.size());
-    InternFrames(pname, names_, &pieces_);
+    StackLimits name_limit = options_.limits;
+    name_limit.max_depth = SIZE_MAX;  // AssembleFrames applies the depth
+    LimitStats cut;
+    InternFrames(LimitFoldedStack(pname, name_limit, &cut, &scratch_), names_,
+                 &pieces_);
+    if (cut.long_frames > 0) {
+      res.quirks |= kLongName;  // counted for each sample, as frames are
+      stats_.limits.longest = std::max(stats_.limits.longest, cut.longest);
+    }
     res.count = static_cast<uint32_t>(pieces_.size() - res.first);
     pname_results_.push_back(res);
   }
@@ -534,11 +562,14 @@ void PerfScriptParser::EndSample(std::string_view file) {
     // First time: parse the lines, then remember the result when every line
     // was an ordinary stack line.
     QuirkCounts before = Quirks();
+    LimitStats limits_before = stats_.limits;
     key_of_last_ = pending_;
     FlushPending(file);
     if (!error_.empty()) return;
-    bool clean = stats_.unrecognized_lines == before.unrecognized_lines;
     AssembleFrames();
+    // Samples cut by a limit are not cached: each one is counted.
+    bool clean = stats_.unrecognized_lines == before.unrecognized_lines &&
+                 !stats_.limits.Since(limits_before).any();
     if (clean) RememberSample(before);
     if (sample_lookups_ == kSampleCacheTrial) DecideOnSampleCache();
   } else {
@@ -554,8 +585,16 @@ void PerfScriptParser::EndSample(std::string_view file) {
 
 void PerfScriptParser::AssembleFrames() {
   const LineResult& p = pname_results_[pname_index_];
+  if (p.quirks & kLongName) stats_.limits.long_frames++;
   frames_.assign(pieces_.begin() + p.first, pieces_.begin() + p.first + p.count);
   frames_.insert(frames_.end(), stack_rev_.rbegin(), stack_rev_.rend());
+  uint64_t depth = frames_.size() + trimmed_;
+  if (depth > options_.limits.max_depth) {
+    stats_.limits.deep_samples++;
+    stats_.limits.deepest = std::max(stats_.limits.deepest, depth);
+    frames_.resize(options_.limits.max_depth);  // the root side stays
+  }
+  trimmed_ = 0;
 }
 
 // Profiles where samples rarely repeat whole (many distinct stacks, or
@@ -650,6 +689,7 @@ void PerfScriptParser::Finish() {
     EndSample("-");
   } else {
     stack_rev_.clear();
+    trimmed_ = 0;
     has_pname_ = false;
   }
 }
@@ -766,6 +806,13 @@ PerfScriptParser::LineResult PerfScriptParser::ProcessFrame(
       while (a < b && IsSpace(text[a])) ++a;
       while (b > a && IsSpace(text[b - 1])) --b;
       if (b > a) func += ":" + text.substr(a, b - a);
+    }
+    if (func.size() > options_.limits.max_frame) {
+      // Counted for each line that has it (CountQuirks), not only here.
+      stats_.limits.longest = std::max<uint64_t>(stats_.limits.longest,
+                                                 func.size());
+      func.resize(Utf8CutLength(func, options_.limits.max_frame));
+      res.quirks |= kLongName;
     }
     pieces_.push_back(names_->Intern(func));
     res.count++;

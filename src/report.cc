@@ -6,6 +6,7 @@
 #include "flamefold/options.h"
 #include "flamefold/parallel_fold.h"
 #include "flamefold/report_format.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/stack_trie.h"
 
 namespace flamefold {
@@ -24,6 +25,8 @@ constexpr OptionSpec kSpecs[] = {
      "perf.data input: look binaries up under DIR, as perf --symfs"},
     {"kallsyms", OptType::kString, false, false, "FILE",
      "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
+    kMaxStackDepthOption,
+    kMaxFrameLengthOption,
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
     {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
@@ -99,6 +102,9 @@ ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
     config->format = ReportFormat::kJson;
   } else {
     *err = "--format is text, csv or json, not '" + format + "'";
+    return ReportArgs::kUsageError;
+  }
+  if (!ParseStackLimits(opts, &config->limits, err)) {
     return ReportArgs::kUsageError;
   }
   config->symbols.symfs = opts.Get("symfs");
@@ -192,7 +198,9 @@ void WriteText(const ReportConfig& config, const ProfileSummary& s,
   if (shown < procs.size()) {
     out->Write("  (" + std::to_string(procs.size() - shown) + " more)\n");
   }
-  if (!event.empty()) out->Write("Event:           " + event + "\n");
+  if (!event.empty()) {
+    out->Write("Event:           " + Printable(event, 4096) + "\n");
+  }
   out->Put('\n');
   WriteTextTable(config, s, true, out);
   out->Put('\n');
@@ -297,6 +305,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   StackTrie trie(&names);
   FoldConfig fold;  // stackcollapse-perf.pl's defaults
   fold.symbols = config.symbols;
+  fold.perf.limits = config.limits;
   FoldInputs inputs(fold, &names, &trie);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
@@ -313,10 +322,11 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   uint64_t unrecognized = ps.unrecognized_lines + fs.invalid_lines;
   if (trie.total_samples() == 0 && unrecognized > 0) {
     diag.Error("no samples found: " + std::to_string(unrecognized) +
-               " line(s) are neither perf script output nor folded stacks" +
-               (ps.first_unrecognized.empty()
-                    ? ""
-                    : " (first: " + ps.first_unrecognized + ")"));
+               " line(s) are neither perf script output nor folded stacks "
+               "(first: " +
+               (ps.first_unrecognized.empty() ? FirstInvalidWhere(fs)
+                                              : ps.first_unrecognized) +
+               ")");
     return kExitDataError;
   }
   ProfileSummary summary(trie);
@@ -333,14 +343,17 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   }
   if (fs.invalid_lines > 0) {
     diag.Warning(std::to_string(fs.invalid_lines) +
-                 " folded line(s) without a count were skipped (first: "
-                 "line " + std::to_string(fs.first_invalid_line) + ")");
+                 " folded line(s) without a count were skipped (first: " +
+                 FirstInvalidWhere(fs) + ")");
   }
   if (ps.samples_other_event > 0) {
     diag.Warning("kept only samples of '" + inputs.event() + "'; " +
                  std::to_string(ps.samples_other_event) +
                  " sample(s) of other events (first: '" + ps.other_event +
                  "') were skipped");
+  }
+  for (const auto& [file, cut] : inputs.limit_hits()) {
+    diag.Warning(LimitWarning(file, config.limits, cut));
   }
   if (trie.total_samples() == 0) diag.Warning("no samples in the input");
   return kExitOk;

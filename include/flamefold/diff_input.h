@@ -10,6 +10,7 @@
 #include "flamefold/diff.h"
 #include "flamefold/perf_data_fold.h"
 #include "flamefold/perf_script.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/symbol_resolver.h"
 
 namespace flamefold {
@@ -19,6 +20,7 @@ struct DiffSideStats {
   uint64_t first_invalid = 0;  // the first one's line number
   PerfScriptStats perf;        // when the input was perf script text
   PerfDataStats perf_data;     // when it was perf.data
+  LimitStats limits;           // stacks and names cut to the limits
 };
 
 /// Opens `file` ("-" is stdin) and adds its stacks to column `side` of
@@ -26,15 +28,16 @@ struct DiffSideStats {
 /// is read line by line as difffolded.pl reads it, a line without a count
 /// giving the empty stack; perf script text and perf.data (`symbols` for
 /// its look-ups) are folded with stackcollapse-perf.pl's defaults first.
-/// False with `*err` ("FILE: ...") when the input cannot be read or holds
-/// lines but no samples.
+/// Every stack is cut to `limits` (see stack_limits.h). False with `*err`
+/// ("FILE: ...") when the input cannot be read or holds lines but no
+/// samples.
 bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
-                  const SymbolOptions& symbols, DiffTable* table,
-                  DiffSideStats* stats, std::string* err);
+                  const SymbolOptions& symbols, const StackLimits& limits,
+                  DiffTable* table, DiffSideStats* stats, std::string* err);
 
 /// Warns, once each, about what reading `file` skipped or changed.
 void WarnAboutDiffSide(const std::string& file, const DiffSideStats& stats,
-                       const Diag& diag);
+                       const StackLimits& limits, const Diag& diag);
 
 }  // namespace flamefold
 

@@ -8,6 +8,7 @@
 
 #include "flamefold/diag.h"
 #include "flamefold/output.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/symbol_resolver.h"
 
 namespace flamefold {
@@ -20,6 +21,7 @@ struct DiffConfig {
   double threshold = 0;     // --threshold P: exit 3 when a share grew > P
   size_t top = 20;          // --top N: rows of the report (0: all)
   SymbolOptions symbols;    // perf.data inputs: --symfs, --kallsyms
+  StackLimits limits;       // --max-stack-depth, --max-frame-length
   std::string before, after;
 };
 

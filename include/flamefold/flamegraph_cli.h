@@ -10,6 +10,7 @@
 #include "flamefold/diag.h"
 #include "flamefold/flamegraph.h"
 #include "flamefold/output.h"
+#include "flamefold/stack_limits.h"
 
 namespace flamefold {
 
@@ -21,6 +22,7 @@ struct FlameSvgConfig {
   bool use_palette_map = false;              // --cp
   std::string palette_file = "palette.map";  // --palfile
   size_t max_frames = 0;                     // --max-frames; 0 = no limit
+  StackLimits limits;  // --max-stack-depth, --max-frame-length
   std::string output;                        // -o FILE; "" is stdout
   bool quiet = false;
   std::vector<std::string> inputs;           // none: stdin

@@ -9,6 +9,7 @@
 #include "flamefold/arena.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/perl_number.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/stack_trie.h"
 
 namespace flamefold {
@@ -32,13 +33,21 @@ struct FoldedStats {
   uint64_t lines = 0;
   uint64_t invalid_lines = 0;
   uint64_t first_invalid_line = 0;  // line number of the first one, or 0
+  std::string first_invalid_file;   // its input, when the reader knows it
+  LimitStats limits;                // stacks and names cut to `limits`
 };
+
+/// "FILE:LINE" of the first invalid line ("line LINE" when the file is not
+/// known), for messages.
+std::string FirstInvalidWhere(const FoldedStats& stats);
 
 /// Reads folded lines into `trie` (frames interned in `names`), summing the
 /// counts of equal stacks. Blank lines and lines that do not parse are
-/// counted in `stats`. Returns false on a read error (in `*err`).
+/// counted in `stats`; stacks are cut to `limits` (see stack_limits.h).
+/// Returns false on a read error (in `*err`).
 bool ReadFolded(LineReader* reader, StringInterner* names, SampleSink* sink,
-                FoldedStats* stats, std::string* err);
+                FoldedStats* stats, std::string* err,
+                const StackLimits& limits = StackLimits());
 
 }  // namespace flamefold
 

@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "flamefold/fold.h"
 #include "flamefold/folded.h"
@@ -31,11 +33,22 @@ class FoldInputs {
   const FoldedStats& folded_stats() const { return folded_stats_; }
   /// The event kept ("" when no event line was seen).
   std::string event() const;
+  /// The inputs whose stacks or frame names were cut to the limits (see
+  /// stack_limits.h), in the order read, each with what was cut.
+  const std::vector<std::pair<std::string, LimitStats>>& limit_hits() const {
+    return limit_hits_;
+  }
+  /// What the limits cut in all the inputs read so far.
+  LimitStats limit_totals() const;
 
  private:
+  bool AddInput(const std::string& file, std::string* err);
+  void NoteLimits(const std::string& file, const LimitStats& before);
   bool AddParallel(const std::string& file, uint64_t index,
                    ByteSource* source, std::string* err);
 
+  std::vector<std::pair<std::string, LimitStats>> limit_hits_;
+  std::string last_file_;
   const FoldConfig& config_;
   StringInterner* names_;
   StackTrie* trie_;

@@ -13,6 +13,7 @@
 #include "flamefold/big_alloc.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/perl_number.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/stack_trie.h"
 
 namespace flamefold {
@@ -31,6 +32,7 @@ struct PerfScriptOptions {
   // --inline (--context): user frames replaced by addr2line's inline
   // chain; shared by the parsers of all threads (it locks).
   FrameInliner* inliner = nullptr;
+  StackLimits limits;            // --max-stack-depth, --max-frame-length
 };
 
 /// What happened to the input, for --stats and for the warnings about the
@@ -59,6 +61,7 @@ struct PerfScriptStats {
   uint64_t upper_hex_offsets = 0;     // +0xABC offsets left in names
   uint64_t kernel_modules = 0;        // .ko / vmlinux-VER not marked _[k]
   uint64_t jitdump_frames = 0;        // jitted-*.so not marked _[j]
+  LimitStats limits;                  // stacks and names cut to the limits
 };
 
 /// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.
@@ -116,6 +119,7 @@ class PerfScriptParser {
     kUpperHex = 2,
     kKernelModule = 4,
     kJitdump = 8,
+    kLongName = 16,  // a name cut to the frame-length limit
   };
 
   void OnLine(std::string_view line, LineReader* reader,
@@ -126,6 +130,7 @@ class PerfScriptParser {
                         std::string_view file, LineReader* reader);
   void FlushPending(std::string_view file);
   void AssembleFrames();
+  void TrimDeepStack();
   bool EmitCachedSample();
   // The counters a cached sample replays.
   struct QuirkCounts {
@@ -165,6 +170,7 @@ class PerfScriptParser {
   bool pname_java_ = false;     // $pname =~ /^java/
   uint32_t pname_index_ = 0;    // into pname_results_
   std::vector<SymbolId> stack_rev_;  // frames, leaf first
+  uint64_t trimmed_ = 0;  // leaf-side frames dropped past the depth limit
   PerlNumber period_ = PerlNumber::FromUint(1);
   std::vector<SymbolId> frames_;     // scratch: root to leaf
 
@@ -183,6 +189,9 @@ class PerfScriptParser {
              kernel_modules = 0, jitdump_frames = 0;
   };
   static constexpr size_t kSampleCacheBytes = 32u << 20;
+  // A sample with more lines (or bytes) is not kept for the cache.
+  static constexpr size_t kMaxPendingLines = 4096;
+  static constexpr size_t kMaxPendingBytes = 1u << 20;
   std::string pending_;                  // pname index + the lines so far
   std::vector<uint64_t> pending_lines_;  // their line numbers
   std::string key_of_last_;

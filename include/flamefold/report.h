@@ -10,6 +10,7 @@
 #include "flamefold/diag.h"
 #include "flamefold/output.h"
 #include "flamefold/report_stats.h"
+#include "flamefold/stack_limits.h"
 #include "flamefold/symbol_resolver.h"
 
 namespace flamefold {
@@ -22,6 +23,7 @@ struct ReportConfig {
   int tree_depth = 2;      // levels of callees under each function
   size_t tree_width = 3;   // callees shown per level
   SymbolOptions symbols;   // perf.data inputs: --symfs, --kallsyms
+  StackLimits limits;      // --max-stack-depth, --max-frame-length
   std::string output;      // -o FILE; "" is stdout
   bool quiet = false;      // -q: no warnings
   std::vector<std::string> inputs;  // none: stdin
