@@ -34,19 +34,6 @@ std::string FormatPoints(double points) {
   return s;
 }
 
-std::string CsvField(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
-    return std::string(s);
-  }
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
-
 namespace {
 
 // The UTF-8 sequence at s[i]: its length, and whether it is valid. An
@@ -86,6 +73,34 @@ size_t Utf8Sequence(std::string_view s, size_t i, bool* valid) {
 }
 
 }  // namespace
+
+std::string CsvField(std::string_view s) {
+  std::string valid;
+  bool ok = true;
+  for (size_t i = 0; i < s.size() && ok;) i += Utf8Sequence(s, i, &ok);
+  if (!ok) {  // U+FFFD for each invalid sequence, as JsonString does
+    for (size_t i = 0; i < s.size();) {
+      size_t len = Utf8Sequence(s, i, &ok);
+      if (ok) {
+        valid.append(s, i, len);
+      } else {
+        valid += "\xEF\xBF\xBD";
+      }
+      i += len;
+    }
+    s = valid;
+  }
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
+    return std::string(s);
+  }
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
 
 std::string JsonString(std::string_view s) {
   std::string out = "\"";

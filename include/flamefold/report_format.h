@@ -20,7 +20,8 @@ std::string FormatPercent(double pct);
 std::string FormatPoints(double points);
 
 /// `s` as an RFC 4180 CSV field: quoted (with '"' doubled) when it holds a
-/// comma, a quote, CR or LF; the bytes are kept as they are.
+/// comma, a quote, CR or LF; bytes that are not valid UTF-8 become U+FFFD,
+/// so the CSV is valid UTF-8 whatever the input.
 std::string CsvField(std::string_view s);
 
 /// `s` as a JSON string with its quotes. Control characters, '"' and '\\'

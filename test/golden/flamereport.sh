@@ -108,13 +108,14 @@ def ref_tree(nodes):
 for r, f in zip(rep['top_self'], by_self):
     same('callees of %r' % name(f), json_tree(r['callees']), ref_tree(callees(f)))
 
-# CSV: the header, then the self ranking; names round-trip byte for byte.
-data = open(csv_path, 'rb').read().decode('latin-1')
+# CSV: the header, then the self ranking; names round-trip, invalid UTF-8
+# replaced (U+FFFD, as Python decodes it): the CSV is always valid UTF-8.
+data = open(csv_path, 'rb').read().decode('utf-8')  # strict: valid UTF-8
 table = list(csv.reader(io.StringIO(data, newline='')))
 same('csv header', table[0], ['rank', 'function', 'self_samples', 'self_pct',
                               'total_samples', 'total_pct'])
 same('csv rows', table[1:],
-     [[str(i + 1), f.decode('latin-1'), str(self_[f]), pct(self_[f]),
+     [[str(i + 1), f.decode('utf-8', 'replace'), str(self_[f]), pct(self_[f]),
        str(tot[f]), pct(tot[f])] for i, f in enumerate(by_self)])
 
 # Text: the header numbers with thousands separators.

@@ -198,3 +198,49 @@ TEST_CASE("text: thousands separators and both tables") {
   CHECK(text.find("1,234,567  100.00%          0    0.00%  main") !=
         std::string::npos);
 }
+
+// Regression (issue #8): flamereport --top 0 on a 100,000-deep stack of
+// distinct names took time quadratic in the depth (minutes under ASan):
+// each batch of 32 functions walked the whole profile. Now one walk finds
+// every function's calls; this runs in well under a second.
+TEST_CASE("report: callees of every function of a 100,000-deep stack") {
+  StringInterner names;
+  StackTrie trie(&names);
+  std::vector<SymbolId> ids{names.Intern("prog")};
+  const int kDepth = 100000;
+  for (int i = 0; i < kDepth; ++i) {
+    ids.push_back(names.Intern("f" + std::to_string(i)));
+  }
+  trie.Add(ids, PerlNumber::FromUint(5));
+  ProfileSummary s(trie);
+  REQUIRE(s.functions().size() == kDepth);
+  std::vector<size_t> all = s.RankBySelf(0);
+  REQUIRE(all.size() == kDepth);
+  auto trees = s.Callees(all, 2, 3);
+  REQUIRE(trees.size() == all.size());
+  size_t checked = 0;
+  for (size_t r = 0; r < all.size(); ++r) {
+    const std::string& name = s.functions()[all[r]].name;
+    int i = std::stoi(name.substr(1));
+    if (i == kDepth - 1) {  // the leaf: no callees
+      CHECK(trees[r].empty());
+      continue;
+    }
+    REQUIRE(trees[r].size() == 1);
+    if (trees[r][0].name != "f" + std::to_string(i + 1) ||
+        trees[r][0].samples.ToString() != "5" ||
+        trees[r][0].children.size() != (i + 2 < kDepth ? 1u : 0u)) {
+      FAIL("wrong callees of " << name);
+    }
+    ++checked;
+  }
+  CHECK(checked == kDepth - 1);
+}
+
+TEST_CASE("CSV fields are valid UTF-8 whatever the name") {
+  CHECK(CsvField("caf\xC3\xA9") == "caf\xC3\xA9");
+  CHECK(CsvField("bad\xFFname") == "bad\xEF\xBF\xBDname");
+  CHECK(CsvField("a,\xC3") == "\"a,\xEF\xBF\xBD\"");
+  CHECK(CsvField("\xE2\x82") == "\xEF\xBF\xBD");  // one maximal subpart
+  CHECK(JsonString("x\x01\xFF\"") == "\"x\\u0001\xEF\xBF\xBD\\\"\"");
+}
