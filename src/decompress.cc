@@ -3,7 +3,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace flamefold {
@@ -33,7 +35,7 @@ class GzipSource : public ByteSource {
       if (zs_.avail_in == 0 && !Refill(err)) return false;
       if (zs_.avail_in == 0) {  // end of the compressed stream
         if (member_started_) {
-          *err = "truncated gzip stream";
+          *err = "truncated gzip stream at byte " + std::to_string(Offset());
           return false;
         }
         done_ = true;
@@ -48,12 +50,12 @@ class GzipSource : public ByteSource {
       } else if (rc == Z_BUF_ERROR) {
         // No progress: fine when the input ran dry (refilled above).
         if (zs_.avail_in != 0 && zs_.avail_out != 0) {
-          *err = "corrupt gzip stream";
+          *err = "corrupt gzip stream at byte " + std::to_string(Offset());
           return false;
         }
       } else if (rc != Z_OK) {
-        *err = std::string("corrupt gzip stream: ") +
-               (zs_.msg ? zs_.msg : "inflate failed");
+        *err = "corrupt gzip stream at byte " + std::to_string(Offset()) +
+               ": " + (zs_.msg ? zs_.msg : "inflate failed");
         return false;
       }
     }
@@ -61,10 +63,14 @@ class GzipSource : public ByteSource {
   }
 
  private:
+  // Bytes of the compressed input consumed so far: where an error is.
+  uint64_t Offset() const { return raw_bytes_ - zs_.avail_in; }
+
   bool Refill(std::string* err) {
     if (eof_) return true;
     size_t n = 0;
     if (!raw_->Read(in_.data(), in_.size(), &n, err)) return false;
+    raw_bytes_ += n;
     if (n == 0) eof_ = true;
     zs_.next_in = reinterpret_cast<Bytef*>(in_.data());
     zs_.avail_in = static_cast<uInt>(n);
@@ -74,12 +80,10 @@ class GzipSource : public ByteSource {
   // Called with input available before a member: it must start with the
   // gzip magic bytes, else the rest is garbage.
   bool StartMember(std::string* err) {
-    if (zs_.next_in[0] != 0x1f) {
-      *err = "trailing garbage after gzip stream";
-      return false;
-    }
-    if (zs_.avail_in >= 2 && zs_.next_in[1] != 0x8b) {
-      *err = "trailing garbage after gzip stream";
+    if (zs_.next_in[0] != 0x1f ||
+        (zs_.avail_in >= 2 && zs_.next_in[1] != 0x8b)) {
+      *err = "trailing garbage after gzip stream at byte " +
+             std::to_string(Offset());
       return false;
     }
     member_started_ = true;
@@ -93,6 +97,7 @@ class GzipSource : public ByteSource {
   bool eof_ = false;
   bool done_ = false;
   bool member_started_ = false;
+  uint64_t raw_bytes_ = 0;  // compressed bytes read
 };
 
 class ZstdSource : public ByteSource {
@@ -115,13 +120,14 @@ class ZstdSource : public ByteSource {
       if (input_.pos == input_.size) {
         if (eof_) {
           if (last_ != 0) {
-            *err = "truncated zstd stream";
+            *err = "truncated zstd stream at byte " + std::to_string(Offset());
             return false;
           }
           return true;
         }
         size_t n = 0;
         if (!raw_->Read(in_.data(), in_.size(), &n, err)) return false;
+        raw_bytes_ += n;
         if (n == 0) {
           eof_ = true;
           continue;
@@ -130,7 +136,8 @@ class ZstdSource : public ByteSource {
       }
       size_t rc = ZSTD_decompressStream(dctx_, &out, &input_);
       if (ZSTD_isError(rc)) {
-        *err = std::string("corrupt zstd stream: ") + ZSTD_getErrorName(rc);
+        *err = "corrupt zstd stream at byte " + std::to_string(Offset()) +
+               ": " + ZSTD_getErrorName(rc);
         return false;
       }
       last_ = rc;
@@ -140,8 +147,12 @@ class ZstdSource : public ByteSource {
   }
 
  private:
+  // Bytes of the compressed input consumed so far: where an error is.
+  uint64_t Offset() const { return raw_bytes_ - (input_.size - input_.pos); }
+
   std::unique_ptr<ByteSource> raw_;
   std::vector<char> in_;
+  uint64_t raw_bytes_ = 0;  // compressed bytes read
   ZSTD_DCtx* dctx_;
   ZSTD_inBuffer input_;
   size_t last_ = 0;

@@ -68,15 +68,25 @@ TEST_CASE("several gzip members and zstd frames read as one stream") {
   CHECK(Decode(Zstd("a;b 1\n") + Zstd("c 2\n")) == "a;b 1\nc 2\n");
 }
 
-TEST_CASE("truncated and corrupt streams are errors") {
+TEST_CASE("truncated and corrupt streams are errors naming the byte offset") {
+  // The offset is in the compressed input: where it ends, for a stream cut
+  // short; where the garbage starts, after a whole gzip member.
   std::string gz = Gzip(kText + kText);
-  CHECK(Decode(gz.substr(0, gz.size() - 5)) == "ERROR: f: truncated gzip stream");
+  CHECK(Decode(gz.substr(0, gz.size() - 5)) ==
+        "ERROR: f: truncated gzip stream at byte " +
+            std::to_string(gz.size() - 5));
   std::string zs = Zstd(kText + kText);
-  CHECK(Decode(zs.substr(0, zs.size() - 3)) == "ERROR: f: truncated zstd stream");
+  CHECK(Decode(zs.substr(0, zs.size() - 3)) ==
+        "ERROR: f: truncated zstd stream at byte " +
+            std::to_string(zs.size() - 3));
   std::string bad = gz;
   bad[12] ^= 0x55;
-  CHECK(Decode(bad).rfind("ERROR: f: ", 0) == 0);
-  CHECK(Decode(gz + "junk") == "ERROR: f: trailing garbage after gzip stream");
+  CHECK(Decode(bad).rfind("ERROR: f: corrupt gzip stream at byte ", 0) == 0);
+  CHECK(Decode(gz + "junk") ==
+        "ERROR: f: trailing garbage after gzip stream at byte " +
+            std::to_string(gz.size()));
+  CHECK(Decode(zs.substr(0, 4) + std::string(20, '\xff')).rfind(
+            "ERROR: f: corrupt zstd stream at byte ", 0) == 0);
 }
 
 TEST_CASE("content sniffing") {
