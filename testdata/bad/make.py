@@ -2,12 +2,14 @@
 """Writes the committed hostile inputs of testdata/bad/ (deterministic:
 fixed seeds, made from the small inputs next door). Run from testdata/:
     python3 bad/make.py
-The big ones (a 20 MB line, a 100,000-deep stack, 1 MB names) are made by
-test/hostile.sh at test time instead, to keep the repository small."""
+The big ones (a 20 MB line, 100,000-deep stacks, 1 MB names) are not
+committed: test/hostile.sh makes them at test time with
+    python3 bad/make.py --big DIR"""
 import gzip
 import os
 import random
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.dirname(HERE)
@@ -112,6 +114,17 @@ def main():
     write("hostile-names.perf-script.txt", script)
     write("hostile-names-diff.folded",
           b"".join(b"x;" + n + b" 1 2\n" for n in names))
+    # Forged lengths in compressed streams: a zstd frame header claiming
+    # 2^60 bytes of content in a single segment (a decoder sizing its window
+    # by it would ask for an exabyte), and a gzip header whose extra field
+    # claims 65535 bytes that are not there.
+    body = b"a;b 1\n"
+    write("forged-content-size.txt.zst",
+          b"\x28\xb5\x2f\xfd" + b"\xe0" + struct.pack("<Q", 1 << 60) +
+          struct.pack("<I", (len(body) << 3) | 1)[:3] + body)
+    write("forged-extra-length.txt.gz",
+          b"\x1f\x8b\x08\x04" + b"\0" * 6 + struct.pack("<H", 0xFFFF) +
+          b"short")
     # Lines without counts, huge counts, odd numbers.
     write("odd-counts.folded",
           b"a;b 99999999999999999999999999999999999999\n"
@@ -119,4 +132,38 @@ def main():
           b"a;g 18446744073709551616\n")
 
 
-main()
+def big(d):
+    """The inputs too big to commit, written to folder `d`."""
+    os.makedirs(d, exist_ok=True)
+    def out(name, data):
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+    # A 20 MB line without a newline, and one inside perf script text.
+    out("line-20mb.txt", b"a" * (20 << 20))
+    out("line-20mb.perf-script.txt",
+        b"prog 1 [000] 1.0: 1 cycles:\n\t4000 " + b"f" * (20 << 20) +
+        b" (/bin/prog)\n\t4001 main (/bin/prog)\n\n")
+    # A 100,000-deep stack of distinct names (past --max-stack-depth's
+    # 65536), folded (also gzip-compressed) and as perf script text, one line per frame.
+    deep = b";".join(b"f%d" % i for i in range(100000)) + b" 5\nshort;stack 1\n"
+    out("deep-100k.folded", deep)
+    out("deep-100k.folded.gz", gzip.compress(deep, mtime=0))
+    out("deep-100k.perf-script.txt",
+        b"prog 1 [000] 1.0: 1 cycles:\n" +
+        b"".join(b"\t%x f%d (/bin/prog)\n" % (0x400000 + i, i)
+                 for i in range(100000)) + b"\n")
+    # 1 MB frame names (past --max-frame-length's 256 KiB), one made of the
+    # characters that need escaping and invalid UTF-8; folded and as perf
+    # script text.
+    out("names-1mb.folded",
+        b"p;" + b"x" * (1 << 20) + b";leaf 3\n" +
+        b"p;" + b"<&\"'\x01\xff" * (1 << 17) + b" 2\n")
+    out("names-1mb.perf-script.txt",
+        b"prog 1 [000] 1.0: 1 cycles:\n\t4000 " + b"<script>" * (1 << 17) +
+        b" (/bin/prog)\n\t4001 main (/bin/prog)\n\n")
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--big":
+    big(sys.argv[2])
+else:
+    main()
