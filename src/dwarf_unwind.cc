@@ -1,14 +1,16 @@
 #include "flamefold/dwarf_unwind.h"
 
-#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <bit>
+#include <cstdlib>
 #include <cstring>
-#include <map>
 #include <unordered_map>
 
 namespace flamefold {
@@ -32,7 +34,8 @@ constexpr RegisterMap::Pair kX86_64[] = {
 };
 
 // perf's PERF_REG_ARM64_* against the AArch64 DWARF numbers: x0-x30 and sp
-// keep their numbers; the PC is passed apart (no DWARF number).
+// keep their numbers; the PC has no DWARF number (the unwinder keeps it
+// apart, as for every architecture).
 constexpr RegisterMap::Pair kAarch64[] = {
     {0, 0},   {1, 1},   {2, 2},   {3, 3},   {4, 4},   {5, 5},   {6, 6},
     {7, 7},   {8, 8},   {9, 9},   {10, 10}, {11, 11}, {12, 12}, {13, 13},
@@ -43,67 +46,13 @@ constexpr RegisterMap::Pair kAarch64[] = {
 };
 
 constexpr RegisterMap kRegisterMaps[] = {
-    {"x86_64", "x86-64", 8, 7, 17, kX86_64},
-    {"aarch64", "AArch64", 32, 31, 33, kAarch64},
+    {"x86_64", 8, 7, 7, 6, kX86_64},
+    {"aarch64", 32, 31, 31, -1, kAarch64},
 };
 
-char* no_debuginfo_path = nullptr;
-
-// Separate debug files are not looked for: CFI comes from the file mapped
-// (its .eh_frame, else its .debug_frame), as perf's unwinder reads it.
-int NoDebugInfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*,
-                const char*, GElf_Word, char**) {
-  return -1;
-}
-
-const Dwfl_Callbacks kDwflCallbacks = {
-    dwfl_build_id_find_elf, NoDebugInfo, dwfl_offline_section_address,
-    &no_debuginfo_path};
-
-pid_t NextThread(Dwfl*, void*, void**) { return 0; }
-
-bool GetThread(Dwfl*, pid_t, void* arg, void** thread_arg) {
-  *thread_arg = arg;
-  return true;
-}
-
-bool MemoryRead(Dwfl*, Dwarf_Addr addr, Dwarf_Word* result, void* arg) {
-  uint64_t v = 0;
-  if (!static_cast<DwarfUnwinder*>(arg)->ReadWord(addr, &v)) return false;
-  *result = v;
-  return true;
-}
-
-bool InitialRegisters(Dwfl_Thread* thread, void* arg) {
-  return static_cast<DwarfUnwinder*>(arg)->SetRegisters(thread);
-}
-
-const Dwfl_Thread_Callbacks kThreadCallbacks = {
-    NextThread, GetThread, MemoryRead, InitialRegisters, nullptr, nullptr};
-
-struct FrameWalk {
-  DwarfUnwinder* unwinder;
-  std::vector<uint64_t>* ips;
-  size_t max_frames;
-  bool first = true;
-};
-
-int OnFrame(Dwfl_Frame* state, void* arg) {
-  FrameWalk* walk = static_cast<FrameWalk*>(arg);
-  Dwarf_Addr pc = 0;
-  bool activation = false;
-  if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
-  // The caller's CFI must be known before libdwfl steps past this frame.
-  walk->unwinder->Report(pc);
-  if (walk->first) {  // the sampled PC, already the first entry
-    walk->first = false;
-    return DWARF_CB_OK;
-  }
-  if (!activation) --pc;
-  walk->ips->push_back(pc);
-  return walk->ips->size() >= walk->max_frames ? DWARF_CB_ABORT
-                                               : DWARF_CB_OK;
-}
+constexpr int kMaxRegs = 40;  // DWARF registers tracked (0..39)
+constexpr int kMaxOps = 64;   // longest CFI expression evaluated
+constexpr size_t kMaxDepth = 64;  // evaluation stack
 
 }  // namespace
 
@@ -127,61 +76,170 @@ bool PerfRegister(uint64_t mask, const std::vector<uint64_t>& regs,
 }
 
 // ---------------------------------------------------------------------------
+// Files and their rules.
 
-struct FileBytes::Impl {
-  struct Mapped {
-    const char* data = nullptr;
-    size_t size = 0;
+struct UnwindFiles::Rule {
+  enum Kind : uint8_t { kSame, kUndefined, kExpr };
+  struct Reg {
+    Kind kind = kSame;
+    uint32_t first = 0, count = 0;  // into ops
   };
-  std::unordered_map<std::string, Mapped> files;
-  ~Impl() {
-    for (auto& [path, m] : files) {
-      if (m.data) munmap(const_cast<char*>(m.data), m.size);
-    }
+  int ra = 16;
+  bool signal = false;
+  uint32_t cfa_first = 0, cfa_count = 0;
+  Reg regs[kMaxRegs];
+  std::vector<Dwarf_Op> ops;
+};
+
+struct UnwindFiles::File {
+  const char* data = nullptr;
+  size_t size = 0;
+  int fd = -1;
+  Elf* elf = nullptr;
+  Dwarf* dwarf = nullptr;
+  Dwarf_CFI* eh = nullptr;
+  Dwarf_CFI* debug = nullptr;
+  std::unordered_map<uint64_t, std::unique_ptr<Rule>> rules;
+
+  ~File() {
+    if (eh) dwarf_cfi_end(eh);
+    if (dwarf) dwarf_end(dwarf);
+    if (elf) elf_end(elf);
+    if (fd >= 0) close(fd);
+    if (data) munmap(const_cast<char*>(data), size);
   }
 };
 
-FileBytes::FileBytes() : impl_(std::make_unique<Impl>()) {}
-FileBytes::~FileBytes() = default;
+struct UnwindFilesImpl {
+  std::unordered_map<std::string, std::unique_ptr<UnwindFiles::File>> files;
+};
 
-std::string_view FileBytes::Get(const std::string& path) {
+UnwindFiles::UnwindFiles() : impl_(std::make_unique<UnwindFilesImpl>()) {}
+UnwindFiles::~UnwindFiles() = default;
+
+namespace {
+
+// A PROGBITS section named `name`.
+bool HasData(Elf* elf, const char* name) {
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return false;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn;
+       scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS) continue;
+    const char* n = elf_strptr(elf, shstrndx, sh.sh_name);
+    if (n && std::strcmp(n, name) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+UnwindFiles::File* UnwindFiles::Get(const std::string& path) {
   auto [it, added] = impl_->files.try_emplace(path);
-  if (added && !path.empty()) {
-    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_size > 0) {
-      void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ,
-                     MAP_PRIVATE, fd, 0);
-      if (p != MAP_FAILED) {
-        it->second.data = static_cast<const char*>(p);
-        it->second.size = static_cast<size_t>(st.st_size);
+  if (!added) return it->second.get();
+  auto f = std::make_unique<File>();
+  f->fd = path.empty() ? -1 : open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (f->fd >= 0 && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      st.st_size > 0) {
+    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ,
+                   MAP_PRIVATE, f->fd, 0);
+    if (p != MAP_FAILED) {
+      f->data = static_cast<const char*>(p);
+      f->size = static_cast<size_t>(st.st_size);
+    }
+  }
+  if (f->data) {
+    static bool init = (elf_version(EV_CURRENT), true);
+    (void)init;
+    f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, nullptr);
+    if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
+      // perf's libunwind reads .eh_frame through .eh_frame_hdr only, and
+      // then .debug_frame.
+      if (HasData(f->elf, ".eh_frame_hdr")) f->eh = dwarf_getcfi_elf(f->elf);
+      if (HasData(f->elf, ".debug_frame")) {
+        f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, nullptr);
+        if (f->dwarf) f->debug = dwarf_getcfi(f->dwarf);
       }
     }
-    if (fd >= 0) close(fd);
   }
-  return {it->second.data, it->second.size};
+  it->second = std::move(f);
+  return it->second.get();
+}
+
+std::string_view UnwindFiles::Bytes(const std::string& path) {
+  File* f = Get(path);
+  return {f->data, f->size};
+}
+
+const UnwindFiles::Rule* UnwindFiles::RuleAt(const std::string& path,
+                                             uint64_t addr) {
+  File* f = Get(path);
+  auto [it, added] = f->rules.try_emplace(addr);
+  if (!added) return it->second.get();
+  Dwarf_Frame* frame = nullptr;
+  if (!(f->eh && dwarf_cfi_addrframe(f->eh, addr, &frame) == 0) &&
+      !(f->debug && dwarf_cfi_addrframe(f->debug, addr, &frame) == 0)) {
+    return nullptr;
+  }
+  auto rule = std::make_unique<Rule>();
+  bool signal = false;
+  rule->ra = dwarf_frame_info(frame, nullptr, nullptr, &signal);
+  rule->signal = signal;
+  Dwarf_Op* ops = nullptr;
+  size_t nops = 0;
+  bool ok = rule->ra >= 0 && rule->ra < kMaxRegs &&
+            dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops > 0 &&
+            nops <= kMaxOps;
+  if (ok) {
+    rule->cfa_first = 0;
+    rule->cfa_count = static_cast<uint32_t>(nops);
+    rule->ops.assign(ops, ops + nops);
+    for (int r = 0; r < kMaxRegs; ++r) {
+      Dwarf_Op mem[3];
+      if (dwarf_frame_register(frame, r, mem, &ops, &nops) != 0) continue;
+      Rule::Reg& reg = rule->regs[r];
+      if (nops == 0) {
+        reg.kind = ops == nullptr ? Rule::kSame : Rule::kUndefined;
+      } else if (nops <= kMaxOps) {
+        reg.kind = Rule::kExpr;
+        reg.first = static_cast<uint32_t>(rule->ops.size());
+        reg.count = static_cast<uint32_t>(nops);
+        rule->ops.insert(rule->ops.end(), ops, ops + nops);
+      } else {
+        reg.kind = Rule::kUndefined;
+      }
+    }
+  }
+  std::free(frame);
+  if (!ok) return nullptr;
+  it->second = std::move(rule);
+  return it->second.get();
 }
 
 // ---------------------------------------------------------------------------
+// The walk. Registers are tracked as libunwind tracks them: where each one
+// can be read (its value, or a memory address), read only when needed.
 
-struct DwarfUnwinder::Session {
-  Dwfl* dwfl = nullptr;
-  bool attached = false;
-  // Module start -> (file, bias) reported there.
-  std::map<uint64_t, std::pair<std::string, uint64_t>> modules;
-  ~Session() {
-    if (dwfl) dwfl_end(dwfl);
-  }
+namespace {
+
+struct Loc {
+  enum Kind : uint8_t { kNull, kValue, kMemory } kind = kNull;
+  uint64_t v = 0;
+};
+
+}  // namespace
+
+struct DwarfUnwinder::State {
+  uint64_t ip = 0, cfa = 0;
+  bool use_prev = false;  // look the CFI up at ip - 1 (a return address)
+  Loc locs[kMaxRegs];
 };
 
 DwarfUnwinder::DwarfUnwinder(const RegisterMap* arch, UnwindMaps* maps,
-                             FileBytes* files)
+                             UnwindFiles* files)
     : arch_(arch), maps_(maps), files_(files) {}
-
-DwarfUnwinder::~DwarfUnwinder() = default;
-
-void DwarfUnwinder::Reset() { session_.reset(); }
 
 bool DwarfUnwinder::ReadWord(uint64_t addr, uint64_t* value) {
   std::string_view stack = sample_->stack;
@@ -193,47 +251,217 @@ bool DwarfUnwinder::ReadWord(uint64_t addr, uint64_t* value) {
   }
   UnwindMapping m;
   if (!maps_->Find(addr, &m) || m.file.empty()) return false;
-  std::string_view bytes = files_->Get(m.file);
+  std::string_view bytes = files_->Bytes(m.file);
   uint64_t off = addr - m.start + m.pgoff;
   if (off > bytes.size() || bytes.size() - off < 8) return false;
   std::memcpy(value, bytes.data() + off, 8);
   return true;
 }
 
-bool DwarfUnwinder::SetRegisters(void* thread_ptr) {
-  Dwfl_Thread* thread = static_cast<Dwfl_Thread*>(thread_ptr);
-  const UnwindSample& s = *sample_;
-  for (const RegisterMap::Pair* p = arch_->pairs; p->perf >= 0; ++p) {
+namespace {
+
+// Evaluates a CFI expression of `rule` (ops [first, first + count)) over the
+// registers of `old` (the stack pointer reads as the CFA), `cfa` standing
+// for DW_OP_call_frame_cfa. `*loc` is the result: a memory location, a
+// value (DW_OP_stack_value), or the location of a register (DW_OP_regN).
+template <typename Read>
+bool Eval(const Dwarf_Op* ops, size_t count, const Loc* old, uint64_t old_cfa,
+          uint64_t cfa, int sp, const Read& read, Loc* loc) {
+  uint64_t stack[kMaxDepth];
+  size_t n = 0;
+  auto reg = [&](uint64_t r, uint64_t* v) {
+    if (r >= kMaxRegs) return false;
+    if (static_cast<int>(r) == sp) {
+      *v = old_cfa;
+      return true;
+    }
+    const Loc& l = old[r];
+    if (l.kind == Loc::kValue) {
+      *v = l.v;
+      return true;
+    }
+    return l.kind == Loc::kMemory && read(l.v, v);
+  };
+  auto push = [&](uint64_t v) {
+    if (n == kMaxDepth) return false;
+    stack[n++] = v;
+    return true;
+  };
+  bool value = false;
+  for (size_t i = 0; i < count; ++i) {
+    const Dwarf_Op& op = ops[i];
+    uint8_t a = op.atom;
     uint64_t v = 0;
-    if (!PerfRegister(s.regs_mask, *s.regs, p->perf, &v)) continue;
-    Dwarf_Word w = v;
-    if (!dwfl_thread_state_registers(thread, p->dwarf, 1, &w)) return false;
+    if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+      if (!push(a - DW_OP_lit0)) return false;
+    } else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+      if (!reg(a - DW_OP_breg0, &v) || !push(v + op.number)) return false;
+    } else if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+      if (count != 1 || a - DW_OP_reg0 >= kMaxRegs) return false;
+      *loc = old[a - DW_OP_reg0];
+      if (a - DW_OP_reg0 == sp) *loc = Loc{Loc::kValue, old_cfa};
+      return true;
+    } else {
+      switch (a) {
+        case DW_OP_call_frame_cfa:
+          if (!push(cfa)) return false;
+          break;
+        case DW_OP_bregx:
+          if (!reg(op.number, &v) || !push(v + op.number2)) return false;
+          break;
+        case DW_OP_regx:
+          if (count != 1 || op.number >= kMaxRegs) return false;
+          *loc = old[op.number];
+          if (static_cast<int>(op.number) == sp) {
+            *loc = Loc{Loc::kValue, old_cfa};
+          }
+          return true;
+        case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
+        case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s:
+        case DW_OP_const8u: case DW_OP_const8s: case DW_OP_constu:
+        case DW_OP_consts: case DW_OP_addr:
+          if (!push(op.number)) return false;
+          break;
+        case DW_OP_plus_uconst:
+          if (n < 1) return false;
+          stack[n - 1] += op.number;
+          break;
+        case DW_OP_dup:
+          if (n < 1 || !push(stack[n - 1])) return false;
+          break;
+        case DW_OP_over:
+          if (n < 2 || !push(stack[n - 2])) return false;
+          break;
+        case DW_OP_drop:
+          if (n < 1) return false;
+          --n;
+          break;
+        case DW_OP_swap:
+          if (n < 2) return false;
+          std::swap(stack[n - 1], stack[n - 2]);
+          break;
+        case DW_OP_deref:
+          if (n < 1 || !read(stack[n - 1], &stack[n - 1])) return false;
+          break;
+        case DW_OP_neg:
+          if (n < 1) return false;
+          stack[n - 1] = 0 - stack[n - 1];
+          break;
+        case DW_OP_not:
+          if (n < 1) return false;
+          stack[n - 1] = ~stack[n - 1];
+          break;
+        case DW_OP_nop:
+          break;
+        case DW_OP_stack_value:
+          if (i + 1 != count) return false;
+          value = true;
+          break;
+        default: {
+          if (n < 2) return false;
+          uint64_t b = stack[--n], x = stack[n - 1];
+          int64_t sx = static_cast<int64_t>(x), sb = static_cast<int64_t>(b);
+          switch (a) {
+            case DW_OP_plus: x += b; break;
+            case DW_OP_minus: x -= b; break;
+            case DW_OP_mul: x *= b; break;
+            case DW_OP_and: x &= b; break;
+            case DW_OP_or: x |= b; break;
+            case DW_OP_xor: x ^= b; break;
+            case DW_OP_shl: x = b < 64 ? x << b : 0; break;
+            case DW_OP_shr: x = b < 64 ? x >> b : 0; break;
+            case DW_OP_shra:
+              x = static_cast<uint64_t>(b < 64 ? sx >> b : (sx < 0 ? -1 : 0));
+              break;
+            case DW_OP_ge: x = sx >= sb; break;
+            case DW_OP_gt: x = sx > sb; break;
+            case DW_OP_le: x = sx <= sb; break;
+            case DW_OP_lt: x = sx < sb; break;
+            case DW_OP_eq: x = x == b; break;
+            case DW_OP_ne: x = x != b; break;
+            default: return false;  // not used by CFI we know of
+          }
+          stack[n - 1] = x;
+        }
+      }
+    }
   }
-  uint64_t pc = 0;
-  if (PerfRegister(s.regs_mask, *s.regs, arch_->perf_ip, &pc)) {
-    dwfl_thread_state_register_pc(thread, pc);
-  }
+  if (n < 1) return false;
+  *loc = Loc{value ? Loc::kValue : Loc::kMemory, stack[n - 1]};
   return true;
 }
 
-// As perf reports modules: the file mapped at `pc`, placed at the mapping's
-// start minus its file offset.
-void DwarfUnwinder::Report(uint64_t pc) {
+}  // namespace
+
+// One step up, as libunwind's unw_step: 1 with the caller in `*s`, 0 at
+// the end of the stack, -1 when it cannot go on.
+int DwarfUnwinder::Step(State* s) {
+  auto read = [this](uint64_t addr, uint64_t* v) { return ReadWord(addr, v); };
+  auto get = [&](const Loc& l, uint64_t* v) {
+    if (l.kind == Loc::kValue) {
+      *v = l.v;
+      return true;
+    }
+    return l.kind == Loc::kMemory && ReadWord(l.v, v);
+  };
+  uint64_t look = s->use_prev ? s->ip - 1 : s->ip;
+  const UnwindFiles::Rule* rule = nullptr;
   UnwindMapping m;
-  if (!maps_->Find(pc, &m) || m.file.empty()) return;
-  uint64_t bias = m.start - m.pgoff;
-  auto it = session_->modules.find(m.start);
-  if (it != session_->modules.end()) {
-    if (it->second.first == m.file && it->second.second == bias) return;
-    // Another file now lives there: the session no longer fits.
-    return;
+  if (maps_->Find(look, &m) && !m.file.empty()) {
+    rule = files_->RuleAt(m.file, look - (m.start - m.pgoff));
   }
-  session_->modules[m.start] = {m.file, bias};
-  if (dwfl_addrmodule(session_->dwfl, pc)) return;  // overlapping report
-  dwfl_report_begin_add(session_->dwfl);
-  dwfl_report_elf(session_->dwfl, m.file.c_str(), m.file.c_str(), -1, bias,
-                  false);
-  dwfl_report_end(session_->dwfl, nullptr, nullptr);
+  int sp = arch_->dwarf_sp;
+  if (rule) {
+    const Dwarf_Op* ops = rule->ops.data();
+    Loc cfa_loc;
+    if (!Eval(ops + rule->cfa_first, rule->cfa_count, s->locs, s->cfa, 0, sp,
+              read, &cfa_loc)) {
+      return -1;
+    }
+    uint64_t cfa = cfa_loc.v;
+    if (cfa_loc.kind != Loc::kMemory && cfa_loc.kind != Loc::kValue) {
+      return -1;
+    }
+    Loc locs[kMaxRegs];
+    for (int r = 0; r < kMaxRegs; ++r) {
+      const UnwindFiles::Rule::Reg& reg = rule->regs[r];
+      locs[r] = s->locs[r];
+      if (reg.kind == UnwindFiles::Rule::kUndefined) {
+        if (r == rule->ra) locs[r] = Loc{};  // the end of the stack
+      } else if (reg.kind == UnwindFiles::Rule::kExpr && r != sp) {
+        if (!Eval(ops + reg.first, reg.count, s->locs, s->cfa, cfa, sp, read,
+                  &locs[r])) {
+          locs[r] = Loc{};
+        }
+      }
+    }
+    if (locs[rule->ra].kind == Loc::kNull) return 0;
+    uint64_t ip = 0;
+    if (!get(locs[rule->ra], &ip)) return -1;
+    std::memcpy(s->locs, locs, sizeof locs);
+    s->cfa = cfa;
+    s->ip = ip;
+    s->use_prev = true;
+    return 1;
+  }
+  // No CFI: libunwind's x86-64 guess, the frame-pointer chain, when the
+  // frame pointer lies a little above the CFA.
+  int fp = arch_->dwarf_fp;
+  if (fp < 0 || s->locs[fp].kind == Loc::kNull) return 0;
+  uint64_t rbp = 0, rbp1 = 0;
+  if (!get(s->locs[fp], &rbp)) return -1;
+  if (rbp == 0) return 0;
+  if (!ReadWord(rbp, &rbp1) || rbp < s->cfa || rbp - s->cfa > 0x4000) {
+    return 0;
+  }
+  uint64_t prev_ip = s->ip, prev_cfa = s->cfa;
+  for (Loc& l : s->locs) l = Loc{};
+  s->locs[fp] = Loc{Loc::kMemory, rbp};
+  s->cfa += 16;
+  s->use_prev = true;
+  if (!ReadWord(rbp + 8, &s->ip)) return -1;
+  if (s->ip == prev_ip && s->cfa == prev_cfa) return -1;
+  return 1;
 }
 
 void DwarfUnwinder::Unwind(const UnwindSample& sample, size_t max_frames,
@@ -246,28 +474,23 @@ void DwarfUnwinder::Unwind(const UnwindSample& sample, size_t max_frames,
     return;
   }
   ips->push_back(pc);
-  if (max_frames == 1 || sample.stack.empty()) return;
+  if (sample.stack.empty()) return;
   sample_ = &sample;
   sp_ = sp;
-  if (!session_) {
-    session_ = std::make_unique<Session>();
-    session_->dwfl = dwfl_begin(&kDwflCallbacks);
-  }
-  if (!session_->dwfl) return;
-  Report(pc);
-  if (!session_->attached) {
-    // The architecture comes from the first module: none yet, no unwind.
-    if (session_->modules.empty()) return;
-    if (!dwfl_attach_state(session_->dwfl, nullptr, 1, &kThreadCallbacks,
-                           this)) {
-      session_->dwfl = (dwfl_end(session_->dwfl), nullptr);
-      return;
+  State s;
+  s.ip = pc;
+  s.cfa = sp;
+  for (const RegisterMap::Pair* p = arch_->pairs; p->perf >= 0; ++p) {
+    uint64_t v = 0;
+    if (p->dwarf < kMaxRegs &&
+        PerfRegister(sample.regs_mask, *sample.regs, p->perf, &v)) {
+      s.locs[p->dwarf] = Loc{Loc::kValue, v};
     }
-    session_->attached = true;
   }
-  FrameWalk walk{this, ips, max_frames};
-  dwfl_getthread_frames(session_->dwfl, static_cast<pid_t>(sample.tid ? sample.tid : 1),
-                        OnFrame, &walk);
+  while (ips->size() < max_frames && Step(&s) > 0) {
+    // The caller resumes after its call: its frame is at ip - 1.
+    ips->push_back(s.ip - 1);
+  }
   sample_ = nullptr;
 }
 

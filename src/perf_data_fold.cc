@@ -560,7 +560,7 @@ class Replayer : public PerfDataReader::Visitor {
                                                       &files_);
     }
     UnwindSample us{a.sample_regs_user, &sample_.user_regs,
-                    sample_.user_stack, sample_.tid};
+                    sample_.user_stack};
     slot.unwinder->Unwind(us, kMaxStack, &ips_);
     for (uint64_t ip : ips_) {
       if (ip == 0) continue;
@@ -658,7 +658,7 @@ class Replayer : public PerfDataReader::Visitor {
 
   // DWARF unwinding: one unwinder per address space.
   const RegisterMap* arch_ = nullptr;
-  FileBytes files_;
+  UnwindFiles files_;
   struct UnwindSlot {
     std::shared_ptr<Maps> keep;
     std::unique_ptr<UnwindView> view;

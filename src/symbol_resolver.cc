@@ -192,10 +192,10 @@ void SymbolResolver::LoadUser(Dso* dso) {
   if (syms.empty()) syms = runtime;
   if (runtime.empty()) runtime = syms;
   dso->symsrc = syms;
-  dso->binary = readable && (dso->build_id.empty() ||
-                             info.build_id == dso->build_id)
-                    ? binary
-                    : runtime;
+  // perf reads code and CFI from the file its symbols came from (seen with
+  // strace: a separate debug file, whose .eh_frame is empty, when there is
+  // one), else from the file with the dynamic symbols.
+  dso->binary = syms;
   if (syms.empty()) {
     warnings_.push_back(path + ": no symbols found" +
                         (hex.empty() ? "" : " (build id " + hex + ")"));

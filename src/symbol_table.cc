@@ -78,11 +78,13 @@ void Demangle(Symbol* s) {
 
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
   // Stable: of equal starts, the first added comes first, as in perf's
-  // tree, which puts an equal key to the right.
-  std::stable_sort(syms_.begin(), syms_.end(),
-                   [](const Symbol& a, const Symbol& b) {
-                     return a.start < b.start;
-                   });
+  // tree, which puts an equal key to the right. (kallsyms comes sorted.)
+  auto by_start = [](const Symbol& a, const Symbol& b) {
+    return a.start < b.start;
+  };
+  if (!std::is_sorted(syms_.begin(), syms_.end(), by_start)) {
+    std::stable_sort(syms_.begin(), syms_.end(), by_start);
+  }
   if (fixups && !syms_.empty()) {
     // Symbols without a size end where the next one starts.
     for (size_t i = 0; i + 1 < syms_.size(); ++i) {
@@ -97,19 +99,21 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
     }
     Symbol& last = syms_.back();
     if (last.end == last.start) last.end = RoundUpPage(last.start) + 4096;
-    // One symbol per address.
-    std::vector<Symbol> kept;
-    kept.reserve(syms_.size());
-    for (Symbol& s : syms_) {
-      if (!kept.empty() && kept.back().start == s.start) {
-        Demangle(&kept.back());
+    // One symbol per address (compacted in place).
+    size_t out = 0;
+    for (size_t i = 0; i < syms_.size(); ++i) {
+      Symbol& s = syms_[i];
+      if (out > 0 && syms_[out - 1].start == s.start) {
+        Symbol& kept = syms_[out - 1];
+        Demangle(&kept);
         Demangle(&s);
-        if (!KeepFirst(kept.back(), s)) kept.back() = std::move(s);
+        if (!KeepFirst(kept, s)) kept = std::move(s);
         continue;
       }
-      kept.push_back(std::move(s));
+      if (out != i) syms_[out] = std::move(s);
+      ++out;
     }
-    syms_ = std::move(kept);
+    syms_.resize(out);
   }
   tree_.clear();
   root_ = -1;
@@ -396,16 +400,28 @@ void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
 
 bool LoadKallsyms(const std::string& path, SymbolTable* core,
                   std::vector<KallsymsModule>* modules, std::string* err) {
-  std::ifstream in(path);
-  if (!in) {
+  // The whole file at once (/proc/kallsyms has no size to ask for; some
+  // 100,000 lines): line by line through a stream took twice as long.
+  std::string text;
+  text.reserve(16u << 20);
+  FILE* f = std::fopen(path.c_str(), "re");
+  if (!f) {
     *err = path + ": cannot open kallsyms";
     return false;
   }
+  char buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
+  std::fclose(f);
   // perf fixes the ends over all symbols together (module ones included),
   // then splits the modules off.
   SymbolTable all;
-  std::string line;
-  while (std::getline(in, line)) {
+  all.mutable_symbols()->reserve(text.size() / 40);
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    size_t eol = rest.find('\n');
+    std::string_view line = rest.substr(0, eol);
+    rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol + 1);
     // "ffffffff81000000 T _text" or "ffffffffc0a01000 t foo\t[mod]"
     uint64_t addr = 0;
     size_t n = ParseHex(line, &addr);
@@ -413,7 +429,7 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
     char type = line[n + 1];
     char up = static_cast<char>(std::toupper(static_cast<unsigned char>(type)));
     if (up != 'T' && up != 'W') continue;
-    std::string name = line.substr(n + 3);
+    std::string name(line.substr(n + 3));
     if (name.empty() || name[0] == '$') continue;
     SymbolBinding b = up == 'W'                 ? SymbolBinding::kWeak
                       : std::isupper(static_cast<unsigned char>(type))
@@ -422,10 +438,15 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
     all.Add(addr, 0, std::move(name), b);
   }
   all.Finish(true);
-  for (Symbol& s : *all.mutable_symbols()) {
+  // The kernel's symbols stay where they are; the modules' move out.
+  std::vector<Symbol>& syms = *all.mutable_symbols();
+  size_t kept = 0;
+  for (size_t i = 0; i < syms.size(); ++i) {
+    Symbol& s = syms[i];
     size_t tab = s.name.find('\t');
     if (tab == std::string::npos) {
-      core->mutable_symbols()->push_back(std::move(s));
+      if (kept != i) syms[kept] = std::move(s);
+      ++kept;
       continue;
     }
     std::string mod = s.name.substr(tab + 1);
@@ -441,6 +462,8 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
     }
     it->table.mutable_symbols()->push_back(std::move(s));
   }
+  syms.resize(kept);
+  *core->mutable_symbols() = std::move(syms);
   core->Finish(true, false);
   for (KallsymsModule& m : *modules) m.table.Finish(true, false);
   return true;

@@ -1,18 +1,22 @@
 // DwarfUnwinder: the user-space frames of a `perf record --call-graph
-// dwarf` sample, from the registers and the stack copy it carries, with
-// elfutils libdwfl's frame API over the .eh_frame/.debug_frame of the
-// mapped files, as perf script unwinds them (perf 6.1 with libunwind):
+// dwarf` sample, from the registers and the stack copy it carries, the way
+// perf script (6.1, built with libunwind) walks them:
 //   - the first frame is the sampled instruction pointer, whatever
 //     happens next;
+//   - each step applies the CFI of the frame's address (elfutils libdw
+//     parses .eh_frame, when the file has .eh_frame_hdr, else
+//     .debug_frame): the CFA, then the caller's registers and return
+//     address; the stack pointer reads as the CFA, as in libunwind;
+//   - without CFI, libunwind's guess on x86-64: the frame pointer chain,
+//     if RBP points a little above the CFA (then the CFA moves by 16);
 //   - each caller is the return address minus one (so that it falls in
-//     the calling instruction), unless the frame below is a signal frame;
+//     the calling instruction), unless its frame is a signal frame;
 //   - memory is read from the stack copy (a word at the copy's very end
-//     is refused, as perf refuses it) or else from the file mapped there;
-//     anything else ends the walk;
+//     is refused, as perf refuses it), else from the file mapped there;
+//     a read that fails ends the walk;
 //   - at most `max_frames` frames.
-// One unwinder serves one address space and keeps its libdwfl session and
-// the modules reported to it, so CFI is parsed once per file, not once per
-// sample.
+// The unwinding rules are cached per (file, address), so the cost of the
+// CFI follows the distinct code locations, not the samples.
 #ifndef FLAMEFOLD_DWARF_UNWIND_H_
 #define FLAMEFOLD_DWARF_UNWIND_H_
 
@@ -28,9 +32,9 @@ namespace flamefold {
 /// Adding an architecture is adding a row to the table in the .cc.
 struct RegisterMap {
   const char* arch;       // as perf.data's arch feature names it
-  const char* elf_arch;   // the ELF machine libdw needs, for messages
   int perf_ip, perf_sp;   // perf register numbers of the PC and SP
-  int dwarf_nregs;        // DWARF registers libdw tracks for the arch
+  int dwarf_sp;           // DWARF number of the stack pointer
+  int dwarf_fp;           // of the frame pointer; -1: no frame-chain guess
   struct Pair {
     int8_t perf, dwarf;
   };
@@ -58,54 +62,53 @@ class UnwindMaps {
   virtual bool Find(uint64_t addr, UnwindMapping* out) = 0;
 };
 
-/// Bytes of mapped files, read for the unwinder; one per run, shared.
-class FileBytes {
+/// Files read for unwinding (their bytes and CFI), with the rules found
+/// for each address; one per run, shared by the address spaces.
+class UnwindFiles {
  public:
-  FileBytes();
-  ~FileBytes();
+  UnwindFiles();
+  ~UnwindFiles();
+  UnwindFiles(const UnwindFiles&) = delete;
+  UnwindFiles& operator=(const UnwindFiles&) = delete;
+
   /// The whole file (mapped once); empty when it cannot be read.
-  std::string_view Get(const std::string& path);
+  std::string_view Bytes(const std::string& path);
+
+  struct Rule;
+  struct File;
+  /// The unwinding rule at `addr` (the file's own addresses) of `path`;
+  /// nullptr when its CFI does not cover `addr`. Cached.
+  const Rule* RuleAt(const std::string& path, uint64_t addr);
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  File* Get(const std::string& path);
+  std::unique_ptr<struct UnwindFilesImpl> impl_;
 };
 
 struct UnwindSample {
   uint64_t regs_mask = 0;
   const std::vector<uint64_t>* regs = nullptr;
   std::string_view stack;
-  uint32_t tid = 0;
 };
 
 class DwarfUnwinder {
  public:
-  DwarfUnwinder(const RegisterMap* arch, UnwindMaps* maps, FileBytes* files);
-  ~DwarfUnwinder();
-  DwarfUnwinder(const DwarfUnwinder&) = delete;
-  DwarfUnwinder& operator=(const DwarfUnwinder&) = delete;
+  DwarfUnwinder(const RegisterMap* arch, UnwindMaps* maps,
+                UnwindFiles* files);
 
   /// The frames of `sample`, innermost first, into `*ips` (cleared). Empty
   /// when the sample has no PC or SP.
   void Unwind(const UnwindSample& sample, size_t max_frames,
               std::vector<uint64_t>* ips);
 
-  /// Forgets the modules reported so far (the address space changed).
-  void Reset();
-
-  /// For the callbacks: a word of the sample's memory.
-  bool ReadWord(uint64_t addr, uint64_t* value);
-  /// For the callbacks: the initial registers.
-  bool SetRegisters(void* thread);
-  /// For the callbacks: reports the module holding `pc` if needed.
-  void Report(uint64_t pc);
-
  private:
-  struct Session;
+  struct State;
+  bool ReadWord(uint64_t addr, uint64_t* value);
+  int Step(State* s);
+
   const RegisterMap* arch_;
   UnwindMaps* maps_;
-  FileBytes* files_;
-  std::unique_ptr<Session> session_;
+  UnwindFiles* files_;
   const UnwindSample* sample_ = nullptr;
   uint64_t sp_ = 0;
 };

@@ -41,11 +41,12 @@ struct Dso {
   std::string path;      // the file as recorded
   std::string build_id;  // raw bytes; "" when unknown
   bool loaded = false;
-  // Set when a user DSO is loaded: the file perf reads its code and CFI
-  // from (the binary, under --symfs) and the one its symbols came from
-  // (where perf runs addr2line); "" when not found.
-  std::string binary;
+  // Set when a user DSO is loaded: the file its symbols came from (where
+  // perf runs addr2line; a separate debug file included), which is also
+  // the file perf reads its code and CFI from when unwinding; "" when
+  // none was found.
   std::string symsrc;
+  std::string binary;
   SymbolTable table;
   // Address (in the DSO's symbol space) -> "sym+0xoff" or "[unknown]".
   std::unordered_map<uint64_t, std::string> names;
