@@ -33,7 +33,7 @@ bool LineReader::Fill() {
   return true;
 }
 
-LineReader::Result LineReader::Next(std::string_view* line) {
+LineReader::Result LineReader::NextSlow(std::string_view* line) {
   bool too_long = false;
   for (;;) {
     const char* base = buf_.data();

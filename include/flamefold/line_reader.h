@@ -3,6 +3,7 @@
 #define FLAMEFOLD_LINE_READER_H_
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +22,22 @@ class LineReader {
 
   /// Next line without its '\n' (Perl's chomp: a '\r' stays). The last line
   /// may lack the '\n'. The view is valid until the next call.
-  Result Next(std::string_view* line);
+  Result Next(std::string_view* line) {
+    // The common case, inline: a whole line in the buffer.
+    if (scan_ < end_) {
+      const char* base = buf_.data();
+      const void* nl = std::memchr(base + scan_, '\n', end_ - scan_);
+      if (nl != nullptr) {
+        size_t at = static_cast<const char*>(nl) - base;
+        *line = std::string_view(base + pos_, at - pos_);
+        pos_ = scan_ = at + 1;
+        ++line_number_;
+        unterminated_ = false;
+        return kLine;
+      }
+    }
+    return NextSlow(line);
+  }
 
   /// Number of the line last returned (1-based), for diagnostics.
   uint64_t line_number() const { return line_number_; }
@@ -35,6 +51,7 @@ class LineReader {
 
  private:
   bool Fill();  // reads more; false on error
+  Result NextSlow(std::string_view* line);
 
   ByteSource* src_;
   size_t max_line_;
