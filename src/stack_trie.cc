@@ -179,40 +179,63 @@ bool EntryLess(const Entry& a, const Entry& b) {
 
 }  // namespace
 
+// The rank of every key "name" (2 * id) and "name;" (2 * id + 1) in byte
+// order: sorting a node's entries is then an integer sort.
+static std::vector<uint32_t> KeyRanks(const StringInterner& names) {
+  std::vector<Entry> keys;
+  keys.reserve(names.size() * 2);
+  for (SymbolId id = 0; id < names.size(); ++id) {
+    keys.push_back({names.Get(id), 2 * id, false});
+    keys.push_back({names.Get(id), 2 * id + 1, true});
+  }
+  std::sort(keys.begin(), keys.end(), EntryLess);
+  std::vector<uint32_t> rank(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) rank[keys[i].node] = static_cast<uint32_t>(i);
+  return rank;
+}
+
 void StackTrie::Walk(
     const std::function<void(NodeId, std::string_view)>& visit) const {
-  // Iterative, so a 100,000-frame stack cannot overflow the call stack.
-  struct Level {
-    std::vector<Entry> entries;
-    size_t next = 0;
-    size_t base = 0;  // length of `line` before this level's names
+  // Iterative, so a 100,000-frame stack cannot overflow the call stack; the
+  // entries of all open levels share one vector, so nothing is allocated
+  // per node.
+  const std::vector<uint32_t> rank = KeyRanks(*names_);
+  struct Item {
+    uint32_t key;  // rank of "name" or "name;"
+    NodeId node;
+    bool descendants;  // the entry stands for all lines below `node`
   };
+  struct Level {
+    size_t begin, next, end;  // this level's entries; [next, end) to visit
+    size_t base;              // length of `line` before this level's names
+  };
+  std::vector<Item> items;
   std::vector<Level> levels;
   std::string line;
   auto push = [&](NodeId n) {
-    Level level;
-    level.base = line.size();
-    for (NodeId c = nodes_[n].first_child; c != 0;
-         c = nodes_[c].next_sibling) {
-      std::string_view name = names_->Get(nodes_[c].frame);
-      if (nodes_[c].samples > 0) level.entries.push_back({name, c, false});
-      if (nodes_[c].first_child != 0) level.entries.push_back({name, c, true});
+    size_t begin = items.size();
+    for (NodeId c = nodes_[n].first_child; c != 0; c = nodes_[c].next_sibling) {
+      SymbolId f = nodes_[c].frame;
+      if (nodes_[c].samples > 0) items.push_back({rank[2 * f], c, false});
+      if (nodes_[c].first_child != 0) items.push_back({rank[2 * f + 1], c, true});
     }
-    std::sort(level.entries.begin(), level.entries.end(), EntryLess);
-    levels.push_back(std::move(level));
+    std::sort(items.begin() + begin, items.end(),
+              [](const Item& a, const Item& b) { return a.key < b.key; });
+    levels.push_back({begin, begin, items.size(), line.size()});
   };
   push(kRoot);
   while (!levels.empty()) {
     Level& level = levels.back();
-    if (level.next == level.entries.size()) {
+    if (level.next == level.end) {
+      items.resize(level.begin);
       line.resize(level.base);
       levels.pop_back();
       continue;
     }
-    const Entry e = level.entries[level.next++];
+    const Item e = items[level.next++];
     line.resize(level.base);
     if (levels.size() > 1) line.push_back(';');
-    line.append(e.name);
+    line.append(names_->Get(nodes_[e.node].frame));
     if (e.descendants) {
       push(e.node);
     } else {
