@@ -207,8 +207,8 @@ WriteCounts WriteStacks(const StackTrie& trie, const StackFilter& filter,
       return;
     }
     c.stacks_written++;
-    buf.assign(line);
-    buf += ' ';
+    out->Write(line);
+    buf.assign(1, ' ');
     trie.weight(node).AppendTo(&buf);
     buf += '\n';
     out->Write(buf);

@@ -66,11 +66,24 @@ void StackCounts::MoveInto(StackTrie* trie) {
   std::vector<uint32_t> order(entries_.size());
   std::iota(order.begin(), order.end(), 0u);
   const SymbolId* ids = ids_.data();
+  // Stacks share long prefixes (the root frames): skip the equal part two
+  // ids at a time before comparing the first ids that differ.
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const Entry& x = entries_[a];
     const Entry& y = entries_[b];
-    return std::lexicographical_compare(ids + x.offset, ids + x.offset + x.length,
-                                        ids + y.offset, ids + y.offset + y.length);
+    const SymbolId* p = ids + x.offset;
+    const SymbolId* q = ids + y.offset;
+    size_t n = std::min(x.length, y.length), i = 0;
+    for (; i + 2 <= n; i += 2) {
+      uint64_t u, v;
+      std::memcpy(&u, p + i, 8);
+      std::memcpy(&v, q + i, 8);
+      if (u != v) break;
+    }
+    for (; i < n; ++i) {
+      if (p[i] != q[i]) return p[i] < q[i];
+    }
+    return x.length < y.length;
   });
   const bool fresh = trie->node_count() == 1;
   auto shared_with_previous = [&](size_t i) -> size_t {
