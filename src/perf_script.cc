@@ -1,7 +1,12 @@
 #include "flamefold/perf_script.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "flamefold/diag.h"
 #include "flamefold/folded.h"
@@ -11,18 +16,105 @@
 namespace flamefold {
 namespace {
 
-// Perl's \s, \d and \w on byte strings (no utf8 flag, no locale).
-inline bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-         c == '\v';
+// Perl's \s, \d and \w on byte strings (no utf8 flag, no locale), as
+// table look-ups: the stack-line scanner runs them on every byte it reads.
+enum CharClass : uint8_t {
+  kClassSpace = 1,      // [ \t\n\v\f\r]
+  kClassWord = 2,       // [0-9A-Za-z_]
+  kClassLowerHex = 4,   // [0-9a-f]
+  kClassHex = 8,        // [0-9a-fA-F]
+};
+constexpr std::array<uint8_t, 256> MakeCharClasses() {
+  std::array<uint8_t, 256> t{};
+  for (int c : {' ', '\t', '\n', '\r', '\f', '\v'}) t[c] = kClassSpace;
+  for (int c = 0; c < 256; ++c) {
+    bool digit = c >= '0' && c <= '9';
+    bool lower = c >= 'a' && c <= 'f';
+    bool upper = c >= 'A' && c <= 'F';
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit || c == '_') {
+      t[c] |= kClassWord;
+    }
+    if (digit || lower) t[c] |= kClassLowerHex;
+    if (digit || lower || upper) t[c] |= kClassHex;
+  }
+  return t;
 }
+constexpr std::array<uint8_t, 256> kCharClasses = MakeCharClasses();
+inline bool HasClass(char c, uint8_t cls) {
+  return (kCharClasses[static_cast<unsigned char>(c)] & cls) != 0;
+}
+inline bool IsSpace(char c) { return HasClass(c, kClassSpace); }
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-inline bool IsWord(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) ||
-         c == '_';
+inline bool IsWord(char c) { return HasClass(c, kClassWord); }
+#if defined(__SSE2__)
+// Byte masks of 16 bytes: Perl's \s ([ \t\n\v\f\r]) and \w ([0-9A-Za-z_]).
+inline __m128i InRange(__m128i x, char lo, char span) {  // lo <= x <= lo+span
+  __m128i d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
+  return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
 }
-inline bool IsLowerHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); }
-inline bool IsHex(char c) { return IsLowerHex(c) || (c >= 'A' && c <= 'F'); }
+inline unsigned SpaceMask(__m128i x) {
+  __m128i sp = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                            InRange(x, '\t', '\r' - '\t'));
+  return static_cast<unsigned>(_mm_movemask_epi8(sp));
+}
+inline unsigned WordMask(__m128i x) {
+  __m128i w = _mm_or_si128(
+      _mm_or_si128(InRange(x, '0', 9),
+                   InRange(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 25)),
+      _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+  return static_cast<unsigned>(_mm_movemask_epi8(w));
+}
+#endif
+
+// The first index >= i of p[0, n) that is not white space (\s), or n.
+inline size_t SkipSpace(const char* p, size_t i, size_t n) {
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    unsigned m = ~SpaceMask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))) & 0xFFFF;
+    if (m != 0) return i + __builtin_ctz(m);
+  }
+#endif
+  while (i < n && IsSpace(p[i])) ++i;
+  return i;
+}
+
+// The first index >= i of p[0, n) that is not a word character (\w), or n.
+inline size_t SkipWord(const char* p, size_t i, size_t n) {
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    unsigned m = ~WordMask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))) & 0xFFFF;
+    if (m != 0) return i + __builtin_ctz(m);
+  }
+#endif
+  while (i < n && IsWord(p[i])) ++i;
+  return i;
+}
+
+// The last index `at` with 1 <= at < end, p[at] == '(' and p[at - 1] == ' ',
+// or 0 when there is none.
+inline size_t LastSpaceParen(const char* p, size_t end) {
+#if defined(__SSE2__)
+  while (end >= 17) {  // 16 bytes [end - 16, end), all at index >= 1
+    size_t from = end - 16;
+    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + from)),
+        _mm_set1_epi8('('))));
+    while (m != 0) {
+      unsigned bit = 31 - __builtin_clz(m);
+      if (p[from + bit - 1] == ' ') return from + bit;
+      m &= ~(1u << bit);
+    }
+    end = from;
+  }
+#endif
+  for (size_t at = end; at-- > 1;) {
+    if (p[at] == '(' && p[at - 1] == ' ') return at;
+  }
+  return 0;
+}
+
+inline bool IsLowerHex(char c) { return HasClass(c, kClassLowerHex); }
+inline bool IsHex(char c) { return HasClass(c, kClassHex); }
 
 bool Contains(std::string_view s, std::string_view what) {
   return s.find(what) != std::string_view::npos;
@@ -58,10 +150,15 @@ void SplitArrows(std::string_view s, std::vector<std::string_view>* out) {
 //   7fffb84c9afc cpu_startup_entry+0x800047c022ec ([kernel.kallsyms])
 // s/\+0x[\da-f]+$// (lower case only, as Perl does; `upper` also strips
 // upper-case digits, for --modern). Returns the length without it.
-size_t OffsetStart(std::string_view f, bool upper) {
-  size_t k = f.size();
-  while (k > 0 && (upper ? IsHex(f[k - 1]) : IsLowerHex(f[k - 1]))) --k;
-  if (k == f.size() || k < 3 || f.substr(k - 3, 3) != "+0x") return f.size();
+inline size_t OffsetStart(std::string_view f, bool upper) {
+  const char* p = f.data();
+  const size_t n = f.size();
+  const uint8_t cls = upper ? kClassHex : kClassLowerHex;
+  size_t k = n;
+  while (k > 0 && HasClass(p[k - 1], cls)) --k;
+  if (k == n || k < 3 || p[k - 3] != '+' || p[k - 2] != '0' || p[k - 1] != 'x') {
+    return n;
+  }
   return k - 3;
 }
 
@@ -264,31 +361,26 @@ bool PerfScriptParser::MatchEvent(std::string_view line, EventFields* out) {
 // ')'; the symbol is what lies between the address and that " (".
 bool PerfScriptParser::MatchFrameLine(std::string_view line,
                                       FrameFields* out) {
-  size_t n = line.size();
-  size_t s0 = 0;
-  while (s0 < n && IsSpace(line[s0])) ++s0;
-  size_t w_end = s0;
-  while (w_end < n && IsWord(line[w_end])) ++w_end;
-  if (w_end == s0) return false;
+  const size_t n = line.size();
   const char* base = line.data();
-  const void* close_at = memrchr(base, ')', n);
-  if (close_at == nullptr) return false;
-  size_t close = static_cast<const char*>(close_at) - base;
-  // The last " (" with p + 2 <= close: look for '(' before close - 1.
-  size_t p = std::string_view::npos;
-  for (size_t end = close; end > 1;) {
-    const void* open = memrchr(base + 1, '(', end - 1);
-    if (open == nullptr) break;
-    size_t at = static_cast<const char*>(open) - base;
-    if (line[at - 1] == ' ') {
-      p = at - 1;
-      break;
-    }
-    end = at;
+  size_t s0 = SkipSpace(base, 0, n);
+  size_t w_end = SkipWord(base, s0, n);
+  if (w_end == s0) return false;
+  // The last ')': nearly always the last byte.
+  size_t close;
+  if (n > 0 && base[n - 1] == ')') {
+    close = n - 1;
+  } else {
+    const void* close_at = memrchr(base, ')', n);
+    if (close_at == nullptr) return false;
+    close = static_cast<const char*>(close_at) - base;
   }
-  if (p == std::string_view::npos) return false;
-  size_t b = w_end;
-  while (b < n && IsSpace(line[b])) ++b;
+  // The last " (" with p + 2 <= close: a '(' at 1 <= at < close with a
+  // space before it.
+  size_t open = LastSpaceParen(base, close);
+  if (open == 0) return false;
+  size_t p = open - 1;
+  size_t b = SkipSpace(base, w_end, n);
   size_t pc_end = w_end, a;
   if (p >= b + 1) {
     a = b;
@@ -309,6 +401,9 @@ PerfScriptParser::PerfScriptParser(const PerfScriptOptions& options,
     : options_(options), names_(names), sink_(sink),
       event_filter_(options.event_filter) {
   if (options_.include_tid) options_.include_pid = true;
+  // With --srcline each frame reads the line after it, and with --inline
+  // its result depends on its address: those go the general way.
+  fast_lines_ = !options_.srcline && !options_.inliner;
 }
 
 bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
@@ -320,18 +415,17 @@ bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
   for (;;) {
     LineReader::Result r = reader->Next(&line);
     if (r == LineReader::kLine) {
+      if (has_pname_ && fast_lines_ && FastStackLine(line)) {
+        stats_.lines++;
+        continue;
+      }
       OnLine(line, reader, file);
       if (!error_.empty()) {
         *err = error_;
         return false;
       }
     } else if (r == LineReader::kEof) {
-      FlushPending(file);  // a sample may go on in the next input
-      if (!error_.empty()) {
-        *err = error_;
-        return false;
-      }
-      return true;
+      return true;  // a sample may go on in the next input
     } else if (r == LineReader::kTooLong) {
       stats_.lines++;
       if (stats_.long_lines++ == 0) {
@@ -355,7 +449,7 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
     return;
   }
   if (line.empty()) {
-    EndSample(file);
+    EndSample();
     return;
   }
   uint64_t lineno = line_base_ + reader->line_number();
@@ -363,7 +457,6 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
     if (HasNul(line, lineno, file)) return;
     HeaderFields h;
     if (MatchHeaderLine(line, options_.modern, &h)) {
-      FlushPending(file);
       if (!options_.modern && IsSpace(line[1])) {
         stats_.one_char_comm++;
       }
@@ -374,30 +467,57 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
   } else if (AllSpace(line)) {
     stats_.blank_with_spaces++;
     if (options_.modern) {
-      EndSample(file);
+      EndSample();
       return;
     }
   }
-  if (has_pname_ && sample_cache_on_ && !options_.srcline) {
-    // Keep the stack lines of the sample: at its end, a sample whose lines
-    // were all seen before costs one lookup (see EndSample). A sample far
-    // longer than real ones is parsed as it comes instead, so that memory
-    // stays bounded (the depth limit then applies as its lines are read).
-    if (pending_lines_.size() >= kMaxPendingLines ||
-        pending_.size() >= kMaxPendingBytes) {
-      FlushPending(file);
-      if (!error_.empty()) return;
-    }
-    if (pending_.empty()) {
-      pending_.assign(reinterpret_cast<const char*>(&pname_index_),
-                      sizeof pname_index_);
-    }
-    pending_.append(line);
-    pending_.push_back('\n');
-    pending_lines_.push_back(lineno);
-    return;
-  }
   ProcessStackLine(line, lineno, file, reader);
+}
+
+// The common stack line, in one pass: white space, the address, white
+// space, the symbol (not starting with white space), " (", the module, and
+// ')' as the last byte:
+//   \t    7f3a1d024422 pthread_mutex_lock+0x13e (/usr/lib/libc.so.6)
+// For such a line MatchFrameLine finds the same fields (the symbol starts
+// after the white space, as its first branch says), so the result is the
+// one ProcessStackLine would reach. Anything else (and a key whose first
+// sighting found binary data) returns false for the general path.
+inline bool PerfScriptParser::FastStackLine(std::string_view line) {
+  const char* base = line.data();
+  const size_t n = line.size();
+  if (n < 6 || !IsSpace(base[0]) || base[n - 1] != ')') return false;
+  size_t s0 = SkipSpace(base, 1, n);
+  size_t w_end = SkipWord(base, s0, n);
+  if (w_end == s0 || w_end == n || !IsSpace(base[w_end])) return false;
+  size_t open = LastSpaceParen(base, n - 1);
+  size_t b = SkipSpace(base, w_end, n);
+  if (open < b + 2) return false;  // p = open - 1 must be >= b + 1
+  std::string_view rawfunc(base + b, open - 1 - b);
+  KeyTable::Key key;
+  key.tag = pname_java_ ? 'j' : '-';
+  key.a = rawfunc.substr(0, OffsetStart(rawfunc, options_.modern));
+  key.b = std::string_view(base + open + 1, n - 2 - open);
+  if (options_.include_addrs) key.c = std::string_view(base + s0, w_end - s0);
+  bool added = false;
+  uint32_t id = frame_keys_.Intern(key, &added);
+  if (added) {
+    FrameFields f{std::string_view(base + s0, w_end - s0), rawfunc, key.b};
+    frame_results_.push_back(ProcessFrame(f, nullptr));
+  }
+  const LineResult& res = frame_results_[id];
+  if (res.kind == kFrame) {
+    if (res.quirks != 0) CountQuirks(res.quirks);
+    for (uint32_t i = res.count; i-- > 0;) {
+      stack_rev_.push_back(pieces_[res.first + i]);
+    }
+    if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
+    return true;
+  }
+  if (res.kind == kDropped) {
+    stats_.paren_frames++;
+    return true;
+  }
+  return false;  // binary data: the general path says where
 }
 
 // A stack line, or a line the Perl script does not recognise.
@@ -450,22 +570,6 @@ void PerfScriptParser::TrimDeepStack() {
   size_t drop = stack_rev_.size() - options_.limits.max_depth;
   stack_rev_.erase(stack_rev_.begin(), stack_rev_.begin() + drop);
   trimmed_ += drop;
-}
-
-// Processes the kept stack lines one by one (before an event line, at the
-// end of an input, or when the sample was not seen before).
-void PerfScriptParser::FlushPending(std::string_view file) {
-  if (pending_lines_.empty()) return;
-  std::string_view rest(pending_);
-  rest.remove_prefix(sizeof pname_index_);
-  for (uint64_t lineno : pending_lines_) {
-    size_t nl = rest.find('\n');
-    ProcessStackLine(rest.substr(0, nl), lineno, file, nullptr);
-    rest.remove_prefix(nl + 1);
-    if (!error_.empty()) break;
-  }
-  pending_.clear();
-  pending_lines_.clear();
 }
 
 bool PerfScriptParser::HasNul(std::string_view line, uint64_t lineno,
@@ -551,38 +655,14 @@ void PerfScriptParser::SetPname(std::string pname) {
   pname_index_ = key;
 }
 
-void PerfScriptParser::EndSample(std::string_view file) {
+void PerfScriptParser::EndSample() {
   if (!has_pname_) return;  // no sample, or one of another event
-  if (!pending_lines_.empty() && stack_rev_.empty()) {
-    sample_lookups_++;
-    if (EmitCachedSample()) {
-      sample_hits_++;
-      return;
-    }
-    // First time: parse the lines, then remember the result when every line
-    // was an ordinary stack line.
-    QuirkCounts before = Quirks();
-    LimitStats limits_before = stats_.limits;
-    key_of_last_ = pending_;
-    FlushPending(file);
-    if (!error_.empty()) return;
-    AssembleFrames();
-    // Samples cut by a limit are not cached: each one is counted.
-    bool clean = stats_.unrecognized_lines == before.unrecognized_lines &&
-                 !stats_.limits.Since(limits_before).any();
-    if (clean) RememberSample(before);
-    if (sample_lookups_ == kSampleCacheTrial) DecideOnSampleCache();
-  } else {
-    FlushPending(file);
-    if (!error_.empty()) return;
-    AssembleFrames();
-  }
+  AssembleFrames();
   sink_->OnSample(frames_, period_);
   stats_.samples++;
   stack_rev_.clear();
   has_pname_ = false;
 }
-
 void PerfScriptParser::AssembleFrames() {
   const LineResult& p = pname_results_[pname_index_];
   if (p.quirks & kLongName) stats_.limits.long_frames++;
@@ -597,96 +677,11 @@ void PerfScriptParser::AssembleFrames() {
   trimmed_ = 0;
 }
 
-// Profiles where samples rarely repeat whole (many distinct stacks, or
-// addresses that vary) pay for the sample cache without gaining from it:
-// after a trial, a cache that hit less than one time in eight is dropped.
-void PerfScriptParser::DecideOnSampleCache() {
-  if (sample_hits_ * 8 >= sample_lookups_) return;
-  sample_cache_on_ = false;
-  sample_keys_ = StringInterner();
-  samples_ = {};
-  sample_frames_ = {};
-  seen_once_ = {};
-  seen_count_ = 0;
-}
-
-bool PerfScriptParser::EmitCachedSample() {
-  SymbolId id = sample_keys_.Find(pending_);
-  if (id == StringInterner::kNone) return false;
-  const CachedSample& c = samples_[id];
-  frames_.assign(sample_frames_.begin() + c.first,
-                 sample_frames_.begin() + c.first + c.count);
-  stats_.paren_frames += c.paren_frames;
-  stats_.cut_names += c.cut_names;
-  stats_.upper_hex_offsets += c.upper_hex_offsets;
-  stats_.kernel_modules += c.kernel_modules;
-  stats_.jitdump_frames += c.jitdump_frames;
-  sink_->OnSample(frames_, period_);
-  stats_.samples++;
-  pending_.clear();
-  pending_lines_.clear();
-  has_pname_ = false;
-  return true;
-}
-
-PerfScriptParser::QuirkCounts PerfScriptParser::Quirks() const {
-  return {stats_.unrecognized_lines, stats_.paren_frames, stats_.cut_names,
-          stats_.upper_hex_offsets, stats_.kernel_modules,
-          stats_.jitdump_frames};
-}
-
-// Only samples seen twice are stored (the first sighting leaves a hash in
-// seen_once_): the bounded cache then holds samples that repeat, not the
-// first ones to come by.
-bool PerfScriptParser::SeenBefore(std::string_view key) {
-  uint64_t h = HashBytes(key) | 1;  // 0 marks a free slot
-  if ((seen_count_ + 1) * 2 > seen_once_.size()) {
-    BigVector<uint64_t> old = std::move(seen_once_);
-    seen_once_.assign(std::max<size_t>(1024, old.size() * 2), 0);
-    size_t mask = seen_once_.size() - 1;
-    for (uint64_t x : old) {
-      if (x == 0) continue;
-      size_t i = x & mask;
-      while (seen_once_[i] != 0) i = (i + 1) & mask;
-      seen_once_[i] = x;
-    }
-  }
-  size_t mask = seen_once_.size() - 1;
-  for (size_t i = h & mask;; i = (i + 1) & mask) {
-    if (seen_once_[i] == h) return true;
-    if (seen_once_[i] == 0) {
-      seen_once_[i] = h;
-      seen_count_++;
-      return false;
-    }
-  }
-}
-
-void PerfScriptParser::RememberSample(const QuirkCounts& before) {
-  if (sample_keys_.bytes_used() > kSampleCacheBytes) return;  // bounded
-  if (!SeenBefore(key_of_last_)) return;
-  CachedSample c;
-  c.first = static_cast<uint32_t>(sample_frames_.size());
-  c.count = static_cast<uint32_t>(frames_.size());
-  c.paren_frames = static_cast<uint32_t>(stats_.paren_frames - before.paren_frames);
-  c.cut_names = static_cast<uint32_t>(stats_.cut_names - before.cut_names);
-  c.upper_hex_offsets =
-      static_cast<uint32_t>(stats_.upper_hex_offsets - before.upper_hex_offsets);
-  c.kernel_modules =
-      static_cast<uint32_t>(stats_.kernel_modules - before.kernel_modules);
-  c.jitdump_frames =
-      static_cast<uint32_t>(stats_.jitdump_frames - before.jitdump_frames);
-  sample_frames_.insert(sample_frames_.end(), frames_.begin(), frames_.end());
-  sample_keys_.Intern(key_of_last_);
-  samples_.push_back(c);
-}
-
 void PerfScriptParser::Finish() {
   if (!has_pname_) return;
-  FlushPending("-");
   stats_.last_sample_dropped++;
   if (options_.modern) {
-    EndSample("-");
+    EndSample();
   } else {
     stack_rev_.clear();
     trimmed_ = 0;
@@ -700,19 +695,13 @@ void PerfScriptParser::Finish() {
 // the distinct code locations, not the lines or addresses read.
 const PerfScriptParser::LineResult& PerfScriptParser::LookupFrame(
     const FrameFields& f) {
-  std::string& key = key_scratch_;
-  std::string_view sym = f.rawfunc.substr(0, OffsetStart(f.rawfunc, options_.modern));
-  key.clear();
-  key.push_back(pname_java_ ? 'j' : '-');
-  key.append(sym);
-  key.push_back('\0');
-  key.append(f.mod);
-  if (options_.include_addrs) {
-    key.push_back('\0');
-    key.append(f.pc);
-  }
+  KeyTable::Key key;
+  key.tag = pname_java_ ? 'j' : '-';
+  key.a = f.rawfunc.substr(0, OffsetStart(f.rawfunc, options_.modern));
+  key.b = f.mod;
+  if (options_.include_addrs) key.c = f.pc;
   bool added = false;
-  SymbolId id = frame_keys_.Intern(key, &added);
+  uint32_t id = frame_keys_.Intern(key, &added);
   if (added) frame_results_.push_back(ProcessFrame(f, nullptr));
   return frame_results_[id];
 }

@@ -11,6 +11,7 @@
 
 #include "flamefold/arena.h"
 #include "flamefold/big_alloc.h"
+#include "flamefold/key_table.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/perl_number.h"
 #include "flamefold/stack_limits.h"
@@ -122,25 +123,15 @@ class PerfScriptParser {
     kLongName = 16,  // a name cut to the frame-length limit
   };
 
+  bool FastStackLine(std::string_view line);
   void OnLine(std::string_view line, LineReader* reader,
               std::string_view file);
   void OnHeader(std::string_view line, const HeaderFields& h);
-  void EndSample(std::string_view file);
+  void EndSample();
   void ProcessStackLine(std::string_view line, uint64_t lineno,
                         std::string_view file, LineReader* reader);
-  void FlushPending(std::string_view file);
   void AssembleFrames();
   void TrimDeepStack();
-  bool EmitCachedSample();
-  // The counters a cached sample replays.
-  struct QuirkCounts {
-    uint64_t unrecognized_lines, paren_frames, cut_names, upper_hex_offsets,
-        kernel_modules, jitdump_frames;
-  };
-  QuirkCounts Quirks() const;
-  void RememberSample(const QuirkCounts& before);
-  bool SeenBefore(std::string_view key);
-  void DecideOnSampleCache();
   const LineResult& LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
   bool InlineFrame(const FrameFields& f, LineResult* res);
@@ -176,34 +167,9 @@ class PerfScriptParser {
 
   // Caches: the frames for each distinct stack line key (see LookupFrame)
   // and for each distinct process name.
-  StringInterner frame_keys_;
+  KeyTable frame_keys_;
   std::vector<LineResult> frame_results_;
-  std::string key_scratch_;
-  // Whole samples: (process name, the sample's stack lines) -> its frames,
-  // for samples whose lines were all ordinary stack lines. Profiles repeat
-  // the same stacks with the same addresses, so most samples are one
-  // lookup. The key text is bounded by kSampleCacheBytes.
-  struct CachedSample {
-    uint32_t first = 0, count = 0;  // into sample_frames_
-    uint32_t paren_frames = 0, cut_names = 0, upper_hex_offsets = 0,
-             kernel_modules = 0, jitdump_frames = 0;
-  };
-  static constexpr size_t kSampleCacheBytes = 32u << 20;
-  // A sample with more lines (or bytes) is not kept for the cache.
-  static constexpr size_t kMaxPendingLines = 4096;
-  static constexpr size_t kMaxPendingBytes = 1u << 20;
-  std::string pending_;                  // pname index + the lines so far
-  std::vector<uint64_t> pending_lines_;  // their line numbers
-  std::string key_of_last_;
-  StringInterner sample_keys_;
-  std::vector<CachedSample> samples_;
-  std::vector<SymbolId> sample_frames_;
-  BigVector<uint64_t> seen_once_;  // hashes of samples seen once
-  size_t seen_count_ = 0;
-  static constexpr uint64_t kSampleCacheTrial = 16384;
-  bool sample_cache_on_ = true;
-  uint64_t sample_lookups_ = 0, sample_hits_ = 0;
-
+  bool fast_lines_ = true;  // FastStackLine may take stack lines
   StringInterner pname_keys_;
   std::vector<LineResult> pname_results_;
   std::vector<SymbolId> pieces_;
