@@ -17,6 +17,8 @@ namespace flamefold {
 namespace {
 
 constexpr size_t kChunkBytes = 4u << 20;
+// Text held without a sample boundary before it is parsed sequentially.
+constexpr size_t kMaxUncut = 4 * kChunkBytes;
 
 // A piece of one input that starts just after an empty line: the Perl
 // script's state is fully reset there (no process name, no frames), so
@@ -339,7 +341,23 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     if (!eof && buf.size() < kChunkBytes) continue;
     std::string_view text = buf.view();
     size_t cut = text.rfind("\n\n");
-    if (cut == std::string_view::npos) continue;
+    if (cut == std::string_view::npos) {
+      // No sample boundary in all this text: one huge sample (a hostile
+      // 100,000-deep stack, say). Rather than hold it whole, the sequential
+      // parser, which carries its state on, takes its whole lines; it then
+      // also takes the rest of the sample, up to the next boundary.
+      size_t nl = text.rfind('\n');
+      if (text.size() < kMaxUncut || nl == std::string_view::npos) continue;
+      ok = feed_sequential(text.substr(0, nl + 1));
+      TextBuffer rest;
+      if (nl + 1 < text.size()) {
+        std::memcpy(rest.Extend(text.size() - nl - 1), text.data() + nl + 1,
+                    text.size() - nl - 1);
+      }
+      buf = std::move(rest);
+      first = true;
+      continue;
+    }
     cut += 2;
     size_t head = 0;
     if (first) {  // up to the first boundary: may continue a sample
