@@ -118,6 +118,12 @@ for f in "${inputs[@]}"; do
   limit_warned "$n" flamefold
   cp "$tmp/stdout" "$tmp/folded"
   run "$n" flamefold --modern --all --pid "$f"
+  # --jobs 2 folds what --jobs 1 folds, whatever the input.
+  run "$n" flamefold --jobs 2 "$f"
+  if ! cmp -s "$tmp/stdout" "$tmp/folded"; then
+    echo "FAIL: $n: flamefold --jobs 2 output differs from --jobs 1"
+    fail=$((fail + 1))
+  fi
   run "$n" flamesvg "$f"
   [[ $n == *.folded* ]] && limit_warned "$n" flamesvg  # folded input only
   keep_svg "$n.direct"

@@ -152,6 +152,13 @@ def big(d):
         b"prog 1 [000] 1.0: 1 cycles:\n" +
         b"".join(b"\t%x f%d (/bin/prog)\n" % (0x400000 + i, i)
                  for i in range(100000)) + b"\n")
+    # One sample of 20 MB (800,000 frame lines): more text without a sample
+    # boundary than flamefold --jobs holds before parsing it sequentially.
+    out("sample-20mb.perf-script.txt",
+        b"prog 1 [000] 1.0: 1 cycles:\n" +
+        b"".join(b"\t%x f%d (/bin/prog)\n" % (0x400000 + i, i % 5000)
+                 for i in range(800000)) +
+        b"\nprog 1 [000] 1.0: 1 cycles:\n\t1 main (/bin/prog)\n\n")
     # 1 MB frame names (past --max-frame-length's 256 KiB), one made of the
     # characters that need escaping and invalid UTF-8; folded and as perf
     # script text.
