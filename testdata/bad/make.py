@@ -50,6 +50,15 @@ def main():
     write("perf-data-flip-header.data", flip(fp[:104], 99, 6) + fp[104:])
     write("perf-data-pipe-flip.data", flip(pipe, 5, 30))
     write("perf-data-zstd-flip.data", flip(zst, 6, 20))
+    # DWARF call graphs: bits flipped in the samples' registers and stack
+    # copies (the second half of a small uncompressed pipe-mode recording),
+    # and anywhere.
+    dw = read("perf-data/dwarf-shlib/small-pipe.data")
+    half = len(dw) // 2
+    for seed in range(3):
+        write("perf-data-dwarf-flip-%d.data" % seed,
+              dw[:half] + flip(dw[half:], 20 + seed, 60))
+    write("perf-data-dwarf-flip-any.data", flip(dw, 30, 40))
     # Forged lengths in the file header (offsets 8: header size, 16: attr
     # size, 24/32: attrs, 40/48: data, 56/64: event types, all u64).
     def forge(offset, value):

@@ -163,6 +163,10 @@ for c in $dcases; do
   expect "$c" inline+context --inline --context
 done
 script dwarf-cxx | gzip -9n > "$here/dwarf-cxx/script.txt.gz"
+# A small uncompressed pipe-mode recording (1 KB of stack a sample), the
+# seed of the hostile DWARF inputs of testdata/bad/make.py.
+perf record -q -F 99 --call-graph dwarf,1024 -o - ./shlib 600 2>/dev/null \
+  > "$here/dwarf-shlib/small-pipe.data"
 fi
 
 ls -la "$here"/*/
