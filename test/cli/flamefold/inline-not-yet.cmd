@@ -1,1 +1,0 @@
-$TOOL --inline /dev/null
