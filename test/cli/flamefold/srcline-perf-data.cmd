@@ -1,3 +1,4 @@
 # --srcline reads the source lines of perf script -F+srcline text; the
 # perf.data replay has none: an error that says what to use instead.
-$TOOL --srcline "$TESTDATA/perf-data/dwarf-shlib/perf.data" > /dev/null
+cp "$TESTDATA/perf-data/dwarf-shlib/perf.data" dwarf.data
+$TOOL --srcline dwarf.data > /dev/null
