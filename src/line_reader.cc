@@ -10,7 +10,11 @@ constexpr size_t kInitialBuffer = 1u << 20;
 
 LineReader::LineReader(ByteSource* src, size_t max_line)
     : src_(src), max_line_(max_line),
-      buf_(std::min(kInitialBuffer, max_line + 1)) {}
+      buf_(std::min(kInitialBuffer, max_line + 1)), data_(buf_.data()) {}
+
+LineReader::LineReader(std::string_view text)
+    : src_(nullptr), max_line_(text.size()), data_(text.data()),
+      end_(text.size()), eof_(true), bytes_read_(text.size()) {}
 
 bool LineReader::Fill() {
   if (pos_ > 0) {  // keep the partial line at the front
@@ -22,6 +26,7 @@ bool LineReader::Fill() {
   if (end_ == buf_.size()) {
     size_t grown = std::min(buf_.size() * 2, max_line_ + 1);
     buf_.resize(grown);
+    data_ = buf_.data();
   }
   size_t got = 0;
   if (!src_->Read(buf_.data() + end_, buf_.size() - end_, &got, &error_)) {
@@ -36,7 +41,7 @@ bool LineReader::Fill() {
 LineReader::Result LineReader::NextSlow(std::string_view* line) {
   bool too_long = false;
   for (;;) {
-    const char* base = buf_.data();
+    const char* base = data_;
     const void* nl = scan_ < end_
         ? std::memchr(base + scan_, '\n', end_ - scan_) : nullptr;
     if (nl != nullptr) {
@@ -60,7 +65,7 @@ LineReader::Result LineReader::NextSlow(std::string_view* line) {
       too_long = true;
       pos_ = scan_ = end_;
     }
-    if (!Fill()) return kError;
+    if (src_ == nullptr || !Fill()) return kError;
   }
 }
 

@@ -10,6 +10,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "flamefold/line_reader.h"
 #include "flamefold/perf_data_fold.h"
@@ -17,16 +18,34 @@
 namespace flamefold {
 namespace {
 
+// The chunks' buffers go back and forth between the threads (Recycle):
+// fresh megabyte buffers would each cost page faults and an munmap, more
+// than the copying itself.
 class TextQueue {
  public:
-  // False when the consumer has stopped (after a parse error).
-  bool Push(std::string text) {
+  // Copies `text` into a recycled buffer and queues it. False when the
+  // consumer has stopped (after a parse error).
+  bool Push(std::string_view text) {
     std::unique_lock<std::mutex> lock(mu_);
     not_full_.wait(lock, [&] { return q_.size() < kCap || stopped_; });
     if (stopped_) return false;
-    q_.push_back(std::move(text));
+    std::string buffer;
+    if (!free_.empty()) {
+      buffer = std::move(free_.back());
+      free_.pop_back();
+    }
+    lock.unlock();  // copy outside the lock
+    buffer.assign(text);
+    lock.lock();
+    if (stopped_) return false;
+    q_.push_back(std::move(buffer));
     not_empty_.notify_one();
     return true;
+  }
+  /// Gives a buffer that was popped back for reuse.
+  void Recycle(std::string buffer) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.size() < kCap + 2) free_.push_back(std::move(buffer));
   }
   bool Pop(std::string* text) {
     std::unique_lock<std::mutex> lock(mu_);
@@ -53,6 +72,7 @@ class TextQueue {
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
   std::deque<std::string> q_;
+  std::vector<std::string> free_;
   bool closed_ = false, stopped_ = false;
 };
 
@@ -68,19 +88,16 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
     uint64_t lines = 0;
     std::string text;
     while (queue.Pop(&text)) {
-      size_t size = text.size();
-      StringSource chunk(std::move(text));
-      LineReader reader(&chunk, size + 1);
+      LineReader reader(text);  // in place: the chunk holds whole samples
       if (!parser->Feed(&reader, name, &why, lines, input_index)) {
         queue.Stop();
         return;
       }
       lines += reader.line_number();
+      queue.Recycle(std::move(text));
     }
   });
-  auto emit = [&](std::string_view text) {
-    return queue.Push(std::string(text));
-  };
+  auto emit = [&](std::string_view text) { return queue.Push(text); };
   bool ok = RenderPerfData(name, src, options, emit, stats, err, false,
                            map_path);
   queue.Close();

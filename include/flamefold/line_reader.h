@@ -19,13 +19,16 @@ class LineReader {
   /// Lines longer than `max_line` bytes are not kept: Next() skips them and
   /// returns kTooLong, so one hostile line cannot take unbounded memory.
   explicit LineReader(ByteSource* src, size_t max_line = kDefaultMaxLine);
+  /// Reads the lines of `text` where they lie, without copying; `text`
+  /// must outlive the reader. No line is too long.
+  explicit LineReader(std::string_view text);
 
   /// Next line without its '\n' (Perl's chomp: a '\r' stays). The last line
   /// may lack the '\n'. The view is valid until the next call.
   Result Next(std::string_view* line) {
     // The common case, inline: a whole line in the buffer.
     if (scan_ < end_) {
-      const char* base = buf_.data();
+      const char* base = data_;
       const void* nl = std::memchr(base + scan_, '\n', end_ - scan_);
       if (nl != nullptr) {
         size_t at = static_cast<const char*>(nl) - base;
@@ -56,6 +59,7 @@ class LineReader {
   ByteSource* src_;
   size_t max_line_;
   std::vector<char> buf_;
+  const char* data_;  // buf_.data(), or the text read in place
   size_t pos_ = 0;   // start of unread data
   size_t end_ = 0;   // end of valid data
   size_t scan_ = 0;  // where to continue looking for '\n'

@@ -138,3 +138,21 @@ TEST_CASE("a folded first line longer than the sniffed head is still folded") {
   CHECK(Decode(std::string(20u << 20, 'a'), &kind, 1 << 16).size() == 20u << 20);
   CHECK(kind == ContentKind::kPerfScript);
 }
+
+TEST_CASE("line reader over text in memory reads the lines in place") {
+  std::string text = "a\r\n\nlast";
+  LineReader r{std::string_view(text)};
+  std::string_view line;
+  CHECK(r.Next(&line) == LineReader::kLine);
+  CHECK(line == "a\r");
+  CHECK(line.data() == text.data());  // not copied
+  CHECK(r.Next(&line) == LineReader::kLine);
+  CHECK(line.empty());
+  CHECK(r.Next(&line) == LineReader::kLine);
+  CHECK(line == "last");
+  CHECK(r.last_line_unterminated());
+  CHECK(r.line_number() == 3);
+  CHECK(r.Next(&line) == LineReader::kEof);
+  LineReader empty{std::string_view()};
+  CHECK(empty.Next(&line) == LineReader::kEof);
+}
