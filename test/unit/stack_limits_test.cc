@@ -186,6 +186,25 @@ TEST_CASE("perf script: long frame and command names are cut, each counted") {
   CHECK(stats.limits.longest == 18);
 }
 
+// Found by the perf script fuzz target (testdata/bad/srcline-semicolons.*):
+// a --srcline source line may hold ';', which the Perl script leaves in the
+// frame. The depth limit counts the parser's frames, so such a folded line
+// reads as more frames than the limit; the output stays the Perl script's.
+TEST_CASE("perf script --srcline: a ';' in a source line stays, one frame") {
+  const std::string text =
+      "prog 1 [000] 1.0: 1 cycles:\n\t1 leaf (/bin/prog)\n"
+      "  a.c;b;c;d;e:1\n\t2 main (/bin/prog)\n  main.c:7\n\n";
+  PerfScriptOptions options;
+  options.srcline = true;
+  CHECK(FoldPerfScript(text, options) ==
+        "prog;main:main.c:7;leaf:a.c;b;c;d;e:1 1\n");
+  options.limits.max_depth = 2;
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript(text, options, &stats) == "prog;main:main.c:7 1\n");
+  CHECK(stats.limits.deep_samples == 1);
+  CHECK(stats.limits.deepest == 3);
+}
+
 TEST_CASE("perf script: a sample longer than the sample cache holds folds whole") {
   // 5,000 frame lines: more than the cache keeps for one sample, so its
   // lines are parsed as they come; the output is the same.

@@ -134,6 +134,12 @@ def main():
     write("forged-extra-length.txt.gz",
           b"\x1f\x8b\x08\x04" + b"\0" * 6 + struct.pack("<H", 0xFFFF) +
           b"short")
+    # --srcline text holding ';' (kept in the frame, as the Perl script
+    # keeps it, so the folded line reads as more frames than the stack
+    # has): found by the perf script fuzz target's limit check.
+    write("srcline-semicolons.perf-script.txt",
+          b"prog 1 [000] 1.0: 1 cycles:\n\t1 leaf (/bin/prog)\n"
+          b"  a.c;b;c;d;e:1\n\t2 main (/bin/prog)\n  main.c:7\n\n")
     # Lines without counts, huge counts, odd numbers.
     write("odd-counts.folded",
           b"a;b 99999999999999999999999999999999999999\n"
