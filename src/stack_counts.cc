@@ -15,6 +15,55 @@ void StackCounts::Add(std::span<const SymbolId> frames,
                       const PerlNumber& weight, uint64_t samples) {
   uint64_t h = HashBytes(std::string_view(
       reinterpret_cast<const char*>(frames.data()), frames.size_bytes()));
+  total_samples_ += samples;
+  if (queued_ == kDepth) {
+    Queued& oldest = queue_[queue_head_];
+    Insert(oldest.frames, oldest.hash, oldest.weight, oldest.samples);
+    queue_head_ = (queue_head_ + 1) % kDepth;
+    --queued_;
+  }
+  // The queued samples, newest first, are 1, 2, ... Adds old: take each one
+  // level further into the table.
+  for (size_t age = 1; age <= queued_; ++age) {
+    Prefetch(age, queue_[(queue_head_ + queued_ - age) % kDepth].hash);
+  }
+  Prefetch(0, h);
+  Queued& q = queue_[(queue_head_ + queued_) % kDepth];
+  q.frames.assign(frames.begin(), frames.end());
+  q.hash = h;
+  q.weight = weight;
+  q.samples = samples;
+  ++queued_;
+}
+
+// Stage 0 asks for the first slot of `hash`'s probe; stage 1 reads it (it
+// has arrived) and asks for its entry; stage 2 asks for the entry's ids.
+void StackCounts::Prefetch(size_t stage, uint64_t hash) const {
+  const Slot& s = slots_[hash & mask_];
+  if (stage == 0) {
+    __builtin_prefetch(&s);
+    return;
+  }
+  if (s.entry == 0) return;
+  const Entry& e = entries_[s.entry - 1];
+  if (stage == 1) {
+    __builtin_prefetch(&e);
+  } else if (e.length > 0) {
+    __builtin_prefetch(&ids_[e.offset]);
+  }
+}
+
+void StackCounts::Flush() {
+  while (queued_ > 0) {
+    Queued& oldest = queue_[queue_head_];
+    Insert(oldest.frames, oldest.hash, oldest.weight, oldest.samples);
+    queue_head_ = (queue_head_ + 1) % kDepth;
+    --queued_;
+  }
+}
+
+void StackCounts::Insert(std::span<const SymbolId> frames, uint64_t h,
+                         const PerlNumber& weight, uint64_t samples) {
   uint32_t tag = static_cast<uint32_t>(h >> 32);
   size_t i = h & mask_;
   for (;; i = (i + 1) & mask_) {
@@ -27,7 +76,6 @@ void StackCounts::Add(std::span<const SymbolId> frames,
          std::memcmp(&ids_[e.offset], frames.data(), frames.size_bytes()) == 0)) {
       e.weight.Add(weight);
       e.samples += samples;
-      total_samples_ += samples;
       return;
     }
   }
@@ -40,7 +88,6 @@ void StackCounts::Add(std::span<const SymbolId> frames,
   ids_.insert(ids_.end(), frames.begin(), frames.end());
   entries_.push_back(e);
   slots_[i] = Slot{static_cast<uint32_t>(entries_.size()), tag};
-  total_samples_ += samples;
   if (entries_.size() * 2 > slots_.size()) Grow();
 }
 
@@ -63,6 +110,7 @@ void StackCounts::Grow() {
 // stack that shared more with an earlier one would share it with the one
 // just before as well), so it is appended without a look-up.
 void StackCounts::MoveInto(StackTrie* trie) {
+  Flush();
   std::vector<uint32_t> order(entries_.size());
   std::iota(order.begin(), order.end(), 0u);
   const SymbolId* ids = ids_.data();

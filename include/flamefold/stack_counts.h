@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "flamefold/arena.h"
 #include "flamefold/big_alloc.h"
@@ -30,14 +31,27 @@ class StackCounts : public SampleSink {
     Add(frames, weight, 1);
   }
   /// Adds `weight` and `samples` to the stack `frames` (root first).
+  ///
+  /// The table is far larger than the processor's caches, and a sample's
+  /// look-up touches a slot, an entry and the entry's ids, each a cache miss
+  /// on the critical path. So a sample waits in a short queue while the next
+  /// ones are parsed: each Add prefetches the next level for the samples
+  /// queued (slot, then entry, then ids), and the oldest is inserted once
+  /// its lines are in the cache.
   void Add(std::span<const SymbolId> frames, const PerlNumber& weight,
            uint64_t samples);
+  /// Inserts the queued samples.
+  void Flush();
 
   /// Adds every stack to `trie` (whose names are the ids used here) and
   /// empties this table, freeing its memory.
   void MoveInto(StackTrie* trie);
 
-  size_t size() const { return entries_.size(); }
+  /// The number of distinct stacks (after inserting what is queued).
+  size_t size() {
+    Flush();
+    return entries_.size();
+  }
   uint64_t total_samples() const { return total_samples_; }
 
  private:
@@ -55,6 +69,19 @@ class StackCounts : public SampleSink {
     uint32_t tag;
   };
   void Grow();
+  void Insert(std::span<const SymbolId> frames, uint64_t hash,
+              const PerlNumber& weight, uint64_t samples);
+  void Prefetch(size_t stage, uint64_t hash) const;
+
+  struct Queued {
+    std::vector<SymbolId> frames;
+    uint64_t hash = 0;
+    PerlNumber weight;
+    uint64_t samples = 0;
+  };
+  static constexpr size_t kDepth = 3;
+  Queued queue_[kDepth];  // a ring: the oldest at queue_head_
+  size_t queue_head_ = 0, queued_ = 0;
 
   BigVector<SymbolId> ids_;
   BigVector<Entry> entries_;
