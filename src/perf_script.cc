@@ -717,8 +717,14 @@ bool PerfScriptParser::InlineFrame(const FrameFields& f, LineResult* res) {
   while (start <= chain.size()) {
     size_t end = chain.find(';', start);
     if (end == std::string::npos) end = chain.size();
-    pieces_.push_back(names_->Intern(
-        std::string_view(chain).substr(start, end - start)));
+    std::string_view func = std::string_view(chain).substr(start, end - start);
+    if (func.size() > options_.limits.max_frame) {  // as any frame name
+      stats_.limits.longest = std::max<uint64_t>(stats_.limits.longest,
+                                                 func.size());
+      func = func.substr(0, Utf8CutLength(func, options_.limits.max_frame));
+      res->quirks |= kLongName;
+    }
+    pieces_.push_back(names_->Intern(func));
     res->count++;
     start = end + 1;
   }
