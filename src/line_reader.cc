@@ -12,8 +12,8 @@ LineReader::LineReader(ByteSource* src, size_t max_line)
     : src_(src), max_line_(max_line),
       buf_(std::min(kInitialBuffer, max_line + 1)), data_(buf_.data()) {}
 
-LineReader::LineReader(std::string_view text)
-    : src_(nullptr), max_line_(text.size()), data_(text.data()),
+LineReader::LineReader(std::string_view text, size_t max_line)
+    : src_(nullptr), max_line_(max_line), data_(text.data()),
       end_(text.size()), eof_(true), bytes_read_(text.size()) {}
 
 bool LineReader::Fill() {
@@ -50,7 +50,7 @@ LineReader::Result LineReader::NextSlow(std::string_view* line) {
       pos_ = scan_ = at + 1;
       ++line_number_;
       unterminated_ = false;
-      return too_long ? kTooLong : kLine;
+      return too_long || line->size() > max_line_ ? kTooLong : kLine;
     }
     scan_ = end_;
     if (eof_) {
@@ -59,7 +59,7 @@ LineReader::Result LineReader::NextSlow(std::string_view* line) {
       pos_ = scan_ = end_;
       ++line_number_;
       unterminated_ = true;
-      return too_long ? kTooLong : kLine;
+      return too_long || line->size() > max_line_ ? kTooLong : kLine;
     }
     if (end_ - pos_ > max_line_) {  // drop what we have of an overlong line
       too_long = true;

@@ -56,18 +56,6 @@ struct Chunk {
   size_t end = 0;
 };
 
-// What a worker made of one chunk: its samples as frame ids of the worker's
-// own interner, and the names it interned for the first time meanwhile
-// (ids first_new_name, first_new_name + 1, ...).
-struct Batch {
-  size_t worker = 0;
-  std::vector<SymbolId> frames;  // all samples' frames, one after another
-  std::vector<uint32_t> lengths;
-  std::vector<PerlNumber> weights;
-  SymbolId first_new_name = 0;
-  std::vector<std::string> new_names;
-};
-
 // A blocking queue; with a capacity, so that memory stays at a few chunks
 // per thread whatever the input size.
 template <typename T>
@@ -112,67 +100,45 @@ class Queue {
   bool closed_ = false;
 };
 
-// Collects a worker's samples into the current batch.
-class BatchSink : public SampleSink {
- public:
-  void OnSample(std::span<const SymbolId> frames,
-                const PerlNumber& weight) override {
-    batch->frames.insert(batch->frames.end(), frames.begin(), frames.end());
-    batch->lengths.push_back(static_cast<uint32_t>(frames.size()));
-    batch->weights.push_back(weight);
-  }
-  Batch* batch = nullptr;
-};
-
-// One parsing thread: its own interner, caches and parser. It parses; the
-// reading thread inserts the samples into the one trie.
+// One parsing thread: its own interner, parser and stack counts, merged
+// into the reading thread's when the input ends (a distinct stack costs
+// one merge, not every sample a hand-over).
 struct Worker {
   explicit Worker(const PerfScriptOptions& options)
-      : parser(options, &names, &sink) {}
+      : parser(options, &names, &counts) {}
   StringInterner names;
-  BatchSink sink;
+  StackCounts counts;
   PerfScriptParser parser;
   std::string error;
   uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
 };
 
-void RunWorker(size_t id, Worker* w, Queue<Chunk>* chunks, Queue<Batch>* done,
-               const std::string& file, size_t max_line,
-               uint64_t input_index) {
+void RunWorker(Worker* w, Queue<Chunk>* chunks, const std::string& file,
+               size_t max_line, uint64_t input_index) {
   while (std::optional<Chunk> chunk = chunks->Pop()) {
-    Batch batch;
-    batch.worker = id;
-    batch.first_new_name = static_cast<SymbolId>(w->names.size());
-    w->sink.batch = &batch;
-    MemorySource src(chunk->buffer.view().substr(chunk->begin, chunk->end - chunk->begin));
-    LineReader reader(&src, max_line);
+    LineReader reader(
+        chunk->buffer.view().substr(chunk->begin, chunk->end - chunk->begin),
+        max_line);
     std::string err;
     if (!w->parser.Feed(&reader, file, &err, chunk->line_base, input_index) &&
         chunk->line_base < w->error_at) {
       w->error = err;
       w->error_at = chunk->line_base;
     }
-    for (SymbolId n = batch.first_new_name; n < w->names.size(); ++n) {
-      batch.new_names.emplace_back(w->names.Get(n));
-    }
-    done->Push(std::move(batch));
   }
 }
 
-// Inserts a batch into the trie, translating the worker's frame ids.
-void InsertBatch(const Batch& b, std::vector<SymbolId>* map,
-                 StringInterner* names, StackCounts* counts,
-                 std::vector<SymbolId>* scratch) {
-  for (const std::string& name : b.new_names) map->push_back(names->Intern(name));
-  size_t at = 0;
-  for (size_t i = 0; i < b.lengths.size(); ++i) {
-    scratch->clear();
-    for (uint32_t k = 0; k < b.lengths[i]; ++k) {
-      scratch->push_back((*map)[b.frames[at + k]]);
-    }
-    at += b.lengths[i];
-    counts->Add(*scratch, b.weights[i], 1);
-  }
+// Adds a worker's stacks to `counts`, translating its frame ids.
+void MergeWorker(Worker* w, StringInterner* names, StackCounts* counts) {
+  std::vector<SymbolId> map(w->names.size());
+  for (SymbolId id = 0; id < map.size(); ++id) map[id] = names->Intern(w->names.Get(id));
+  std::vector<SymbolId> frames;
+  w->counts.ForEach([&](std::span<const SymbolId> ids, const PerlNumber& weight,
+                        uint64_t samples) {
+    frames.clear();
+    for (SymbolId id : ids) frames.push_back(map[id]);
+    counts->Add(frames, weight, samples);
+  });
 }
 
 }  // namespace
@@ -304,29 +270,20 @@ bool FoldInputs::AddInput(const std::string& file, std::string* err) {
 // kChunkBytes. The sequential parser takes the text up to the first empty
 // line (it may continue the previous input's sample), everything until the
 // event filter is known, and the text after the last empty line (it may go
-// on in the next input). Workers parse the other chunks; the reading thread
-// inserts their samples into the trie as they come. The trie's walk sorts,
-// so the output does not depend on the number of threads or their timing.
+// on in the next input). Workers parse the other chunks, each into stack
+// counts of its own, merged at the end. The trie's walk sorts, so the
+// output does not depend on the number of threads or their timing.
 bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
                              ByteSource* source, std::string* err) {
   PerfScriptOptions options = config_.perf;
   const size_t jobs = static_cast<size_t>(config_.jobs);
   Queue<Chunk> chunks(2 * jobs);
-  Queue<Batch> done(SIZE_MAX);
   std::vector<std::unique_ptr<Worker>> workers;
-  std::vector<std::vector<SymbolId>> name_maps(jobs);
-  std::vector<SymbolId> scratch;
   std::vector<std::thread> threads;
-  auto drain = [&](bool wait) {
-    while (std::optional<Batch> b = wait ? done.Pop() : done.TryPop()) {
-      InsertBatch(*b, &name_maps[b->worker], names_, &counts_, &scratch);
-    }
-  };
   uint64_t lines = 0;
   std::string why;
   auto feed_sequential = [&](std::string_view text) {
-    MemorySource src(text);
-    LineReader reader(&src, config_.max_line);
+    LineReader reader(text, config_.max_line);
     bool fed = parser_.Feed(&reader, file, &why, lines, index);
     lines += reader.line_number();
     if (!fed) *err = why;
@@ -388,15 +345,14 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
           parallel_event_ = options.event_filter;
           for (size_t i = 0; i < jobs; ++i) {
             workers.push_back(std::make_unique<Worker>(options));
-            threads.emplace_back(RunWorker, i, workers.back().get(), &chunks,
-                                 &done, file, config_.max_line, index);
+            threads.emplace_back(RunWorker, workers.back().get(), &chunks,
+                                 file, config_.max_line, index);
           }
         }
         std::string_view body = text.substr(head, cut - head);
         uint64_t n = static_cast<uint64_t>(std::count(body.begin(), body.end(), '\n'));
         chunks.Push(Chunk{lines, std::move(buf), head, cut});
         lines += n;
-        drain(false);
       }
     }
     buf = std::move(tail);
@@ -404,8 +360,6 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   if (ok && buf.size() > 0) ok = feed_sequential(buf.view());
   chunks.Close();
   for (std::thread& t : threads) t.join();
-  done.Close();
-  drain(true);
   uint64_t error_at = UINT64_MAX;
   for (auto& w : workers) {
     if (!w->error.empty() && w->error_at < error_at) {
@@ -413,6 +367,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
       if (ok) *err = w->error;
     }
     MergeStats(&worker_stats_, w->parser.stats());
+    MergeWorker(w.get(), names_, &counts_);
   }
   return ok && error_at == UINT64_MAX;
 }

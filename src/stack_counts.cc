@@ -62,6 +62,16 @@ void StackCounts::Flush() {
   }
 }
 
+void StackCounts::ForEach(
+    const std::function<void(std::span<const SymbolId>, const PerlNumber&,
+                             uint64_t)>& visit) {
+  Flush();
+  for (const Entry& e : entries_) {
+    visit(std::span<const SymbolId>(ids_.data() + e.offset, e.length),
+          e.weight, e.samples);
+  }
+}
+
 void StackCounts::Insert(std::span<const SymbolId> frames, uint64_t h,
                          const PerlNumber& weight, uint64_t samples) {
   uint32_t tag = static_cast<uint32_t>(h >> 32);

@@ -20,8 +20,9 @@ class LineReader {
   /// returns kTooLong, so one hostile line cannot take unbounded memory.
   explicit LineReader(ByteSource* src, size_t max_line = kDefaultMaxLine);
   /// Reads the lines of `text` where they lie, without copying; `text`
-  /// must outlive the reader. No line is too long.
-  explicit LineReader(std::string_view text);
+  /// must outlive the reader. Lines longer than `max_line` are returned
+  /// with kTooLong.
+  explicit LineReader(std::string_view text, size_t max_line = SIZE_MAX);
 
   /// Next line without its '\n' (Perl's chomp: a '\r' stays). The last line
   /// may lack the '\n'. The view is valid until the next call.
@@ -32,11 +33,14 @@ class LineReader {
       const void* nl = std::memchr(base + scan_, '\n', end_ - scan_);
       if (nl != nullptr) {
         size_t at = static_cast<const char*>(nl) - base;
-        *line = std::string_view(base + pos_, at - pos_);
+        size_t len = at - pos_;
+        *line = std::string_view(base + pos_, len);
         pos_ = scan_ = at + 1;
         ++line_number_;
         unterminated_ = false;
-        return kLine;
+        // (From a ByteSource no line in the buffer is too long; in memory
+        // one may be.)
+        return len <= max_line_ ? kLine : kTooLong;
       }
     }
     return NextSlow(line);

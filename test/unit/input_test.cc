@@ -155,4 +155,11 @@ TEST_CASE("line reader over text in memory reads the lines in place") {
   CHECK(r.Next(&line) == LineReader::kEof);
   LineReader empty{std::string_view()};
   CHECK(empty.Next(&line) == LineReader::kEof);
+  LineReader limited(std::string_view("abc\nde\nfghij"), 2);
+  CHECK(limited.Next(&line) == LineReader::kTooLong);
+  CHECK(limited.Next(&line) == LineReader::kLine);
+  CHECK(line == "de");
+  CHECK(limited.Next(&line) == LineReader::kTooLong);
+  CHECK(limited.line_number() == 3);
+  CHECK(limited.Next(&line) == LineReader::kEof);
 }
