@@ -27,6 +27,15 @@ constexpr size_t kMaxUncut = 4 * kChunkBytes;
 // much as the read itself.
 class TextBuffer {
  public:
+  TextBuffer() = default;
+  TextBuffer(TextBuffer&& o) noexcept { *this = std::move(o); }
+  TextBuffer& operator=(TextBuffer&& o) noexcept {
+    data_ = std::move(o.data_);
+    size_ = o.size_;
+    cap_ = o.cap_;
+    o.size_ = o.cap_ = 0;
+    return *this;
+  }
   /// Makes room for `n` more bytes at the end and returns where they go.
   char* Extend(size_t n) {
     if (size_ + n > cap_) {
@@ -47,6 +56,30 @@ class TextBuffer {
  private:
   std::unique_ptr<char[]> data_;
   size_t size_ = 0, cap_ = 0;
+};
+
+// The chunks' buffers, handed back by the workers for the reading thread to
+// fill again: a fresh 4 MiB buffer a chunk would cost its page faults and,
+// when freed, an munmap that interrupts every thread.
+class BufferPool {
+ public:
+  TextBuffer Take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.empty()) return TextBuffer();
+    TextBuffer b = std::move(free_.back());
+    free_.pop_back();
+    b.Truncate(0);
+    return b;
+  }
+  void Give(TextBuffer b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.size() < kKeep) free_.push_back(std::move(b));
+  }
+
+ private:
+  static constexpr size_t kKeep = 16;
+  std::mutex mu_;
+  std::vector<TextBuffer> free_;
 };
 
 struct Chunk {
@@ -113,8 +146,9 @@ struct Worker {
   uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
 };
 
-void RunWorker(Worker* w, Queue<Chunk>* chunks, const std::string& file,
-               size_t max_line, uint64_t input_index) {
+void RunWorker(Worker* w, Queue<Chunk>* chunks, BufferPool* pool,
+               const std::string& file, size_t max_line,
+               uint64_t input_index) {
   while (std::optional<Chunk> chunk = chunks->Pop()) {
     LineReader reader(
         chunk->buffer.view().substr(chunk->begin, chunk->end - chunk->begin),
@@ -125,6 +159,7 @@ void RunWorker(Worker* w, Queue<Chunk>* chunks, const std::string& file,
       w->error = err;
       w->error_at = chunk->line_base;
     }
+    pool->Give(std::move(chunk->buffer));
   }
 }
 
@@ -289,6 +324,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     if (!fed) *err = why;
     return fed;
   };
+  BufferPool pool;
   TextBuffer buf;  // the text read and not handed out yet
   bool eof = false, first = true, ok = true;
   while (ok && !eof) {
@@ -313,7 +349,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
       size_t nl = text.rfind('\n');
       if (text.size() < kMaxUncut || nl == std::string_view::npos) continue;
       ok = feed_sequential(text.substr(0, nl + 1));
-      TextBuffer rest;
+      TextBuffer rest = pool.Take();
       if (nl + 1 < text.size()) {
         std::memcpy(rest.Extend(text.size() - nl - 1), text.data() + nl + 1,
                     text.size() - nl - 1);
@@ -329,7 +365,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
       ok = feed_sequential(text.substr(0, head));
       first = false;
     }
-    TextBuffer tail;
+    TextBuffer tail = pool.Take();
     if (cut < text.size()) {
       std::memcpy(tail.Extend(text.size() - cut), text.data() + cut,
                   text.size() - cut);
@@ -346,7 +382,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
           for (size_t i = 0; i < jobs; ++i) {
             workers.push_back(std::make_unique<Worker>(options));
             threads.emplace_back(RunWorker, workers.back().get(), &chunks,
-                                 file, config_.max_line, index);
+                                 &pool, file, config_.max_line, index);
           }
         }
         std::string_view body = text.substr(head, cut - head);
