@@ -18,7 +18,8 @@ namespace {
 bool ReadFoldedSide(Input* in, int side, bool strip_hex,
                     const StackLimits& limits, DiffTable* table,
                     DiffSideStats* stats, std::string* err) {
-  LineReader reader(in->source.get());
+  LineReader reader(in->source.get(),
+                      limits.LineLimit(LineReader::kDefaultMaxLine));
   std::string_view line;
   std::string scratch;
   for (;;) {
@@ -64,7 +65,8 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex,
       return false;
     }
   } else {
-    LineReader reader(in->source.get());
+    LineReader reader(in->source.get(),
+                      limits.LineLimit(LineReader::kDefaultMaxLine));
     if (!parser.Feed(&reader, in->name, &why)) {
       *err = reader.error().empty() ? why : in->name + ": " + why;
       return false;

@@ -64,7 +64,8 @@ bool ParseLong(std::string_view rest, int argc, char** argv, int* i,
     if (!LongValue("kallsyms", rest, argc, argv, i, &value, err)) return false;
     config->symbols.kallsyms = value;
   } else if (IsLong(rest, "max-stack-depth") ||
-             IsLong(rest, "max-frame-length")) {
+             IsLong(rest, "max-frame-length") ||
+             IsLong(rest, "max-line-length")) {
     std::string_view name = rest.substr(0, rest.find('='));
     if (!LongValue(name, rest, argc, argv, i, &value, err) ||
         !ParseStackLimit(name, value, &config->limits, err)) {
@@ -114,6 +115,9 @@ std::string DiffHelp() {
          "  --max-frame-length BYTES\n"
          "                   cut longer frame names at a UTF-8 boundary\n"
          "                   (default 262144)\n"
+         "  --max-line-length BYTES\n"
+         "                   skip and count input lines longer than BYTES\n"
+         "                   (default 16777216)\n"
          "  --version        print the version and exit\n"
          "Options go before the files, as with difffolded.pl.\n\n"
          "Example: flamediff before.folded after.folded | flamesvg > diff.svg\n"

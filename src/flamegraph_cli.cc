@@ -76,6 +76,7 @@ constexpr OptionSpec kSpecs[] = {
     {"max-frames", OptType::kInt, false, false, "N",
      "keep only the N widest frames (narrower ones stay in their parents)"},
     kMaxStackDepthOption,
+    kMaxLineLengthOption,
     kMaxFrameLengthOption,
     {"output|o", OptType::kString, false, false, "FILE",
      "write the SVG to FILE instead of standard output"},
@@ -233,7 +234,7 @@ class Spool {
     }
     std::rewind(file_);
     FdSource source(fileno(file_), false);
-    LineReader reader(&source, kMaxLine);
+    LineReader reader(&source, kMaxLine);  // lines already accepted
     std::string_view line;
     for (;;) {
       LineReader::Result r = reader.Next(&line);
@@ -411,7 +412,8 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
                 name + " | flamesvg)");
     return false;
   }
-  auto reader = std::make_unique<LineReader>(in->source.get(), kMaxLine);
+  auto reader = std::make_unique<LineReader>(
+      in->source.get(), config_.limits.LineLimit(kMaxLine));
   if (is_stdin && pass == Pass::kStream && !config_.graph.flamechart &&
       stdin_copy_ == nullptr) {
     stdin_copy_ = std::make_unique<Spool>();

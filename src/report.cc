@@ -26,6 +26,7 @@ constexpr OptionSpec kSpecs[] = {
     {"kallsyms", OptType::kString, false, false, "FILE",
      "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
     kMaxStackDepthOption,
+    kMaxLineLengthOption,
     kMaxFrameLengthOption,
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
@@ -306,6 +307,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   FoldConfig fold;  // stackcollapse-perf.pl's defaults
   fold.symbols = config.symbols;
   fold.perf.limits = config.limits;
+  fold.max_line = config.limits.LineLimit(fold.max_line);
   FoldInputs inputs(fold, &names, &trie);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");

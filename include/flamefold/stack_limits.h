@@ -30,6 +30,13 @@ struct StackLimits {
   static constexpr size_t kDefaultMaxFrame = 262144;   // bytes (256 KiB)
   size_t max_depth = kDefaultMaxDepth;  // --max-stack-depth N
   size_t max_frame = kDefaultMaxFrame;  // --max-frame-length BYTES
+  // --max-line-length BYTES: longer input lines are skipped and counted
+  // (as lines that are not stacks); 0 = the tool's default.
+  size_t max_line = 0;
+  /// The line limit: `max_line` when given, else `tool_default`.
+  size_t LineLimit(size_t tool_default) const {
+    return max_line != 0 ? max_line : tool_default;
+  }
 };
 
 /// What the limits changed, for the warnings and --stats.
@@ -50,6 +57,9 @@ struct LimitStats {
 inline constexpr OptionSpec kMaxStackDepthOption = {
     "max-stack-depth", OptType::kInt, false, false, "N",
     "cut deeper stacks to their N frames nearest the root (default 65536)"};
+inline constexpr OptionSpec kMaxLineLengthOption = {
+    "max-line-length", OptType::kInt, false, false, "BYTES",
+    "skip and count input lines longer than BYTES"};
 inline constexpr OptionSpec kMaxFrameLengthOption = {
     "max-frame-length", OptType::kInt, false, false, "BYTES",
     "cut longer frame names at a UTF-8 boundary (default 262144)"};

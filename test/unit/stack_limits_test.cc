@@ -217,3 +217,16 @@ TEST_CASE("perf script: a sample longer than the sample cache holds folds whole"
   CHECK(stats.samples == 2);
   CHECK_FALSE(stats.limits.any());
 }
+
+TEST_CASE("limits: --max-line-length is parsed for the tools with their own parser") {
+  StackLimits limits;
+  std::string err;
+  CHECK(limits.LineLimit(123) == 123);  // unset: the tool's default
+  CHECK(ParseStackLimit("max-line-length", "64", &limits, &err));
+  CHECK(limits.max_line == 64);
+  CHECK(limits.LineLimit(123) == 64);
+  CHECK(limits.max_depth == StackLimits::kDefaultMaxDepth);
+  CHECK(limits.max_frame == StackLimits::kDefaultMaxFrame);
+  CHECK_FALSE(ParseStackLimit("max-line-length", "0", &limits, &err));
+  CHECK(err == "--max-line-length takes a number of bytes, 1 or more, not '0'");
+}
