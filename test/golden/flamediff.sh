@@ -254,6 +254,9 @@ cli() {
   expect "missing file" 1 "^flamediff: error: $T/nope: No such file" "$T/nope" "$b"
   expect "directory" 1 'is a directory' "$T" "$b"
   expect "--symfs needs a value" 2 'option --symfs requires an argument' --symfs
+  expect "bad --max-line-length" 2 "max-line-length takes a number of bytes, 1 or more, not '0'" --max-line-length 0 "$a" "$b"
+  printf 'a;b 1\n%s 2\n' "$(head -c 100 /dev/zero | tr '\0' x)" > "$T/long"
+  expect "--max-line-length skips and warns" 0 "^flamediff: warning: $T/long:2: 1 line" --max-line-length 50 "$T/long" "$T/long"
   expect "ok" 0 '' "$a" "$b"
   expect "-- ends options" 0 '' -n -- "$a" "$b"
   expect "bundled -ns" 0 '' -ns "$a" "$b"

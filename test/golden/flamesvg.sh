@@ -170,6 +170,12 @@ check ignored-lines-warning grep -q "^flamesvg: warning: ignored 2 lines" ignore
 "$SVG" --max-frames 5 palettes.folded > max.svg 2>/dev/null
 frames=$(grep -c '<title>' max.svg)
 check max-frames-limit test "$frames" -le 5 -a "$frames" -ge 1
+printf 'a;b 1\n%s 2\nc 3\n' "$(head -c 100 /dev/zero | tr '\0' x)" > longline.folded
+"$SVG" --max-line-length 50 longline.folded > longline.svg 2> longline.err
+check max-line-length-warned grep -q "^flamesvg: warning: 1 lines longer than the line limit were skipped" longline.err
+check max-line-length-drawn-rest grep -q '<title>c (3 samples' longline.svg
+"$SVG" --max-line-length 0 longline.folded > /dev/null 2>&1; status=$?
+check max-line-length-zero-exit-2 test $status = 2
 "$SVG" --width 10 palettes.folded > /dev/null 2>&1; status=$?
 check usage-error-exit-2 test $status = 2
 
