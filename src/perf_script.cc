@@ -492,25 +492,12 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line) {
   size_t open = LastSpaceParen(base, n - 1);
   size_t b = SkipSpace(base, w_end, n);
   if (open < b + 2) return false;  // p = open - 1 must be >= b + 1
-  std::string_view rawfunc(base + b, open - 1 - b);
-  KeyTable::Key key;
-  key.tag = pname_java_ ? 'j' : '-';
-  key.a = rawfunc.substr(0, OffsetStart(rawfunc, options_.modern));
-  key.b = std::string_view(base + open + 1, n - 2 - open);
-  if (options_.include_addrs) key.c = std::string_view(base + s0, w_end - s0);
-  bool added = false;
-  uint32_t id = frame_keys_.Intern(key, &added);
-  if (added) {
-    FrameFields f{std::string_view(base + s0, w_end - s0), rawfunc, key.b};
-    frame_results_.push_back(ProcessFrame(f, nullptr));
-  }
-  const LineResult& res = frame_results_[id];
+  FrameFields f{std::string_view(base + s0, w_end - s0),
+                std::string_view(base + b, open - 1 - b),
+                std::string_view(base + open + 1, n - 2 - open)};
+  const LineResult& res = LookupFrame(f);
   if (res.kind == kFrame) {
-    if (res.quirks != 0) CountQuirks(res.quirks);
-    for (uint32_t i = res.count; i-- > 0;) {
-      stack_rev_.push_back(pieces_[res.first + i]);
-    }
-    if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
+    PushFrames(res);
     return true;
   }
   if (res.kind == kDropped) {
@@ -555,9 +542,14 @@ void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
     stats_.paren_frames++;
     return;
   }
-  if (res->quirks != 0) CountQuirks(res->quirks);
-  for (uint32_t i = res->count; i-- > 0;) {
-    stack_rev_.push_back(pieces_[res->first + i]);
+  PushFrames(*res);
+}
+
+// Adds a stack line's frames to the sample (leaf first, as read).
+inline void PerfScriptParser::PushFrames(const LineResult& res) {
+  if (res.quirks != 0) CountQuirks(res.quirks);
+  for (uint32_t i = res.count; i-- > 0;) {
+    stack_rev_.push_back(pieces_[res.first + i]);
   }
   if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
 }

@@ -131,6 +131,7 @@ class PerfScriptParser {
   void ProcessStackLine(std::string_view line, uint64_t lineno,
                         std::string_view file, LineReader* reader);
   void AssembleFrames();
+  void PushFrames(const LineResult& res);
   void TrimDeepStack();
   const LineResult& LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
