@@ -16,6 +16,36 @@ double Percent(const PerlNumber& part, const PerlNumber& whole) {
   return 100.0 * part.AsDouble() / whole.AsDouble();
 }
 
+namespace {
+
+// Depth-first over the stacks below the process frame `proc` (children of
+// n: child_list[child_start[n] .. child_start[n + 1])), iterative so that a
+// 100,000-deep stack cannot overflow the call stack. Calls
+// visit(node, outermost) for every node, `outermost` being true when no
+// frame between the process frame and the node has the same name: a stack
+// adds to a function's total only at its outermost call. `active` counts
+// the names on the current path (zeros before and after).
+template <typename Visit>
+void WalkCalls(const StackTrie& trie, const std::vector<uint32_t>& child_start,
+               const std::vector<NodeId>& child_list, NodeId proc,
+               std::vector<uint32_t>* active, Visit visit) {
+  std::vector<std::pair<NodeId, uint32_t>> path;
+  path.assign(1, {proc, child_start[proc]});
+  while (!path.empty()) {
+    auto& [node, next] = path.back();
+    if (next < child_start[node + 1]) {
+      NodeId child = child_list[next++];
+      visit(child, (*active)[trie.frame(child)]++ == 0);
+      path.push_back({child, child_start[child]});
+      continue;
+    }
+    if (path.size() > 1) (*active)[trie.frame(node)]--;
+    path.pop_back();
+  }
+}
+
+}  // namespace
+
 ProfileSummary::ProfileSummary(const StackTrie& trie) : trie_(trie) {
   BuildChildren();
   ComputeCounts();
@@ -53,29 +83,16 @@ void ProfileSummary::ComputeCounts() {
     }
     return functions_[function_of_[s]];
   };
-  // Depth-first over every stack below the process frames; `active` counts
-  // how often each name is on the current path, so a stack adds to a
-  // function's total only at its outermost call.
-  std::vector<std::pair<NodeId, uint32_t>> path;
   for (uint32_t k = child_start_[0]; k < child_start_[1]; ++k) {
     NodeId proc = child_list_[k];
     processes_.push_back({std::string(trie_.names().Get(trie_.frame(proc))),
                           subtree_[proc]});
-    path.assign(1, {proc, child_start_[proc]});
-    while (!path.empty()) {
-      auto& [node, next] = path.back();
-      if (next < child_start_[node + 1]) {
-        NodeId child = child_list_[next++];
-        SymbolId s = trie_.frame(child);
-        FunctionStat& f = function(s);
-        f.self.Add(trie_.weight(child));
-        if (active[s]++ == 0) f.total.Add(subtree_[child]);
-        path.push_back({child, child_start_[child]});
-        continue;
-      }
-      if (path.size() > 1) active[trie_.frame(node)]--;
-      path.pop_back();
-    }
+    WalkCalls(trie_, child_start_, child_list_, proc, &active,
+              [&](NodeId child, bool outermost) {
+                FunctionStat& f = function(trie_.frame(child));
+                f.self.Add(trie_.weight(child));
+                if (outermost) f.total.Add(subtree_[child]);
+              });
   }
   std::sort(processes_.begin(), processes_.end(),
             [](const ProcessStat& a, const ProcessStat& b) {
@@ -181,24 +198,14 @@ std::vector<std::vector<CalleeNode>> ProfileSummary::Callees(
   }
   std::vector<std::pair<size_t, NodeId>> calls;  // (slot, outermost call)
   std::vector<uint32_t> active(trie_.names().size(), 0);
-  std::vector<std::pair<NodeId, uint32_t>> path;
   for (uint32_t k = child_start_[0]; k < child_start_[1]; ++k) {
-    NodeId proc = child_list_[k];
-    path.assign(1, {proc, child_start_[proc]});
-    while (!path.empty()) {
-      auto& [node, next] = path.back();
-      if (next < child_start_[node + 1]) {
-        NodeId child = child_list_[next++];
-        SymbolId s = trie_.frame(child);
-        if (active[s]++ == 0 && slot[s] >= 0) {
-          calls.emplace_back(static_cast<size_t>(slot[s]), child);
-        }
-        path.push_back({child, child_start_[child]});
-        continue;
-      }
-      if (path.size() > 1) active[trie_.frame(node)]--;
-      path.pop_back();
-    }
+    WalkCalls(trie_, child_start_, child_list_, child_list_[k], &active,
+              [&](NodeId child, bool outermost) {
+                int64_t which = slot[trie_.frame(child)];
+                if (outermost && which >= 0) {
+                  calls.emplace_back(static_cast<size_t>(which), child);
+                }
+              });
   }
   std::sort(calls.begin(), calls.end());
   for (size_t i = 0; i < calls.size();) {
