@@ -16,12 +16,7 @@ void StackCounts::Add(std::span<const SymbolId> frames,
   uint64_t h = HashBytes(std::string_view(
       reinterpret_cast<const char*>(frames.data()), frames.size_bytes()));
   total_samples_ += samples;
-  if (queued_ == kDepth) {
-    Queued& oldest = queue_[queue_head_];
-    Insert(oldest.frames, oldest.hash, oldest.weight, oldest.samples);
-    queue_head_ = (queue_head_ + 1) % kDepth;
-    --queued_;
-  }
+  if (queued_ == kDepth) InsertOldest();
   // The queued samples, newest first, are 1, 2, ... Adds old: take each one
   // level further into the table.
   for (size_t age = 1; age <= queued_; ++age) {
@@ -54,12 +49,14 @@ void StackCounts::Prefetch(size_t stage, uint64_t hash) const {
 }
 
 void StackCounts::Flush() {
-  while (queued_ > 0) {
-    Queued& oldest = queue_[queue_head_];
-    Insert(oldest.frames, oldest.hash, oldest.weight, oldest.samples);
-    queue_head_ = (queue_head_ + 1) % kDepth;
-    --queued_;
-  }
+  while (queued_ > 0) InsertOldest();
+}
+
+void StackCounts::InsertOldest() {
+  Queued& oldest = queue_[queue_head_];
+  Insert(oldest.frames, oldest.hash, oldest.weight, oldest.samples);
+  queue_head_ = (queue_head_ + 1) % kDepth;
+  --queued_;
 }
 
 void StackCounts::ForEach(

@@ -76,6 +76,7 @@ class StackCounts : public SampleSink {
   void Insert(std::span<const SymbolId> frames, uint64_t hash,
               const PerlNumber& weight, uint64_t samples);
   void Prefetch(size_t stage, uint64_t hash) const;
+  void InsertOldest();
 
   struct Queued {
     std::vector<SymbolId> frames;
