@@ -1,6 +1,7 @@
 #include "flamefold/stack_counts.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -110,6 +111,72 @@ void StackCounts::Grow() {
   }
 }
 
+namespace {
+
+// A stack to sort: its ids, and its place in the table.
+struct SortItem {
+  const SymbolId* ids;
+  uint32_t length;
+  uint32_t entry;
+};
+
+// The id at `depth`, or -1 past the end (a stack sorts before the longer
+// stacks it is a prefix of).
+inline int64_t KeyAt(const SortItem& s, size_t depth) {
+  return depth < s.length ? static_cast<int64_t>(s.ids[depth]) : -1;
+}
+
+// Lexicographic order from `depth` on (the ids before are equal).
+bool LessFrom(const SortItem& a, const SortItem& b, size_t depth) {
+  size_t n = std::min(a.length, b.length);
+  for (size_t i = depth; i < n; ++i) {
+    if (a.ids[i] != b.ids[i]) return a.ids[i] < b.ids[i];
+  }
+  return a.length < b.length;
+}
+
+// Multikey quicksort (Bentley and Sedgewick): partitions by the id at
+// `depth` into less, equal and greater, and sorts the equal part from
+// depth + 1. Stacks share long prefixes (the root frames); a comparison
+// sort compares each shared prefix again at every comparison, this reads
+// each id of the distinguishing prefixes about once per level of the
+// partition. The stacks are distinct, so an equal part that ended is one
+// stack. As in introsort, a part still to sort after `budget` more levels
+// of recursion into the less and greater parts (pivots chosen badly, by chance or by a hostile
+// input) goes to std::sort, so time stays O(n log n) and the call stack
+// shallow.
+void MultikeySort(SortItem* a, size_t n, size_t depth, int budget) {
+  while (n > 1) {
+    if (n <= 12 || budget == 0) {
+      std::sort(a, a + n, [depth](const SortItem& x, const SortItem& y) {
+        return LessFrom(x, y, depth);
+      });
+      return;
+    }
+    const int64_t pivot = KeyAt(a[n / 2], depth);
+    // Dutch flag partition: [0, lt) less, [lt, i) equal, [gt, n) greater.
+    size_t lt = 0, i = 0, gt = n;
+    while (i < gt) {
+      int64_t k = KeyAt(a[i], depth);
+      if (k < pivot) {
+        std::swap(a[lt++], a[i++]);
+      } else if (k > pivot) {
+        std::swap(a[i], a[--gt]);
+      } else {
+        ++i;
+      }
+    }
+    MultikeySort(a, lt, depth, budget - 1);
+    MultikeySort(a + gt, n - gt, depth, budget - 1);
+    if (pivot < 0) return;  // the equal part is the one stack that ended
+    a += lt;
+    n = gt - lt;
+    ++depth;
+  }
+}
+
+}  // namespace
+
 // The stacks are taken in the lexicographic order of their ids: stacks that
 // share a prefix are then neighbours, so each stack only walks the nodes
 // past what it shares with the one before (the nodes of that shared part are
@@ -118,28 +185,17 @@ void StackCounts::Grow() {
 // just before as well), so it is appended without a look-up.
 void StackCounts::MoveInto(StackTrie* trie) {
   Flush();
-  std::vector<uint32_t> order(entries_.size());
-  std::iota(order.begin(), order.end(), 0u);
   const SymbolId* ids = ids_.data();
-  // Stacks share long prefixes (the root frames): skip the equal part two
-  // ids at a time before comparing the first ids that differ.
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const Entry& x = entries_[a];
-    const Entry& y = entries_[b];
-    const SymbolId* p = ids + x.offset;
-    const SymbolId* q = ids + y.offset;
-    size_t n = std::min(x.length, y.length), i = 0;
-    for (; i + 2 <= n; i += 2) {
-      uint64_t u, v;
-      std::memcpy(&u, p + i, 8);
-      std::memcpy(&v, q + i, 8);
-      if (u != v) break;
-    }
-    for (; i < n; ++i) {
-      if (p[i] != q[i]) return p[i] < q[i];
-    }
-    return x.length < y.length;
-  });
+  std::vector<SortItem> sorted(entries_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    sorted[i] = {ids + entries_[i].offset, entries_[i].length,
+                 static_cast<uint32_t>(i)};
+  }
+  MultikeySort(sorted.data(), sorted.size(), 0,
+               2 * std::bit_width(sorted.size()) + 16);
+  std::vector<uint32_t> order(sorted.size());
+  for (size_t i = 0; i < sorted.size(); ++i) order[i] = sorted[i].entry;
+  sorted = {};
   const bool fresh = trie->node_count() == 1;
   auto shared_with_previous = [&](size_t i) -> size_t {
     if (i == 0) return 0;

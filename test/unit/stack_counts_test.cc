@@ -83,3 +83,25 @@ TEST_CASE("stack counts agree with Add on many random stacks") {
   CHECK(built.node_count() == direct.node_count());
   CHECK(built.total_samples() == direct.total_samples());
 }
+
+TEST_CASE("stack counts sort stacks that share long prefixes") {
+  // Every stack starts with the same 400 frames, and many are prefixes of
+  // others: the sort goes 400 levels deep on one part before the stacks
+  // differ, and stacks that end sort before the longer ones.
+  StringInterner names;
+  for (int i = 0; i < 50; ++i) names.Intern("g" + std::to_string(i));
+  std::mt19937 rng(11);
+  StackCounts counts;
+  StackTrie direct(&names), built(&names);
+  std::vector<SymbolId> prefix(400);
+  for (SymbolId& id : prefix) id = rng() % 50;
+  for (int s = 0; s < 5000; ++s) {
+    std::vector<SymbolId> ids(prefix.begin(), prefix.begin() + 390 + rng() % 11);
+    for (size_t k = rng() % 6; k > 0; --k) ids.push_back(rng() % 50);
+    counts.Add(ids, PerlNumber::FromUint(1), 1);
+    direct.Add(ids, PerlNumber::FromUint(1));
+  }
+  counts.MoveInto(&built);
+  CHECK(testing::FoldedText(built) == testing::FoldedText(direct));
+  CHECK(built.node_count() == direct.node_count());
+}
