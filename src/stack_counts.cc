@@ -210,7 +210,7 @@ void StackCounts::MoveInto(StackTrie* trie) {
     for (size_t i = 0; i < order.size(); ++i) {
       nodes += entries_[order[i]].length - shared_with_previous(i);
     }
-    trie->Reserve(nodes);
+    trie->Reserve(nodes, order.size());
   }
   std::vector<NodeId> path{StackTrie::kRoot};
   for (size_t i = 0; i < order.size(); ++i) {

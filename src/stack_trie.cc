@@ -13,7 +13,8 @@ constexpr uint64_t kEmptyKey = UINT64_MAX;
 StackTrie::StackTrie(const StringInterner* names)
     : names_(names), stack_hashes_(4096, 0), stack_nodes_(4096, kRoot),
       stack_mask_(4095), table_(4096, Slot{kEmptyKey, 0}), mask_(4095) {
-  nodes_.push_back(Node{kRoot, StringInterner::kNone, 0, 0, 0, {}});
+  nodes_.push_back(Node{kRoot, StringInterner::kNone, 0, 0, 0});
+  counts_.emplace_back();
 }
 
 NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
@@ -32,7 +33,7 @@ NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
 
 NodeId StackTrie::NewNode(NodeId parent, SymbolId frame) {
   NodeId id = static_cast<NodeId>(nodes_.size());
-  Node node{parent, frame, 0, 0, 0, {}};
+  Node node{parent, frame, 0, 0, 0};
   node.next_sibling = nodes_[parent].first_child;
   nodes_[parent].first_child = id;
   nodes_.push_back(node);
@@ -121,9 +122,7 @@ NodeId StackTrie::Add(std::span<const SymbolId> frames,
     for (SymbolId f : frames) n = Child(n, f);
     CacheStack(hash, n);
   }
-  nodes_[n].weight.Add(weight);
-  nodes_[n].samples++;
-  total_samples_++;
+  AddCounts(n, weight, 1);
   return n;
 }
 
@@ -141,7 +140,9 @@ void StackTrie::Merge(const StackTrie& other, StringInterner* names) {
     SymbolId& f = name_map[node.frame];
     if (f == StringInterner::kNone) f = names->Intern(other.names().Get(node.frame));
     node_map[n] = Child(node_map[node.parent], f);
-    if (node.samples > 0) AddCounts(node_map[n], node.weight, node.samples);
+    if (other.samples(n) > 0) {
+      AddCounts(node_map[n], other.weight(n), other.samples(n));
+    }
   }
 }
 
@@ -216,7 +217,9 @@ void StackTrie::Walk(
     size_t begin = items.size();
     for (NodeId c = nodes_[n].first_child; c != 0; c = nodes_[c].next_sibling) {
       SymbolId f = nodes_[c].frame;
-      if (nodes_[c].samples > 0) items.push_back({rank[2 * f], c, false});
+      if (nodes_[c].counts != 0 && samples(c) > 0) {
+        items.push_back({rank[2 * f], c, false});
+      }
       if (nodes_[c].first_child != 0) items.push_back({rank[2 * f + 1], c, true});
     }
     std::sort(items.begin() + begin, items.end(),
