@@ -75,6 +75,63 @@ std::string DieName(Dwarf_Die* die, bool non_mangled, bool* linkage) {
   return s ? s : "";
 }
 
+// The index of `line` among `lines` (sorted by address), or n.
+size_t LineIndex(Dwarf_Lines* lines, size_t n, Dwarf_Line* line) {
+  Dwarf_Addr want = 0;
+  dwarf_lineaddr(line, &want);
+  size_t lo = 0, hi = n;
+  while (lo < hi) {  // the first row at or above `want`
+    size_t mid = lo + (hi - lo) / 2;
+    Dwarf_Addr a = 0;
+    dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+    if (a < want) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < n; ++i) {
+    Dwarf_Line* l = dwarf_onesrcline(lines, i);
+    if (l == line) return i;
+    Dwarf_Addr a = 0;
+    dwarf_lineaddr(l, &a);
+    if (a != want) break;
+  }
+  return n;
+}
+
+// The file binutils 2.40 names for `line`. In a DWARF 5 line table it
+// starts each sequence with file entry 0 where DWARF 5 says 1, so the rows
+// of a sequence before its first change of file show entry 0's name:
+// glibc's
+//   File Name Table: 0 libc-start.c, 1 libc_start_call_main.h, 2 libc-start.c
+//   [0x00000465]  Advance Line by 16 to 74   (no file set before)
+// is "libc_start_call_main.h:74" to libdw and readelf, "libc-start.c:74"
+// to addr2line. (An explicit DW_LNS_set_file 1 at the start of a sequence
+// looks the same as none in the rows; gcc does not emit one.) nullptr:
+// the row's own file.
+const char* Binutils5File(Dwarf_Die* cu, Dwarf_Line* line) {
+  Dwarf_Half version = 0;
+  if (dwarf_cu_info(cu->cu, &version, nullptr, nullptr, nullptr, nullptr,
+                    nullptr, nullptr) != 0 || version < 5) {
+    return nullptr;
+  }
+  Dwarf_Files* files = nullptr;
+  size_t idx = 0;
+  if (dwarf_line_file(line, &files, &idx) != 0 || idx != 1) return nullptr;
+  Dwarf_Lines* lines = nullptr;
+  size_t n = 0;
+  if (dwarf_getsrclines(cu, &lines, &n) != 0) return nullptr;
+  size_t at = LineIndex(lines, n, line);
+  if (at == n) return nullptr;
+  for (size_t i = at; i-- > 0;) {
+    Dwarf_Line* prev = dwarf_onesrcline(lines, i);
+    bool end = false;
+    if (dwarf_lineendsequence(prev, &end) != 0 || end) break;
+    Dwarf_Files* f = nullptr;
+    size_t k = 0;
+    if (dwarf_line_file(prev, &f, &k) != 0 || k != 1) return nullptr;
+  }
+  return dwarf_filesrc(files, 0, nullptr, nullptr);
+}
+
 }  // namespace
 
 struct SourceFile::Impl {
@@ -382,7 +439,8 @@ void SourceFile::Lookup(uint64_t addr, SourceLookup* out, bool stateful,
     if (Dwarf_Line* line = dwarf_getsrc_die(&cu->cu, addr)) {
       int lineno = 0;
       dwarf_lineno(line, &lineno);
-      const char* src = dwarf_linesrc(line, nullptr, nullptr);
+      const char* src = Binutils5File(&cu->cu, line);
+      if (!src) src = dwarf_linesrc(line, nullptr, nullptr);
       if (src && lineno > 0) {
         first.file = src;
         first.line = static_cast<uint32_t>(lineno);
