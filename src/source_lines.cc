@@ -394,8 +394,13 @@ std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path,
   static bool init = (elf_version(EV_CURRENT), true);
   (void)init;
   auto impl = std::make_unique<Impl>();
-  impl->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Only regular files, as binutils ("is not an ordinary file"): a path
+  // named by a perf.data (perf --srcline reads unresolved modules at their
+  // recorded path) may be a FIFO or a device, which must not block us.
+  impl->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (impl->fd < 0) return nullptr;
+  struct stat st;
+  if (fstat(impl->fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
   impl->elf = elf_begin(impl->fd, ELF_C_READ_MMAP, nullptr);
   if (!impl->elf || elf_kind(impl->elf) != ELF_K_ELF) return nullptr;
   if (!HasSection(impl->elf, ".debug_info")) {
