@@ -40,6 +40,10 @@ struct CuIndex {
   bool mangled_language = true;  // C++ and others: names need linkage names
   bool built = false;
   std::vector<FunctionRange> functions;  // sorted by low
+  // Binutils5File's rows, by index in the CU's line table: true where
+  // addr2line names file entry 0 instead of the row's entry 1.
+  bool file0_built = false;
+  std::vector<bool> file0_rows;
 };
 
 // Languages whose DW_AT_name is the linkage name (binutils' non_mangled).
@@ -106,30 +110,37 @@ size_t LineIndex(Dwarf_Lines* lines, size_t n, Dwarf_Line* line) {
 // is "libc_start_call_main.h:74" to libdw and readelf, "libc-start.c:74"
 // to addr2line. (An explicit DW_LNS_set_file 1 at the start of a sequence
 // looks the same as none in the rows; gcc does not emit one.) nullptr:
-// the row's own file.
-const char* Binutils5File(Dwarf_Die* cu, Dwarf_Line* line) {
-  Dwarf_Half version = 0;
-  if (dwarf_cu_info(cu->cu, &version, nullptr, nullptr, nullptr, nullptr,
-                    nullptr, nullptr) != 0 || version < 5) {
-    return nullptr;
-  }
+// the row's own file. The rows are marked once per CU.
+const char* Binutils5File(CuIndex* cu, Dwarf_Line* line) {
   Dwarf_Files* files = nullptr;
   size_t idx = 0;
   if (dwarf_line_file(line, &files, &idx) != 0 || idx != 1) return nullptr;
+  const char* file0 = dwarf_filesrc(files, 0, nullptr, nullptr);
+  const char* file1 = dwarf_filesrc(files, 1, nullptr, nullptr);
+  if (!file0 || !file1 || std::strcmp(file0, file1) == 0) return nullptr;
   Dwarf_Lines* lines = nullptr;
   size_t n = 0;
-  if (dwarf_getsrclines(cu, &lines, &n) != 0) return nullptr;
-  size_t at = LineIndex(lines, n, line);
-  if (at == n) return nullptr;
-  for (size_t i = at; i-- > 0;) {
-    Dwarf_Line* prev = dwarf_onesrcline(lines, i);
-    bool end = false;
-    if (dwarf_lineendsequence(prev, &end) != 0 || end) break;
-    Dwarf_Files* f = nullptr;
-    size_t k = 0;
-    if (dwarf_line_file(prev, &f, &k) != 0 || k != 1) return nullptr;
+  if (dwarf_getsrclines(&cu->cu, &lines, &n) != 0) return nullptr;
+  if (!cu->file0_built) {
+    cu->file0_built = true;
+    Dwarf_Half version = 0;
+    if (dwarf_cu_info(cu->cu.cu, &version, nullptr, nullptr, nullptr,
+                      nullptr, nullptr, nullptr) == 0 && version >= 5) {
+      cu->file0_rows.assign(n, false);
+      bool unset = true;  // no file change yet in this sequence
+      for (size_t i = 0; i < n; ++i) {
+        Dwarf_Line* l = dwarf_onesrcline(lines, i);
+        Dwarf_Files* f = nullptr;
+        size_t k = 0;
+        if (dwarf_line_file(l, &f, &k) != 0 || k != 1) unset = false;
+        cu->file0_rows[i] = unset;
+        bool end = false;
+        if (dwarf_lineendsequence(l, &end) == 0 && end) unset = true;
+      }
+    }
   }
-  return dwarf_filesrc(files, 0, nullptr, nullptr);
+  size_t at = LineIndex(lines, n, line);
+  return at < cu->file0_rows.size() && cu->file0_rows[at] ? file0 : nullptr;
 }
 
 }  // namespace
@@ -444,7 +455,7 @@ void SourceFile::Lookup(uint64_t addr, SourceLookup* out, bool stateful,
     if (Dwarf_Line* line = dwarf_getsrc_die(&cu->cu, addr)) {
       int lineno = 0;
       dwarf_lineno(line, &lineno);
-      const char* src = Binutils5File(&cu->cu, line);
+      const char* src = Binutils5File(cu, line);
       if (!src) src = dwarf_linesrc(line, nullptr, nullptr);
       if (src && lineno > 0) {
         first.file = src;
