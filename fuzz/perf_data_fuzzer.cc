@@ -19,12 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   flamefold::PerfDataStats stats;
   std::string err;
   size_t text = 0;
+  // An odd last byte asks for perf script -F+srcline's source lines too.
+  flamefold::PerfDataText style;
+  style.srcline = size > 0 && (data[size - 1] & 1);
   flamefold::RenderPerfData(
       "fuzz", &src, options,
       [&](std::string_view t) {
         text += t.size();
         return true;
       },
-      &stats, &err);
+      &stats, &err, style);
   return 0;
 }

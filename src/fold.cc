@@ -32,7 +32,7 @@ constexpr OptionSpec kSpecs[] = {
     {"event-filter", OptType::kString, true, false, "EVENT",
      "fold only samples of EVENT (default: the first event seen)"},
     {"srcline", OptType::kFlag, true, false, "",
-     "input is perf script -F+srcline: add source lines to frames"},
+     "add source lines to frames (perf script -F+srcline text, perf.data)"},
     {"inline", OptType::kFlag, true, false, "",
      "un-inline user frames as addr2line -i sees them"},
     {"context", OptType::kFlag, true, false, "",

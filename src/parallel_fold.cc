@@ -197,13 +197,6 @@ static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,
                  std::string* err) {
   PerfDataStats stats;
-  if (config.perf.srcline) {
-    // --srcline reads the source lines that perf script -F+srcline prints
-    // after each frame; the perf.data replay prints none.
-    *err = file + ": --srcline needs perf script -F+srcline text; for source "
-           "lines from perf.data, use --inline --context";
-    return false;
-  }
   std::string map_path = in.compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in.source.get(), config.symbols, parser, index,
                          &stats, err, map_path);

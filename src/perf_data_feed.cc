@@ -98,7 +98,10 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
     }
   });
   auto emit = [&](std::string_view text) { return queue.Push(text); };
-  bool ok = RenderPerfData(name, src, options, emit, stats, err, false,
+  PerfDataText text;
+  text.exact = false;
+  text.srcline = parser->options().srcline;
+  bool ok = RenderPerfData(name, src, options, emit, stats, err, text,
                            map_path);
   queue.Close();
   parsing.join();

@@ -15,6 +15,7 @@
 
 #include "flamefold/dwarf_unwind.h"
 #include "flamefold/perf_data.h"
+#include "flamefold/perf_srcline.h"
 #include "flamefold/source_lines.h"
 #include "flamefold/symbol_demangle.h"
 #include "perf_abi.h"
@@ -145,9 +146,9 @@ class Replayer : public PerfDataReader::Visitor {
  public:
   Replayer(PerfDataReader* reader, SymbolResolver* symbols,
            const std::function<bool(std::string_view)>& emit,
-           PerfDataStats* stats, bool exact)
+           PerfDataStats* stats, PerfDataText text)
       : reader_(reader), symbols_(symbols), emit_(emit), stats_(stats),
-        exact_(exact) {
+        exact_(text.exact || text.srcline), srcline_(text.srcline) {
     Thread* idle = FindNew(0, 0);
     idle->comm = "swapper";
     idle->comm_set = true;
@@ -365,9 +366,10 @@ class Replayer : public PerfDataReader::Visitor {
     return nullptr;
   }
 
-  // "<addr> <sym+off> (<dso>)" as perf script prints a frame. The text of
-  // a frame in a map is cached per (DSO, address): its cost follows the
-  // distinct addresses, not the samples.
+  // "<addr> <sym+off> (<dso>)" as perf script prints a frame, with
+  // "\n  <srcline>" after it for --srcline. The text of a frame in a map is
+  // cached per (DSO, address): its cost follows the distinct addresses,
+  // not the samples.
   void AppendFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
     const Map* map = FindMap(t, cpumode, ip);
     if (!map) {
@@ -405,12 +407,20 @@ class Replayer : public PerfDataReader::Visitor {
         out_ += " (";
         out_ += map->dso->name;
         out_ += ')';
+        if (srcline_) AppendSrcline(srclines_.ForFrame(map->dso, map_ip));
         it->second.assign(out_, mark, std::string::npos);
         out_.resize(mark);
       }
       slot = FrameSlot{map->dso, shown, &it->second};
     }
     out_ += *slot.text;
+  }
+
+  // perf's "\n  " before a source line; nothing when there is none.
+  void AppendSrcline(const std::string& line) {
+    if (line.empty()) return;
+    out_ += "\n  ";
+    out_ += line;
   }
 
   // printf's "%16" PRIx64 (without the padding when not exact).
@@ -597,19 +607,20 @@ class Replayer : public PerfDataReader::Visitor {
   }
 
   // perf's append_inlines: addr2line's records for the address, each named
-  // after the symbol when the names agree, else an "(inlined)" frame.
+  // after the symbol when the names agree, else an "(inlined)" frame; with
+  // --srcline each record's own line goes before " (inlined)":
+  //   |              abac operator()+0x2c
+  //   |   dwarf.cc:38 (inlined)
   void AppendInlined(const Map* map, uint64_t map_ip) {
     Dso* dso = map->dso;
     if (dso->kind != DsoKind::kUser) return;
     const std::string& name = symbols_->Name(dso, map_ip);
     size_t off = name.rfind("+0x");
     if (name == "[unknown]" || off == std::string::npos) return;
-    if (dso->symsrc.empty()) return;
-    SourceFile* file = source_lines_.File(dso->symsrc);
-    if (!file) return;
-    uint64_t addr = map_ip;
-    if (file->is_exec()) addr = file->ObjdumpAddress(map_ip);
-    const SourceLookup* look = source_lines_.Lookup(dso->symsrc, addr, true);
+    std::string path = PerfSrcline::Addr2lineFile(*dso);
+    if (path.empty()) return;
+    uint64_t addr = srclines_.ObjdumpAddress(*dso, map_ip);
+    const SourceLookup* look = source_lines_.Lookup(path, addr, true);
     if (!look || !look->found || look->records.empty()) return;
     std::string_view base(name.data(), off);
     for (const SourceRecord& r : look->records) {
@@ -617,16 +628,18 @@ class Replayer : public PerfDataReader::Visitor {
       out_ += '\t';
       AppendHex16(map_ip);
       out_ += ' ';
-      if (fn == base) {
+      bool inlined = fn != base;
+      if (inlined) {
+        out_ += fn;
+        out_.append(name, off, std::string::npos);
+      } else {
         out_ += name;
         out_ += " (";
         out_ += dso->name;
-        out_ += ")\n";
-      } else {
-        out_ += fn;
-        out_.append(name, off, std::string::npos);
-        out_ += " (inlined)\n";
+        out_ += ')';
       }
+      if (srcline_) AppendSrcline(PerfSrcline::FromRecord(r));
+      out_ += inlined ? " (inlined)\n" : "\n";
     }
   }
 
@@ -645,6 +658,7 @@ class Replayer : public PerfDataReader::Visitor {
   const std::function<bool(std::string_view)>& emit_;
   PerfDataStats* stats_;
   bool exact_;
+  bool srcline_;  // perf script -F+srcline
   size_t name_width_ = 0;
   std::unordered_map<std::string, std::string> build_ids_;
   std::unordered_map<int32_t, Thread> threads_;
@@ -667,6 +681,7 @@ class Replayer : public PerfDataReader::Visitor {
   std::unordered_map<const Maps*, UnwindSlot> unwinders_;
   std::vector<uint64_t> ips_;
   SourceLines source_lines_;
+  PerfSrcline srclines_{&source_lines_};
 
   struct FrameKey {
     const Dso* dso;
@@ -728,13 +743,13 @@ class MappedFile {
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
-                    PerfDataStats* stats, std::string* err, bool exact,
-                    const std::string& map_path) {
+                    PerfDataStats* stats, std::string* err,
+                    PerfDataText text, const std::string& map_path) {
   MappedFile mapped(map_path);
   PerfDataReader reader = mapped.ok() ? PerfDataReader(name, mapped.bytes())
                                       : PerfDataReader(name, src);
   SymbolResolver symbols(options);
-  Replayer replay(&reader, &symbols, emit, stats, exact);
+  Replayer replay(&reader, &symbols, emit, stats, text);
   bool ok = reader.Read(&replay, err) && replay.Finish(err);
   stats->truncated = reader.truncated();
   stats->warnings = symbols.warnings();

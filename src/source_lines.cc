@@ -40,6 +40,10 @@ struct CuIndex {
   bool mangled_language = true;  // C++ and others: names need linkage names
   bool built = false;
   std::vector<FunctionRange> functions;  // sorted by low
+  // Binutils5File's rows, by index in the CU's line table: true where
+  // addr2line names file entry 0 instead of the row's entry 1.
+  bool file0_built = false;
+  std::vector<bool> file0_rows;
 };
 
 // Languages whose DW_AT_name is the linkage name (binutils' non_mangled).
@@ -73,6 +77,70 @@ std::string DieName(Dwarf_Die* die, bool non_mangled, bool* linkage) {
   s = StringAttr(die, DW_AT_name);
   *linkage = s && non_mangled;
   return s ? s : "";
+}
+
+// The index of `line` among `lines` (sorted by address), or n.
+size_t LineIndex(Dwarf_Lines* lines, size_t n, Dwarf_Line* line) {
+  Dwarf_Addr want = 0;
+  dwarf_lineaddr(line, &want);
+  size_t lo = 0, hi = n;
+  while (lo < hi) {  // the first row at or above `want`
+    size_t mid = lo + (hi - lo) / 2;
+    Dwarf_Addr a = 0;
+    dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+    if (a < want) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < n; ++i) {
+    Dwarf_Line* l = dwarf_onesrcline(lines, i);
+    if (l == line) return i;
+    Dwarf_Addr a = 0;
+    dwarf_lineaddr(l, &a);
+    if (a != want) break;
+  }
+  return n;
+}
+
+// The file binutils 2.40 names for `line`. In a DWARF 5 line table it
+// starts each sequence with file entry 0 where DWARF 5 says 1, so the rows
+// of a sequence before its first change of file show entry 0's name:
+// glibc's
+//   File Name Table: 0 libc-start.c, 1 libc_start_call_main.h, 2 libc-start.c
+//   [0x00000465]  Advance Line by 16 to 74   (no file set before)
+// is "libc_start_call_main.h:74" to libdw and readelf, "libc-start.c:74"
+// to addr2line. (An explicit DW_LNS_set_file 1 at the start of a sequence
+// looks the same as none in the rows; gcc does not emit one.) nullptr:
+// the row's own file. The rows are marked once per CU.
+const char* Binutils5File(CuIndex* cu, Dwarf_Line* line) {
+  Dwarf_Files* files = nullptr;
+  size_t idx = 0;
+  if (dwarf_line_file(line, &files, &idx) != 0 || idx != 1) return nullptr;
+  const char* file0 = dwarf_filesrc(files, 0, nullptr, nullptr);
+  const char* file1 = dwarf_filesrc(files, 1, nullptr, nullptr);
+  if (!file0 || !file1 || std::strcmp(file0, file1) == 0) return nullptr;
+  Dwarf_Lines* lines = nullptr;
+  size_t n = 0;
+  if (dwarf_getsrclines(&cu->cu, &lines, &n) != 0) return nullptr;
+  if (!cu->file0_built) {
+    cu->file0_built = true;
+    Dwarf_Half version = 0;
+    if (dwarf_cu_info(cu->cu.cu, &version, nullptr, nullptr, nullptr,
+                      nullptr, nullptr, nullptr) == 0 && version >= 5) {
+      cu->file0_rows.assign(n, false);
+      bool unset = true;  // no file change yet in this sequence
+      for (size_t i = 0; i < n; ++i) {
+        Dwarf_Line* l = dwarf_onesrcline(lines, i);
+        Dwarf_Files* f = nullptr;
+        size_t k = 0;
+        if (dwarf_line_file(l, &f, &k) != 0 || k != 1) unset = false;
+        cu->file0_rows[i] = unset;
+        bool end = false;
+        if (dwarf_lineendsequence(l, &end) == 0 && end) unset = true;
+      }
+    }
+  }
+  size_t at = LineIndex(lines, n, line);
+  return at < cu->file0_rows.size() && cu->file0_rows[at] ? file0 : nullptr;
 }
 
 }  // namespace
@@ -337,8 +405,13 @@ std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path,
   static bool init = (elf_version(EV_CURRENT), true);
   (void)init;
   auto impl = std::make_unique<Impl>();
-  impl->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Only regular files, as binutils ("is not an ordinary file"): a path
+  // named by a perf.data (perf --srcline reads unresolved modules at their
+  // recorded path) may be a FIFO or a device, which must not block us.
+  impl->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (impl->fd < 0) return nullptr;
+  struct stat st;
+  if (fstat(impl->fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
   impl->elf = elf_begin(impl->fd, ELF_C_READ_MMAP, nullptr);
   if (!impl->elf || elf_kind(impl->elf) != ELF_K_ELF) return nullptr;
   if (!HasSection(impl->elf, ".debug_info")) {
@@ -382,7 +455,8 @@ void SourceFile::Lookup(uint64_t addr, SourceLookup* out, bool stateful,
     if (Dwarf_Line* line = dwarf_getsrc_die(&cu->cu, addr)) {
       int lineno = 0;
       dwarf_lineno(line, &lineno);
-      const char* src = dwarf_linesrc(line, nullptr, nullptr);
+      const char* src = Binutils5File(cu, line);
+      if (!src) src = dwarf_linesrc(line, nullptr, nullptr);
       if (src && lineno > 0) {
         first.file = src;
         first.line = static_cast<uint32_t>(lineno);

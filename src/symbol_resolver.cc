@@ -189,6 +189,7 @@ void SymbolResolver::LoadUser(Dso* dso) {
     if (runtime.empty() && ci.has_dynsym) runtime = c;
     if (!syms.empty() && !runtime.empty()) break;
   }
+  dso->symtab_file = syms;
   if (syms.empty()) syms = runtime;
   if (runtime.empty()) runtime = syms;
   dso->symsrc = syms;

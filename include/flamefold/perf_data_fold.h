@@ -39,23 +39,35 @@ struct PerfDataStats {
   std::string hostname, perf_version, cmdline;
 };
 
+/// How RenderPerfData writes the samples.
+struct PerfDataText {
+  /// false: the frame lines are shortened where the perf script parser
+  /// ignores the difference: no padding before the address and no "+0x"
+  /// offset after the symbol (unless the name itself holds "+0x"), so that
+  /// a function's frames are one distinct line for the parser's cache.
+  bool exact = true;
+  /// As `perf script -F+srcline`: each frame followed by the line
+  /// "  SRCLINE" when perf prints one (see perf_srcline.h). The frames are
+  /// then written exactly, whatever `exact` says: stackcollapse-perf.pl
+  /// takes a frame line for the source line of a frame that has none.
+  bool srcline = false;
+};
+
 /// Writes the perf script text of every sample of the perf.data in `src`
 /// through `emit`, in pieces that end at sample boundaries. False with
 /// `*err` on corrupt input or when `emit` returns false.
-/// With `exact` false the frame lines are shortened where the perf script
-/// parser ignores the difference: no padding before the address and no
-/// "+0x" offset after the symbol (unless the name itself holds "+0x"), so
-/// that a function's frames are one distinct line for the parser's cache.
 /// When `map_path` names a regular file holding the same bytes as `src`
 /// (an uncompressed file input), it is mapped instead of read.
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
                     PerfDataStats* stats, std::string* err,
-                    bool exact = true, const std::string& map_path = "");
+                    PerfDataText text = {}, const std::string& map_path = "");
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
-/// event filter, carries over as for any other input).
+/// event filter, carries over as for any other input). A parser reading
+/// --srcline input is given the source lines perf script -F+srcline
+/// prints.
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,

@@ -88,6 +88,7 @@ class PerfScriptParser {
   void Finish();
 
   const PerfScriptStats& stats() const { return stats_; }
+  const PerfScriptOptions& options() const { return options_; }
   /// The event kept, once known ("" before the first event line).
   const std::string& event_filter() const { return event_filter_; }
 

@@ -43,7 +43,8 @@ struct SourceLookup {
 /// One ELF file opened for look-ups (its DWARF, sections and symbols).
 class SourceFile {
  public:
-  /// nullptr when `path` is not a readable ELF file. A file without DWARF
+  /// nullptr when `path` is not a readable regular ELF file (a FIFO or a
+  /// device is not opened for reading). A file without DWARF
   /// is replaced by its separate debug file when there is one, as binutils
   /// finds it (build id, then .gnu_debuglink), under `debug_root` ("" = /;
   /// "\n": do not look).

@@ -47,6 +47,9 @@ struct Dso {
   // none was found.
   std::string symsrc;
   std::string binary;
+  // The first candidate with a .symtab (perf's symsrc_filename, where its
+  // addr2line looks up source lines); "" when none has one.
+  std::string symtab_file;
   SymbolTable table;
   // Address (in the DSO's symbol space) -> "sym+0xoff" or "[unknown]".
   std::unordered_map<uint64_t, std::string> names;

@@ -35,6 +35,12 @@ expect() {  # expect CASE NAME [stackcollapse options]
   [ -f "$here/$c/kallsyms" ] || trim_kallsyms "$c"
   script "$c" | "$collapse" "$@" > "$here/$c/$name.folded"
 }
+expect_srcline() {  # expect_srcline CASE NAME [options]: perf script -F+srcline
+  # (perf dies of SIGPIPE when an addr2line process exits early; ignored)
+  local c=$1 name=$2; shift 2
+  (trap '' PIPE; script "$c" -F+srcline) | "$collapse" "$@" \
+    > "$here/$c/$name.folded"
+}
 trim_kallsyms() {  # the lines of /proc/kallsyms that CASE's samples need
   local c=$1
   perf script -i "$here/$c/perf.data" -F ip,dso 2>/dev/null |
@@ -84,6 +90,7 @@ for c in $cases; do rm -rf "${here:?}/$c" && mkdir -p "$here/$c"; done
 rec fp-user -F 199 -g -e cpu-clock:u -o "$here/fp-user/perf.data" ./work 1500
 expect fp-user default
 expect fp-user pid --pid
+expect_srcline fp-user srcline --srcline
 
 # 2. stripped binary, symbols from its .gnu_debuglink file
 rec stripped-debuglink -F 199 -g -o "$here/stripped-debuglink/perf.data" \
@@ -102,6 +109,7 @@ rec two-events -F 199 -g -e cpu-clock -e page-faults \
 expect two-events default
 expect two-events event-filter=page-faults --event-filter=page-faults
 expect two-events event-filter=cpu-clock --event-filter=cpu-clock
+expect_srcline two-events srcline --srcline
 
 # 5. pipe mode
 rec pipe -F 199 -g -o - ./work 1500 > "$here/pipe/perf.data"
@@ -119,6 +127,7 @@ rec jit -F 199 -g -o "$here/jit/perf.data" ./jit 60
 cp /tmp/perf-*.map "$root/tmp/"
 expect jit default
 expect jit jit --jit
+expect_srcline jit srcline --srcline
 rm -f /tmp/perf-*.map
 fi
 
@@ -161,7 +170,9 @@ for c in $dcases; do
   expect "$c" default
   expect "$c" inline --inline
   expect "$c" inline+context --inline --context
+  expect_srcline "$c" srcline --srcline
 done
+expect_srcline dwarf-cxx inline+srcline --inline --srcline
 script dwarf-cxx | gzip -9n > "$here/dwarf-cxx/script.txt.gz"
 # A small uncompressed pipe-mode recording (1 KB of stack a sample), the
 # seed of the hostile DWARF inputs of testdata/bad/make.py.
