@@ -16,20 +16,32 @@ size_t LeadingUnderscores(std::string_view s) {
   return n;
 }
 
+// perf compares aliases by their demangled names.
+void Demangle(Symbol* s) {
+  if (!s->mangled) return;
+  s->name = DemangleSymbol(s->name);
+  s->mangled = false;
+}
+
 // True when `a` is the one to keep of two symbols at the same address
-// (perf's choose_best_symbol).
-bool KeepFirst(const Symbol& a, const Symbol& b) {
-  bool a_sized = a.end > a.start, b_sized = b.end > b.start;
+// (perf's choose_best_symbol). The names are demangled only when the
+// choice comes down to them and they differ: demangling every alias took
+// a tenth of the replay, and most are told apart by size or binding.
+bool KeepFirst(Symbol* a, Symbol* b) {
+  bool a_sized = a->end > a->start, b_sized = b->end > b->start;
   if (a_sized != b_sized) return a_sized;
-  bool a_weak = a.binding == SymbolBinding::kWeak;
-  bool b_weak = b.binding == SymbolBinding::kWeak;
+  bool a_weak = a->binding == SymbolBinding::kWeak;
+  bool b_weak = b->binding == SymbolBinding::kWeak;
   if (a_weak != b_weak) return b_weak;
-  bool a_global = a.binding == SymbolBinding::kGlobal;
-  bool b_global = b.binding == SymbolBinding::kGlobal;
+  bool a_global = a->binding == SymbolBinding::kGlobal;
+  bool b_global = b->binding == SymbolBinding::kGlobal;
   if (a_global != b_global) return a_global;
-  size_t ua = LeadingUnderscores(a.name), ub = LeadingUnderscores(b.name);
+  if (a->mangled == b->mangled && a->name == b->name) return true;
+  Demangle(a);
+  Demangle(b);
+  size_t ua = LeadingUnderscores(a->name), ub = LeadingUnderscores(b->name);
   if (ua != ub) return ua < ub;
-  if (a.name.size() != b.name.size()) return a.name.size() > b.name.size();
+  if (a->name.size() != b->name.size()) return a->name.size() > b->name.size();
   return true;
 }
 
@@ -67,15 +79,6 @@ std::string SymbolTable::Display(const Symbol& s) {
   return s.mangled ? DemangleSymbol(s.name) : s.name;
 }
 
-namespace {
-// perf compares aliases by their demangled names.
-void Demangle(Symbol* s) {
-  if (!s->mangled) return;
-  s->name = DemangleSymbol(s->name);
-  s->mangled = false;
-}
-}  // namespace
-
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
   // Stable: of equal starts, the first added comes first, as in perf's
   // tree, which puts an equal key to the right. (kallsyms comes sorted.)
@@ -105,9 +108,7 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
       Symbol& s = syms_[i];
       if (out > 0 && syms_[out - 1].start == s.start) {
         Symbol& kept = syms_[out - 1];
-        Demangle(&kept);
-        Demangle(&s);
-        if (!KeepFirst(kept, s)) kept = std::move(s);
+        if (!KeepFirst(&kept, &s)) kept = std::move(s);
         continue;
       }
       if (out != i) syms_[out] = std::move(s);
@@ -383,9 +384,7 @@ void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
       curr = next;
       continue;
     }
-    Demangle(&a);
-    Demangle(&b);
-    if (KeepFirst(a, b)) {
+    if (KeepFirst(&a, &b)) {
       TreeErase(next);
     } else {
       TreeErase(curr);
