@@ -139,6 +139,34 @@ bool IsNoDso(const std::string& f) {
          f == "[heap]";
 }
 
+// Sorts `keys` by merging the ascending runs they are made of: the queue
+// holds what is left of the last round (sorted) and then, per CPU buffer,
+// records in time order, so there are few runs and a general sort did
+// several times the work.
+using SortKey = std::pair<uint64_t, uint32_t>;  // (time, arrival)
+void SortRuns(std::vector<SortKey>* keys, std::vector<SortKey>* scratch,
+              std::vector<size_t>* runs) {
+  std::vector<SortKey>& v = *keys;
+  runs->assign(1, 0);
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i] < v[i - 1]) runs->push_back(i);
+  }
+  runs->push_back(v.size());
+  while (runs->size() > 2) {
+    scratch->resize(v.size());
+    size_t out = 1;
+    for (size_t r = 0; r + 1 < runs->size(); r += 2) {
+      size_t lo = (*runs)[r], mid = (*runs)[r + 1];
+      size_t hi = r + 2 < runs->size() ? (*runs)[r + 2] : mid;
+      std::merge(v.begin() + lo, v.begin() + mid, v.begin() + mid,
+                 v.begin() + hi, scratch->begin() + lo);
+      (*runs)[out++] = hi;
+    }
+    runs->resize(out);
+    v.swap(*scratch);
+  }
+}
+
 constexpr uint32_t kMapHugetlb = 0x40000;
 constexpr uint32_t kProtExec = 4;
 
@@ -203,14 +231,14 @@ class Replayer : public PerfDataReader::Visitor {
 
   // Applies the queued records up to `limit` in time order, those of equal
   // times in the order they came (perf's ordered events). The sort moves
-  // small (time, index) keys, not the records: sorting these took a
-  // twentieth of the replay.
+  // small (time, index) keys, not the records: a stable sort of these took
+  // a twentieth of the replay.
   bool Flush(uint64_t limit, std::string* err) {
     order_.clear();
     for (size_t i = 0; i < queue_.size(); ++i) {
       order_.push_back({queue_[i].time, static_cast<uint32_t>(i)});
     }
-    std::sort(order_.begin(), order_.end());
+    SortRuns(&order_, &scratch_, &runs_);
     size_t n = 0;
     for (; n < order_.size() && order_[n].first <= limit; ++n) {
       const Queued& q = queue_[order_[n].second];
@@ -680,7 +708,8 @@ class Replayer : public PerfDataReader::Visitor {
   bool kernel_stretched_ = false;
   Map stretched_hit_;
   std::vector<Queued> queue_, kept_;
-  std::vector<std::pair<uint64_t, uint32_t>> order_;  // Flush's sort keys
+  std::vector<SortKey> order_, scratch_;  // Flush's sort keys
+  std::vector<size_t> runs_;
   uint64_t seq_ = 0, next_flush_ = 0, max_time_ = 0;
   PerfSample sample_;
   std::string out_;
