@@ -173,8 +173,7 @@ constexpr uint32_t kProtExec = 4;
 class Replayer : public PerfDataReader::Visitor {
  public:
   Replayer(PerfDataReader* reader, SymbolResolver* symbols,
-           const std::function<bool(std::string_view)>& emit,
-           PerfDataStats* stats, bool exact)
+           const ChunkSink& emit, PerfDataStats* stats, bool exact)
       : reader_(reader), symbols_(symbols), emit_(emit), stats_(stats),
         exact_(exact) {
     Thread* idle = FindNew(0, 0);
@@ -688,7 +687,7 @@ class Replayer : public PerfDataReader::Visitor {
 
   bool EmitPending(std::string* err) {
     if (out_.empty()) return true;
-    if (!emit_(out_)) {
+    if (!emit_(&out_)) {
       if (err->empty()) *err = "output stopped";
       return false;
     }
@@ -698,7 +697,7 @@ class Replayer : public PerfDataReader::Visitor {
 
   PerfDataReader* reader_;
   SymbolResolver* symbols_;
-  const std::function<bool(std::string_view)>& emit_;
+  const ChunkSink& emit_;
   PerfDataStats* stats_;
   bool exact_;
   size_t name_width_ = 0;
@@ -788,11 +787,20 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
                     const std::function<bool(std::string_view)>& emit,
                     PerfDataStats* stats, std::string* err, bool exact,
                     const std::string& map_path) {
+  ChunkSink take = [&](std::string* chunk) { return emit(*chunk); };
+  return RenderPerfDataChunks(name, src, options, take, stats, err, exact,
+                              map_path);
+}
+
+bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
+                          const SymbolOptions& options, const ChunkSink& take,
+                          PerfDataStats* stats, std::string* err, bool exact,
+                          const std::string& map_path) {
   MappedFile mapped(map_path);
   PerfDataReader reader = mapped.ok() ? PerfDataReader(name, mapped.bytes())
                                       : PerfDataReader(name, src);
   SymbolResolver symbols(options);
-  Replayer replay(&reader, &symbols, emit, stats, exact);
+  Replayer replay(&reader, &symbols, take, stats, exact);
   bool ok = reader.Read(&replay, err) && replay.Finish(err);
   stats->truncated = reader.truncated();
   stats->warnings = symbols.warnings();
