@@ -1,8 +1,13 @@
 #include "flamefold/symbol_table.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "flamefold/symbol_demangle.h"
@@ -17,9 +22,9 @@ size_t LeadingUnderscores(std::string_view s) {
 }
 
 // perf compares aliases by their demangled names.
-void Demangle(Symbol* s) {
+void Demangle(Symbol* s, NameStore* names) {
   if (!s->mangled) return;
-  s->name = DemangleSymbol(s->name);
+  s->name = names->Copy(DemangleSymbol(s->name));
   s->mangled = false;
 }
 
@@ -27,7 +32,7 @@ void Demangle(Symbol* s) {
 // (perf's choose_best_symbol). The names are demangled only when the
 // choice comes down to them and they differ: demangling every alias took
 // a tenth of the replay, and most are told apart by size or binding.
-bool KeepFirst(Symbol* a, Symbol* b) {
+bool KeepFirst(Symbol* a, Symbol* b, NameStore* names) {
   bool a_sized = a->end > a->start, b_sized = b->end > b->start;
   if (a_sized != b_sized) return a_sized;
   bool a_weak = a->binding == SymbolBinding::kWeak;
@@ -37,8 +42,8 @@ bool KeepFirst(Symbol* a, Symbol* b) {
   bool b_global = b->binding == SymbolBinding::kGlobal;
   if (a_global != b_global) return a_global;
   if (a->mangled == b->mangled && a->name == b->name) return true;
-  Demangle(a);
-  Demangle(b);
+  Demangle(a, names);
+  Demangle(b, names);
   size_t ua = LeadingUnderscores(a->name), ub = LeadingUnderscores(b->name);
   if (ua != ub) return ua < ub;
   if (a->name.size() != b->name.size()) return a->name.size() > b->name.size();
@@ -47,7 +52,7 @@ bool KeepFirst(Symbol* a, Symbol* b) {
 
 uint64_t RoundUpPage(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 
-bool IsModuleName(const std::string& name) {
+bool IsModuleName(std::string_view name) {
   return name.find('[') != std::string::npos;
 }
 
@@ -69,14 +74,14 @@ size_t ParseHex(std::string_view s, uint64_t* v) {
 
 }  // namespace
 
-void SymbolTable::Add(uint64_t start, uint64_t size, std::string name,
+void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name,
                       SymbolBinding binding, bool mangled) {
   syms_.push_back(
-      Symbol{start, start + size, std::move(name), binding, mangled});
+      Symbol{start, start + size, names_.Copy(name), binding, mangled});
 }
 
 std::string SymbolTable::Display(const Symbol& s) {
-  return s.mangled ? DemangleSymbol(s.name) : s.name;
+  return s.mangled ? DemangleSymbol(s.name) : std::string(s.name);
 }
 
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
@@ -108,7 +113,7 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
       Symbol& s = syms_[i];
       if (out > 0 && syms_[out - 1].start == s.start) {
         Symbol& kept = syms_[out - 1];
-        if (!KeepFirst(&kept, &s)) kept = std::move(s);
+        if (!KeepFirst(&kept, &s, &names_)) kept = std::move(s);
         continue;
       }
       if (out != i) syms_[out] = std::move(s);
@@ -384,7 +389,7 @@ void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
       curr = next;
       continue;
     }
-    if (KeepFirst(&a, &b)) {
+    if (KeepFirst(&a, &b, &names_)) {
       TreeErase(next);
     } else {
       TreeErase(curr);
@@ -397,45 +402,72 @@ void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
   }
 }
 
-bool LoadKallsyms(const std::string& path, SymbolTable* core,
-                  std::vector<KallsymsModule>* modules, std::string* err) {
-  // The whole file at once (/proc/kallsyms has no size to ask for; some
-  // 100,000 lines): line by line through a stream took twice as long.
-  std::string text;
-  text.reserve(16u << 20);
-  FILE* f = std::fopen(path.c_str(), "re");
-  if (!f) {
-    *err = path + ": cannot open kallsyms";
-    return false;
+namespace {
+
+// The whole of `path` (/proc/kallsyms has no size to ask for), read in big
+// pieces straight into the string; false when it cannot be opened.
+bool ReadWhole(const std::string& path, std::string* text) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t used = 0;
+  text->resize(8u << 20);
+  for (;;) {
+    if (text->size() - used < (1u << 20)) text->resize(text->size() * 2);
+    ssize_t got = read(fd, text->data() + used, text->size() - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    used += static_cast<size_t>(got);
   }
-  char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
-  std::fclose(f);
-  // perf fixes the ends over all symbols together (module ones included),
-  // then splits the modules off.
-  SymbolTable all;
-  all.mutable_symbols()->reserve(text.size() / 40);
-  std::string_view rest(text);
-  while (!rest.empty()) {
-    size_t eol = rest.find('\n');
-    std::string_view line = rest.substr(0, eol);
-    rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol + 1);
-    // "ffffffff81000000 T _text" or "ffffffffc0a01000 t foo\t[mod]"
+  close(fd);
+  text->resize(used);
+  return true;
+}
+
+// Adds the text symbols of kallsyms `text` ("ffffffff81000000 T _text",
+// "ffffffffc0a01000 t foo\t[mod]") to `all`, their names viewing `text`.
+// Only t, T, w and W lines are kept, as perf keeps them.
+void ParseKallsyms(std::string_view text, SymbolTable* all) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    const char* eol =
+        static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (!eol) eol = end;
+    std::string_view line(p, static_cast<size_t>(eol - p));
+    p = eol + 1;
     uint64_t addr = 0;
     size_t n = ParseHex(line, &addr);
     if (n == 0 || n + 3 > line.size() || line[n] != ' ') continue;
     char type = line[n + 1];
-    char up = static_cast<char>(std::toupper(static_cast<unsigned char>(type)));
+    char up = type >= 'a' && type <= 'z' ? static_cast<char>(type - 32) : type;
     if (up != 'T' && up != 'W') continue;
-    std::string name(line.substr(n + 3));
+    std::string_view name = line.substr(n + 3);
     if (name.empty() || name[0] == '$') continue;
-    SymbolBinding b = up == 'W'                 ? SymbolBinding::kWeak
-                      : std::isupper(static_cast<unsigned char>(type))
-                          ? SymbolBinding::kGlobal
-                          : SymbolBinding::kLocal;
-    all.Add(addr, 0, std::move(name), b);
+    SymbolBinding b = up == 'W'     ? SymbolBinding::kWeak
+                      : type == 'T' ? SymbolBinding::kGlobal
+                                    : SymbolBinding::kLocal;
+    all->mutable_symbols()->push_back(Symbol{addr, addr, name, b, false});
   }
+}
+
+}  // namespace
+
+bool LoadKallsyms(const std::string& path, SymbolTable* core,
+                  std::vector<KallsymsModule>* modules, std::string* err) {
+  // The whole file at once, its lines scanned in place: the names stay
+  // where they were read (some 100,000 of them; a string each cost more
+  // than the kernel's own formatting of the file).
+  std::string read;
+  if (!ReadWhole(path, &read)) {
+    *err = path + ": cannot open kallsyms";
+    return false;
+  }
+  // perf fixes the ends over all symbols together (module ones included),
+  // then splits the modules off.
+  SymbolTable all;
+  std::string_view text = all.names()->Adopt(std::move(read));
+  all.mutable_symbols()->reserve(text.size() / 40);
+  ParseKallsyms(text, &all);
   all.Finish(true);
   // The kernel's symbols stay where they are; the modules' move out.
   std::vector<Symbol>& syms = *all.mutable_symbols();
@@ -443,25 +475,27 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
   for (size_t i = 0; i < syms.size(); ++i) {
     Symbol& s = syms[i];
     size_t tab = s.name.find('\t');
-    if (tab == std::string::npos) {
-      if (kept != i) syms[kept] = std::move(s);
+    if (tab == std::string_view::npos) {
+      if (kept != i) syms[kept] = s;
       ++kept;
       continue;
     }
-    std::string mod = s.name.substr(tab + 1);
-    s.name.resize(tab);
+    std::string_view mod = s.name.substr(tab + 1);
+    s.name = s.name.substr(0, tab);
     if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']') {
       mod = mod.substr(1, mod.size() - 2);
     }
     auto it = std::find_if(modules->begin(), modules->end(),
                            [&](const KallsymsModule& m) { return m.name == mod; });
     if (it == modules->end()) {
-      modules->push_back(KallsymsModule{mod, {}});
+      modules->push_back(KallsymsModule{std::string(mod), {}});
       it = modules->end() - 1;
+      it->table.ShareNames(all);
     }
-    it->table.mutable_symbols()->push_back(std::move(s));
+    it->table.mutable_symbols()->push_back(s);
   }
   syms.resize(kept);
+  core->ShareNames(all);
   *core->mutable_symbols() = std::move(syms);
   core->Finish(true, false);
   for (KallsymsModule& m : *modules) m.table.Finish(true, false);
@@ -484,7 +518,8 @@ bool LoadPerfMap(const std::string& path, SymbolTable* table,
     if (len + 2 >= line.size()) continue;
     len += ParseHex(std::string_view(line).substr(len), &size) + 1;
     if (len + 2 >= line.size()) continue;
-    table->Add(start, size, line.substr(len), SymbolBinding::kGlobal);
+    table->Add(start, size, std::string_view(line).substr(len),
+               SymbolBinding::kGlobal);
   }
   table->Finish(false, false);
   return true;

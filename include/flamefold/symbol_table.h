@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "flamefold/name_store.h"
+
 namespace flamefold {
 
 enum class SymbolBinding : uint8_t { kLocal, kGlobal, kWeak };
@@ -21,7 +23,7 @@ enum class SymbolBinding : uint8_t { kLocal, kGlobal, kWeak };
 struct Symbol {
   uint64_t start = 0;
   uint64_t end = 0;  // one past the last byte; == start until Finish()
-  std::string name;
+  std::string_view name;  // in the table's NameStore
   SymbolBinding binding = SymbolBinding::kGlobal;
   bool mangled = false;  // `name` is still to be demangled (see Display)
 };
@@ -30,7 +32,7 @@ class SymbolTable {
  public:
   /// `mangled`: the name is the ELF one, demangled only when it is shown
   /// or compared with an alias (most symbols are never hit).
-  void Add(uint64_t start, uint64_t size, std::string name,
+  void Add(uint64_t start, uint64_t size, std::string_view name,
            SymbolBinding binding, bool mangled = false);
   /// The name as perf prints it.
   static std::string Display(const Symbol& s);
@@ -44,6 +46,7 @@ class SymbolTable {
   /// which it adds after its clean-ups) are inserted afterwards. Find then
   /// walks that tree as perf does, so that where symbols overlap (a label
   /// inside a function, a stretched size-less symbol) the same one is found.
+  /// The names of `late` must stay valid as long as the table (ShareNames).
   void FinishAsPerfTree(std::vector<Symbol> late);
   /// The symbol containing `addr`, or nullptr. Without a tree: the closest
   /// symbol at or below `addr`, when it holds it.
@@ -51,7 +54,12 @@ class SymbolTable {
 
   size_t size() const { return syms_.size(); }
   const std::vector<Symbol>& symbols() const { return syms_; }
+  /// Symbols put here directly must have their names in names().
   std::vector<Symbol>* mutable_symbols() { return &syms_; }
+  NameStore* names() { return &names_; }
+  /// Keeps the names of `other` valid as long as this table, for symbols
+  /// moved from there to here.
+  void ShareNames(const SymbolTable& other) { names_.Share(other.names_); }
 
  private:
   struct Node {
@@ -68,6 +76,7 @@ class SymbolTable {
   int32_t First() const;
   void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
 
+  NameStore names_;
   std::vector<Symbol> syms_;
   std::vector<Node> tree_;
   int32_t root_ = -1;

@@ -10,7 +10,7 @@ namespace {
 
 std::string NameAt(const SymbolTable& t, uint64_t addr) {
   const Symbol* s = t.Find(addr);
-  return s ? s->name : "-";
+  return s ? std::string(s->name) : "-";
 }
 
 TEST_CASE("symbols without a size end at the next one") {
