@@ -283,7 +283,7 @@ bool LoadElfSymbols(const std::string& syms_path,
   SymbolTable plt;
   if (table->size() > 0) SynthesizePlt(*runtime, &plt);
   table->ShareNames(plt);
-  table->FinishAsPerfTree(std::move(*plt.mutable_symbols()));
+  table->FinishAsPerfTree(plt.symbols());
   return true;
 }
 

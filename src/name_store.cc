@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "flamefold/big_alloc.h"
+
 namespace flamefold {
 
 NameStore& NameStore::operator=(NameStore&& o) noexcept {
@@ -19,14 +21,21 @@ NameStore& NameStore::operator=(NameStore&& o) noexcept {
   return *this;
 }
 
+char* NameStore::Allocate(size_t bytes) {
+  char* p = static_cast<char*>(BigAllocate(bytes));
+  blocks_.push_back(
+      std::shared_ptr<const void>(p, [bytes](const void* q) {
+        BigFree(const_cast<void*>(q), bytes);
+      }));
+  return p;
+}
+
 std::string_view NameStore::Copy(std::string_view s) {
   if (s.empty()) return {};
   if (s.size() > left_) {
     size_t size = std::max(next_block_, s.size());
-    std::shared_ptr<char[]> block(new char[size]);
-    cur_ = block.get();
+    cur_ = Allocate(size);
     left_ = size;
-    blocks_.push_back(std::move(block));
     next_block_ = std::min(kMaxBlock, size * 2);
   }
   char* p = cur_;
@@ -34,13 +43,6 @@ std::string_view NameStore::Copy(std::string_view s) {
   cur_ += s.size();
   left_ -= s.size();
   return {p, s.size()};
-}
-
-std::string_view NameStore::Adopt(std::string text) {
-  auto block = std::make_shared<const std::string>(std::move(text));
-  std::string_view all(*block);
-  blocks_.push_back(std::move(block));
-  return all;
 }
 
 void NameStore::Reserve(size_t bytes) {

@@ -25,7 +25,7 @@ namespace abi = perf_abi;
 namespace {
 
 constexpr int kMaxStack = 127;  // perf script's default --max-stack
-constexpr size_t kEmitBytes = 1u << 20;
+constexpr size_t kEmitBytes = 256u << 10;
 
 struct Map {
   uint64_t start = 0, end = 0, pgoff = 0;

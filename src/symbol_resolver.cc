@@ -128,7 +128,7 @@ void SymbolResolver::Load(Dso* dso) {
 
 bool SymbolResolver::KernelRange(uint64_t* start, uint64_t* end) {
   LoadKernel();
-  const std::vector<Symbol>& syms = Kernel()->table.symbols();
+  const BigVector<Symbol>& syms = Kernel()->table.symbols();
   if (syms.empty()) return false;
   *start = syms.front().start;
   *end = syms.back().end;

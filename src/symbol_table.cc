@@ -360,7 +360,7 @@ int32_t SymbolTable::Next(int32_t n) const {
   return p;
 }
 
-void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
+void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late) {
   tree_.clear();
   root_ = -1;
   tree_.reserve(syms_.size() + late.size());
@@ -396,8 +396,8 @@ void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
       curr = next;
     }
   }
-  for (Symbol& s : late) {
-    syms_.push_back(std::move(s));
+  for (const Symbol& s : late) {
+    syms_.push_back(s);
     TreeInsert(static_cast<uint32_t>(syms_.size() - 1));
   }
 }
@@ -405,21 +405,27 @@ void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
 namespace {
 
 // The whole of `path` (/proc/kallsyms has no size to ask for), read in big
-// pieces straight into the string; false when it cannot be opened.
-bool ReadWhole(const std::string& path, std::string* text) {
+// pieces straight into a block of `names`; false when it cannot be opened.
+bool ReadWhole(const std::string& path, NameStore* names,
+               std::string_view* text) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  size_t used = 0;
-  text->resize(8u << 20);
+  size_t cap = 16u << 20, used = 0;
+  char* buf = names->Allocate(cap);
   for (;;) {
-    if (text->size() - used < (1u << 20)) text->resize(text->size() * 2);
-    ssize_t got = read(fd, text->data() + used, text->size() - used);
+    if (used == cap) {  // a bigger block; the old one goes with the store
+      char* bigger = names->Allocate(cap * 2);
+      std::memcpy(bigger, buf, used);
+      buf = bigger;
+      cap *= 2;
+    }
+    ssize_t got = read(fd, buf + used, cap - used);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
     used += static_cast<size_t>(got);
   }
   close(fd);
-  text->resize(used);
+  *text = std::string_view(buf, used);
   return true;
 }
 
@@ -457,20 +463,19 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
   // The whole file at once, its lines scanned in place: the names stay
   // where they were read (some 100,000 of them; a string each cost more
   // than the kernel's own formatting of the file).
-  std::string read;
-  if (!ReadWhole(path, &read)) {
-    *err = path + ": cannot open kallsyms";
-    return false;
-  }
   // perf fixes the ends over all symbols together (module ones included),
   // then splits the modules off.
   SymbolTable all;
-  std::string_view text = all.names()->Adopt(std::move(read));
+  std::string_view text;
+  if (!ReadWhole(path, all.names(), &text)) {
+    *err = path + ": cannot open kallsyms";
+    return false;
+  }
   all.mutable_symbols()->reserve(text.size() / 40);
   ParseKallsyms(text, &all);
   all.Finish(true);
   // The kernel's symbols stay where they are; the modules' move out.
-  std::vector<Symbol>& syms = *all.mutable_symbols();
+  BigVector<Symbol>& syms = *all.mutable_symbols();
   size_t kept = 0;
   for (size_t i = 0; i < syms.size(); ++i) {
     Symbol& s = syms[i];

@@ -10,10 +10,12 @@
 #define FLAMEFOLD_SYMBOL_TABLE_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "flamefold/big_alloc.h"
 #include "flamefold/name_store.h"
 
 namespace flamefold {
@@ -47,15 +49,15 @@ class SymbolTable {
   /// walks that tree as perf does, so that where symbols overlap (a label
   /// inside a function, a stretched size-less symbol) the same one is found.
   /// The names of `late` must stay valid as long as the table (ShareNames).
-  void FinishAsPerfTree(std::vector<Symbol> late);
+  void FinishAsPerfTree(std::span<const Symbol> late);
   /// The symbol containing `addr`, or nullptr. Without a tree: the closest
   /// symbol at or below `addr`, when it holds it.
   const Symbol* Find(uint64_t addr) const;
 
   size_t size() const { return syms_.size(); }
-  const std::vector<Symbol>& symbols() const { return syms_; }
+  const BigVector<Symbol>& symbols() const { return syms_; }
   /// Symbols put here directly must have their names in names().
-  std::vector<Symbol>* mutable_symbols() { return &syms_; }
+  BigVector<Symbol>* mutable_symbols() { return &syms_; }
   NameStore* names() { return &names_; }
   /// Keeps the names of `other` valid as long as this table, for symbols
   /// moved from there to here.
@@ -77,8 +79,9 @@ class SymbolTable {
   void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
 
   NameStore names_;
-  std::vector<Symbol> syms_;
-  std::vector<Node> tree_;
+  // Big tables (100,000 symbols) get huge pages: fewer page faults.
+  BigVector<Symbol> syms_;
+  BigVector<Node> tree_;
   int32_t root_ = -1;
 };
 
