@@ -167,6 +167,14 @@ void SortRuns(std::vector<SortKey>* keys, std::vector<SortKey>* scratch,
   }
 }
 
+// A build-id entry for a user-space file (not the kernel, a module or
+// another "[...]" pseudo-file): the DSO its mappings will use.
+bool IsUserDso(const std::string& f) {
+  if (f == "[vdso]") return true;
+  if (f.empty() || f[0] != '/' || f.rfind("/lib/modules/", 0) == 0) return false;
+  return f.find(".ko") == std::string::npos;
+}
+
 constexpr uint32_t kMapHugetlb = 0x40000;
 constexpr uint32_t kProtExec = 4;
 
@@ -185,9 +193,16 @@ class Replayer : public PerfDataReader::Visitor {
     for (const PerfAttr& a : info.attrs) {
       name_width_ = std::max(name_width_, a.name.size());
     }
+    std::vector<Dso*> hit;
     for (const PerfDataInfo::BuildId& b : info.build_ids) {
       build_ids_[b.filename] = b.build_id;
+      if (IsUserDso(b.filename)) {
+        hit.push_back(symbols_->User(b.filename, b.build_id));
+      }
     }
+    // perf record lists the build ids of the DSOs its samples hit: their
+    // symbols load on another thread while the replay starts.
+    symbols_->Preload(std::move(hit));
     if (!info.swapped) arch_ = RegisterMapFor(info.arch);
     return true;
   }

@@ -43,6 +43,45 @@ SymbolResolver::SymbolResolver(SymbolOptions options)
   if (options_.kallsyms.empty()) options_.kallsyms = "/proc/kallsyms";
 }
 
+namespace {
+enum : uint8_t { kIdle, kLoading, kLoaded };
+}  // namespace
+
+SymbolResolver::~SymbolResolver() {
+  stop_.store(true);
+  if (preloader_.joinable()) preloader_.join();
+}
+
+void SymbolResolver::Preload(std::vector<Dso*> dsos) {
+  if (dsos.empty() || preloader_.joinable()) return;
+  preloader_ = std::thread([this, dsos = std::move(dsos)] {
+    for (Dso* dso : dsos) {
+      if (stop_.load(std::memory_order_relaxed)) return;
+      uint8_t idle = kIdle;
+      if (!dso->load_state.compare_exchange_strong(idle, kLoading)) continue;
+      LoadUser(dso);
+      std::lock_guard<std::mutex> lock(mu_);
+      dso->load_state.store(kLoaded);
+      done_.notify_all();
+    }
+  });
+}
+
+// Loads `dso` here unless the preloading thread has begun it (then waits
+// for it), and reports its warnings.
+void SymbolResolver::LoadUserOnce(Dso* dso) {
+  uint8_t idle = kIdle;
+  if (dso->load_state.compare_exchange_strong(idle, kLoading)) {
+    LoadUser(dso);
+    dso->load_state.store(kLoaded);
+  } else {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return dso->load_state.load() == kLoaded; });
+  }
+  warnings_.insert(warnings_.end(), dso->load_warnings.begin(),
+                   dso->load_warnings.end());
+}
+
 std::string SymbolResolver::Symfs(const std::string& path) const {
   return options_.symfs.empty() ? path : options_.symfs + path;
 }
@@ -105,7 +144,7 @@ void SymbolResolver::Load(Dso* dso) {
   std::string err;
   switch (dso->kind) {
     case DsoKind::kUser:
-      LoadUser(dso);
+      LoadUserOnce(dso);
       return;
     case DsoKind::kKernel:
     case DsoKind::kModule:
@@ -147,8 +186,9 @@ void SymbolResolver::LoadKernel() {
   }
 }
 
-// Tries perf's candidates in its order; see the header.
-void SymbolResolver::LoadUser(Dso* dso) {
+// Tries perf's candidates in its order; see the header. Touches nothing
+// but `dso`, so that it may run on the preloading thread.
+void SymbolResolver::LoadUser(Dso* dso) const {
   const std::string& path = dso->path;
   std::vector<std::string> candidates;
   std::string binary = Symfs(path);
@@ -197,12 +237,12 @@ void SymbolResolver::LoadUser(Dso* dso) {
   // one), else from the file with the dynamic symbols.
   dso->binary = syms;
   if (syms.empty()) {
-    warnings_.push_back(path + ": no symbols found" +
+    dso->load_warnings.push_back(path + ": no symbols found" +
                         (hex.empty() ? "" : " (build id " + hex + ")"));
     return;
   }
   if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {
-    warnings_.push_back(err);
+    dso->load_warnings.push_back(err);
   }
 }
 

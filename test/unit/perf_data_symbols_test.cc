@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "flamefold/elf_symbols.h"
+#include "flamefold/symbol_resolver.h"
 #include "flamefold/symbol_demangle.h"
 #include "flamefold/symbol_table.h"
 
@@ -132,6 +133,30 @@ TEST_CASE("ELF symbols of the test binary itself") {
   CHECK(found_main);
   CHECK(!ReadElfInfo("/nonexistent", &info, &err));
   CHECK(err.find("/nonexistent") == 0);
+}
+
+TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
+  SymbolOptions o;
+  o.kallsyms = "/nonexistent";
+  SymbolResolver plain(o), pre(o);
+  Dso* self = plain.User("/proc/self/exe", "");
+  Dso* gone = plain.User("/nonexistent/libgone.so", "");
+  Dso* pre_self = pre.User("/proc/self/exe", "");
+  Dso* pre_gone = pre.User("/nonexistent/libgone.so", "");
+  pre.Preload({pre_gone, pre_self});
+  // Warnings wait for the first use, whatever the preloading has done.
+  CHECK(pre.warnings().empty());
+  plain.Prepare(self);
+  uint64_t main_at = 0;
+  for (const Symbol& s : self->table.symbols()) {
+    if (s.name == "main") main_at = s.start;
+  }
+  REQUIRE(main_at != 0);
+  CHECK(pre.Name(pre_self, main_at + 1) == plain.Name(self, main_at + 1));
+  CHECK(pre.warnings().empty());
+  CHECK(pre.Name(pre_gone, 0x10) == plain.Name(gone, 0x10));
+  CHECK(pre.warnings() == plain.warnings());
+  CHECK(pre.warnings().size() == 1);
 }
 
 }  // namespace
