@@ -123,30 +123,57 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
   }
   tree_.clear();
   root_ = -1;
+  BuildSearch();
+}
+
+void SymbolTable::BuildSearch() {
+  search_.clear();
+  starts_.clear();
+  if (root_ < 0) {
+    starts_.reserve(syms_.size());
+    for (const Symbol& s : syms_) starts_.push_back(s.start);
+    return;
+  }
+  std::vector<int32_t> order{root_};  // tree nodes, breadth first
+  order.reserve(tree_.size());
+  search_.reserve(tree_.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Node& n = tree_[order[i]];
+    const Symbol& sym = syms_[n.sym];
+    SearchNode out{sym.start, sym.end, -1, -1, n.sym};
+    if (n.left >= 0) {
+      out.left = static_cast<int32_t>(order.size());
+      order.push_back(n.left);
+    }
+    if (n.right >= 0) {
+      out.right = static_cast<int32_t>(order.size());
+      order.push_back(n.right);
+    }
+    search_.push_back(out);
+  }
 }
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {
-  if (root_ >= 0) {
+  if (!search_.empty()) {
     // perf's symbols__find: left when below the start, right when at or
     // past the end, else found.
-    for (int32_t n = root_; n >= 0;) {
-      const Symbol& s = syms_[tree_[n].sym];
+    for (int32_t n = 0; n >= 0;) {
+      const SearchNode& s = search_[n];
       if (addr < s.start) {
-        n = tree_[n].left;
+        n = s.left;
       } else if (addr >= s.end) {
-        n = tree_[n].right;
+        n = s.right;
       } else {
-        return &s;
+        return &syms_[s.sym];
       }
     }
     return nullptr;
   }
-  auto it = std::upper_bound(
-      syms_.begin(), syms_.end(), addr,
-      [](uint64_t a, const Symbol& s) { return a < s.start; });
-  if (it == syms_.begin()) return nullptr;
-  --it;
-  return addr < it->end ? &*it : nullptr;
+  if (starts_.size() != syms_.size()) return nullptr;  // not finished
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), addr);
+  if (it == starts_.begin()) return nullptr;
+  const Symbol& s = syms_[static_cast<size_t>(it - starts_.begin()) - 1];
+  return addr < s.end ? &s : nullptr;
 }
 
 // The tree below is a plain red-black tree (insertion and deletion as in
@@ -400,6 +427,7 @@ void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late) {
     syms_.push_back(s);
     TreeInsert(static_cast<uint32_t>(syms_.size() - 1));
   }
+  BuildSearch();
 }
 
 namespace {

@@ -77,6 +77,19 @@ class SymbolTable {
   int32_t Next(int32_t n) const;
   int32_t First() const;
   void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
+  void BuildSearch();
+
+  // What Find walks, built by Finish and FinishAsPerfTree: the tree's
+  // nodes with their symbols' bounds, in breadth-first order (the top
+  // levels share a few cache lines), or the sorted starts. A look-up
+  // through tree_ and syms_ missed the cache twice a level.
+  struct SearchNode {
+    uint64_t start, end;
+    int32_t left, right;
+    uint32_t sym;
+  };
+  BigVector<SearchNode> search_;
+  BigVector<uint64_t> starts_;
 
   NameStore names_;
   // Big tables (100,000 symbols) get huge pages: fewer page faults.
