@@ -175,6 +175,7 @@ bool IsUserDso(const std::string& f) {
   return f.find(".ko") == std::string::npos;
 }
 
+constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bit
 constexpr uint32_t kMapHugetlb = 0x40000;
 constexpr uint32_t kProtExec = 4;
 
@@ -201,8 +202,12 @@ class Replayer : public PerfDataReader::Visitor {
       }
     }
     // perf record lists the build ids of the DSOs its samples hit: their
-    // symbols load on another thread while the replay starts.
+    // symbols load on another thread while the replay starts, and so do
+    // the kernel's when an event counts in the kernel.
     symbols_->Preload(std::move(hit));
+    bool kernel = false;
+    for (const PerfAttr& a : info.attrs) kernel |= !a.flag(kExcludeKernel);
+    if (kernel) symbols_->PreloadKernel();
     if (!info.swapped) arch_ = RegisterMapFor(info.arch);
     return true;
   }

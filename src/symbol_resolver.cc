@@ -50,36 +50,63 @@ enum : uint8_t { kIdle, kLoading, kLoaded };
 SymbolResolver::~SymbolResolver() {
   stop_.store(true);
   if (preloader_.joinable()) preloader_.join();
+  if (kernel_reader_.joinable()) kernel_reader_.join();
 }
 
 void SymbolResolver::Preload(std::vector<Dso*> dsos) {
   if (dsos.empty() || preloader_.joinable()) return;
-  preloader_ = std::thread([this, dsos = std::move(dsos)] {
-    for (Dso* dso : dsos) {
+  preload_ = std::move(dsos);
+  preloader_ = std::thread([this] {
+    for (Dso* dso : preload_) {
       if (stop_.load(std::memory_order_relaxed)) return;
-      uint8_t idle = kIdle;
-      if (!dso->load_state.compare_exchange_strong(idle, kLoading)) continue;
-      LoadUser(dso);
-      std::lock_guard<std::mutex> lock(mu_);
-      dso->load_state.store(kLoaded);
-      done_.notify_all();
+      TryLoadUser(dso);
     }
   });
+}
+
+// Loads `dso` unless another thread has begun it; true if it did.
+bool SymbolResolver::TryLoadUser(Dso* dso) {
+  uint8_t idle = kIdle;
+  if (!dso->load_state.compare_exchange_strong(idle, kLoading)) return false;
+  LoadUser(dso);
+  std::lock_guard<std::mutex> lock(mu_);
+  dso->load_state.store(kLoaded);
+  done_.notify_all();
+  return true;
 }
 
 // Loads `dso` here unless the preloading thread has begun it (then waits
 // for it), and reports its warnings.
 void SymbolResolver::LoadUserOnce(Dso* dso) {
-  uint8_t idle = kIdle;
-  if (dso->load_state.compare_exchange_strong(idle, kLoading)) {
-    LoadUser(dso);
-    dso->load_state.store(kLoaded);
-  } else {
+  if (!TryLoadUser(dso)) {
     std::unique_lock<std::mutex> lock(mu_);
     done_.wait(lock, [&] { return dso->load_state.load() == kLoaded; });
   }
   warnings_.insert(warnings_.end(), dso->load_warnings.begin(),
                    dso->load_warnings.end());
+}
+
+void SymbolResolver::PreloadKernel() {
+  if (kernel_loaded_ || kernel_reader_.joinable()) return;
+  Dso* kernel = Kernel();  // made here: the map of DSOs is this thread's
+  kernel_reader_ = std::thread([this, kernel] {
+    std::string warning = ReadKallsyms(kernel);
+    std::lock_guard<std::mutex> lock(mu_);
+    kernel_warning_ = std::move(warning);
+    kernel_read_ = true;
+    done_.notify_all();
+  });
+}
+
+// The kernel's and its modules' symbols into place; the warning to give
+// ("" if none). Touches only `kernel` and the modules' tables.
+std::string SymbolResolver::ReadKallsyms(Dso* kernel) {
+  std::string err;
+  if (!LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
+                    &err)) {
+    return err + ": kernel frames stay [unknown]";
+  }
+  return "";
 }
 
 std::string SymbolResolver::Symfs(const std::string& path) const {
@@ -174,16 +201,30 @@ bool SymbolResolver::KernelRange(uint64_t* start, uint64_t* end) {
   return true;
 }
 
+// Reads the kernel symbols, or waits for the thread reading them, loading
+// preloaded user DSOs meanwhile (from the end of the list; the preloading
+// thread goes from its start) rather than idling.
 void SymbolResolver::LoadKernel() {
   if (kernel_loaded_) return;
   kernel_loaded_ = true;
   Dso* kernel = Kernel();
   kernel->loaded = true;
-  std::string err;
-  if (!LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
-                    &err)) {
-    warnings_.push_back(err + ": kernel frames stay [unknown]");
+  if (!kernel_reader_.joinable()) {
+    kernel_warning_ = ReadKallsyms(kernel);
+  } else {
+    auto read = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      return kernel_read_;
+    };
+    for (auto it = preload_.rbegin(); it != preload_.rend() && !read(); ++it) {
+      TryLoadUser(*it);
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return kernel_read_; });
+    lock.unlock();
+    kernel_reader_.join();
   }
+  if (!kernel_warning_.empty()) warnings_.push_back(kernel_warning_);
 }
 
 // Tries perf's candidates in its order; see the header. Touches nothing

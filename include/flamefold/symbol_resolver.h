@@ -77,6 +77,10 @@ class SymbolResolver {
   /// A DSO first used while the thread loads it is waited for; one it has
   /// not reached yet is loaded by the user. At most one call.
   void Preload(std::vector<Dso*> dsos);
+  /// Starts reading the kernel symbols on a thread of their own (the
+  /// kernel's formatting of kallsyms is slow); their first use waits for
+  /// them, loading preloaded user DSOs meanwhile.
+  void PreloadKernel();
 
   /// The DSO for a user mapping of `path` (build id raw, may be "").
   Dso* User(const std::string& path, const std::string& build_id);
@@ -108,8 +112,10 @@ class SymbolResolver {
            const std::string& build_id);
   void Load(Dso* dso);
   void LoadUserOnce(Dso* dso);
+  bool TryLoadUser(Dso* dso);
   void LoadUser(Dso* dso) const;
   void LoadKernel();
+  std::string ReadKallsyms(Dso* kernel);
   std::string Symfs(const std::string& path) const;
 
   SymbolOptions options_;
@@ -119,10 +125,16 @@ class SymbolResolver {
   std::vector<std::string> warnings_;
   // Preloading (see Preload); `done_` is signalled, under `mu_`, each time
   // a DSO reaches kLoaded.
+  std::vector<Dso*> preload_;  // set once, before the thread starts
   std::thread preloader_;
   std::atomic<bool> stop_{false};
   std::mutex mu_;
   std::condition_variable done_;
+  // PreloadKernel: the thread, its warning ("" if none) and whether it is
+  // done (under `mu_`).
+  std::thread kernel_reader_;
+  std::string kernel_warning_;
+  bool kernel_read_ = false;
 };
 
 }  // namespace flamefold
