@@ -14,6 +14,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "flamefold/arena.h"
 #include "flamefold/dwarf_unwind.h"
 #include "flamefold/perf_data.h"
 #include "flamefold/source_lines.h"
@@ -444,7 +445,7 @@ class Replayer : public PerfDataReader::Visitor {
     FrameSlot& slot = frame_cache_[(reinterpret_cast<uintptr_t>(map->dso) ^
                                     (shown * 0x9e3779b97f4a7c15ULL)) >>
                                    (64 - frame_cache_bits_)];
-    if (slot.dso != map->dso || slot.shown != shown || !slot.text) {
+    if (slot.dso != map->dso || slot.shown != shown || !slot.cached) {
       auto [it, added] = frames_.try_emplace(FrameKey{map->dso, shown});
       if (added) {
         size_t mark = out_.size();
@@ -461,12 +462,12 @@ class Replayer : public PerfDataReader::Visitor {
         out_ += " (";
         out_ += map->dso->name;
         out_ += ')';
-        it->second.assign(out_, mark, std::string::npos);
+        it->second = frame_texts_.Store(std::string_view(out_).substr(mark));
         out_.resize(mark);
       }
-      slot = FrameSlot{map->dso, shown, &it->second};
+      slot = FrameSlot{map->dso, shown, it->second.data(), it->second.size()};
     }
-    out_ += *slot.text;
+    out_.append(slot.text, slot.size);
   }
 
   // printf's "%16" PRIx64 (without the padding when not exact), in one
@@ -756,13 +757,22 @@ class Replayer : public PerfDataReader::Visitor {
                                    reinterpret_cast<uintptr_t>(k.dso));
     }
   };
+  // A slot holds the text itself (where it is in frame_texts_), not the
+  // map's string: one cache miss less for every frame of every sample.
   struct FrameSlot {
     const Dso* dso = nullptr;
     uint64_t shown = 0;
-    const std::string* text = nullptr;
+    const char* text = nullptr;
+    uint32_t size = 0;
+    bool cached = false;
+    FrameSlot() = default;
+    FrameSlot(const Dso* d, uint64_t s, const char* t, size_t n)
+        : dso(d), shown(s), text(t), size(static_cast<uint32_t>(n)),
+          cached(true) {}
   };
   static constexpr int kFrameCacheBits = 16;
-  std::unordered_map<FrameKey, std::string, FrameKeyHash> frames_;
+  Arena frame_texts_;
+  std::unordered_map<FrameKey, std::string_view, FrameKeyHash> frames_;
   std::unordered_map<FrameKey, std::string, FrameKeyHash> unwound_;
   std::vector<FrameSlot> frame_cache_;
   int frame_cache_bits_ = 6;

@@ -215,13 +215,13 @@ void SymbolTable::RotateRight(int32_t x) {
 
 void SymbolTable::TreeInsert(uint32_t sym) {
   int32_t z = static_cast<int32_t>(tree_.size());
-  tree_.push_back(Node{-1, -1, -1, true, sym});
   uint64_t key = syms_[sym].start;
+  tree_.push_back(Node{-1, -1, -1, true, sym, key});
   int32_t parent = -1;
   bool left = false;
   for (int32_t n = root_; n >= 0;) {
     parent = n;
-    left = key < syms_[tree_[n].sym].start;
+    left = key < tree_[n].start;
     n = left ? tree_[n].left : tree_[n].right;
   }
   tree_[z].parent = parent;

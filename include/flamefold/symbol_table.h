@@ -68,6 +68,7 @@ class SymbolTable {
     int32_t left = -1, right = -1, parent = -1;
     bool red = true;
     uint32_t sym = 0;  // into syms_
+    uint64_t start = 0;  // syms_[sym].start: inserting reads no symbol
   };
   void TreeInsert(uint32_t sym);
   void TreeErase(int32_t n);
