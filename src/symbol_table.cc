@@ -387,7 +387,52 @@ int32_t SymbolTable::Next(int32_t n) const {
   return p;
 }
 
-void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late) {
+// The steps of the tree version below depend on the tree's order alone,
+// which is the symbols stably sorted by start, so they run here on a
+// sorted copy. Returns false, changing nothing, when the result would
+// hold overlapping symbols: only there does the tree's shape decide what
+// a search finds.
+bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
+  auto by_start = [](const Symbol& a, const Symbol& b) {
+    return a.start < b.start;
+  };
+  BigVector<Symbol> seq(syms_.begin(), syms_.end());
+  std::stable_sort(seq.begin(), seq.end(), by_start);
+  for (size_t i = 0; i + 1 < seq.size(); ++i) {
+    if (seq[i].end == seq[i].start) seq[i].end = seq[i + 1].start;
+  }
+  if (!seq.empty() && seq.back().end == seq.back().start) {
+    seq.back().end = RoundUpPage(seq.back().start) + 4096;
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < seq.size(); ++i) {
+    if (out > 0 && seq[out - 1].start == seq[i].start) {
+      if (!KeepFirst(&seq[out - 1], &seq[i], &names_)) seq[out - 1] = seq[i];
+      continue;
+    }
+    seq[out++] = seq[i];
+  }
+  seq.resize(out);
+  // Late symbols go after those of equal start, as the tree puts them.
+  std::vector<Symbol> extra(late.begin(), late.end());
+  std::stable_sort(extra.begin(), extra.end(), by_start);
+  BigVector<Symbol> all(seq.size() + extra.size());
+  std::merge(seq.begin(), seq.end(), extra.begin(), extra.end(), all.begin(),
+             by_start);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].end < all[i].start) return false;
+    if (i + 1 < all.size() && all[i].end > all[i + 1].start) return false;
+  }
+  syms_ = std::move(all);
+  tree_.clear();
+  root_ = -1;
+  BuildSearch();
+  return true;
+}
+
+void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late,
+                                   bool allow_sorted) {
+  if (allow_sorted && FinishSorted(late)) return;
   tree_.clear();
   root_ = -1;
   tree_.reserve(syms_.size() + late.size());

@@ -49,7 +49,12 @@ class SymbolTable {
   /// walks that tree as perf does, so that where symbols overlap (a label
   /// inside a function, a stretched size-less symbol) the same one is found.
   /// The names of `late` must stay valid as long as the table (ShareNames).
-  void FinishAsPerfTree(std::span<const Symbol> late);
+  /// When the finished symbols do not overlap, every search of that tree
+  /// finds what a binary search finds, so the tree is not built: the
+  /// symbols are kept sorted (one per address) instead. `allow_sorted`
+  /// false builds the tree regardless (for tests comparing the two).
+  void FinishAsPerfTree(std::span<const Symbol> late,
+                        bool allow_sorted = true);
   /// The symbol containing `addr`, or nullptr. Without a tree: the closest
   /// symbol at or below `addr`, when it holds it.
   const Symbol* Find(uint64_t addr) const;
@@ -79,6 +84,7 @@ class SymbolTable {
   int32_t First() const;
   void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
   void BuildSearch();
+  bool FinishSorted(std::span<const Symbol> late);
 
   // What Find walks, built by Finish and FinishAsPerfTree: the tree's
   // nodes with their symbols' bounds, in breadth-first order (the top
