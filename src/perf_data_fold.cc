@@ -172,7 +172,8 @@ void SortRuns(std::vector<SortKey>* keys, std::vector<SortKey>* scratch,
 // another "[...]" pseudo-file): the DSO its mappings will use.
 bool IsUserDso(const std::string& f) {
   if (f == "[vdso]") return true;
-  if (f.empty() || f[0] != '/' || f.rfind("/lib/modules/", 0) == 0) return false;
+  if (f.empty() || f[0] != '/') return false;
+  if (f.rfind("/lib/modules/", 0) == 0) return false;
   return f.find(".ko") == std::string::npos;
 }
 

@@ -278,8 +278,9 @@ void SymbolResolver::LoadUser(Dso* dso) const {
   // one), else from the file with the dynamic symbols.
   dso->binary = syms;
   if (syms.empty()) {
-    dso->load_warnings.push_back(path + ": no symbols found" +
-                        (hex.empty() ? "" : " (build id " + hex + ")"));
+    dso->load_warnings.push_back(
+        path + ": no symbols found" +
+        (hex.empty() ? "" : " (build id " + hex + ")"));
     return;
   }
   if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {

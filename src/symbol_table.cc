@@ -509,8 +509,8 @@ void ParseKallsyms(std::string_view text, SymbolTable* all) {
   const char* p = text.data();
   const char* end = p + text.size();
   while (p < end) {
-    const char* eol =
-        static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    size_t left = static_cast<size_t>(end - p);
+    const char* eol = static_cast<const char*>(std::memchr(p, '\n', left));
     if (!eol) eol = end;
     std::string_view line(p, static_cast<size_t>(eol - p));
     p = eol + 1;
