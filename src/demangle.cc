@@ -11,25 +11,43 @@ namespace {
 constexpr std::string_view kAnon = "(anonymous namespace)";
 constexpr std::string_view kOperatorChars = "+-*/%^&|~!=<>,()[]";
 
-bool IsIdent(char c) {
+constexpr bool IsIdent(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_';
 }
 
 // At `i` starts the keyword "operator" (not inside another identifier).
+// The first letter is tested alone first: this runs for every character
+// of every demangled name.
 bool OperatorAt(std::string_view s, size_t i) {
-  return s.substr(i, 8) == "operator" && (i == 0 || !IsIdent(s[i - 1])) &&
+  return s[i] == 'o' && s.substr(i, 8) == "operator" &&
+         (i == 0 || !IsIdent(s[i - 1])) &&
          (i + 8 >= s.size() || !IsIdent(s[i + 8]));
 }
 
 // Walks `s` at bracket depth 0 and reports, through the callbacks, each
 // '(' that opens a parameter list and each space, skipping the punctuation
 // of operator names and "(anonymous namespace)".
+// Letters, digits, '_' and ':' matter to none of the steps below unless
+// they start "operator"; they are skipped through a table (this runs over
+// every character of every demangled name).
+constexpr bool Plain(char c) {
+  return c != 'o' && (IsIdent(c) || c == ':');
+}
+struct PlainTable {
+  bool plain[256] = {};
+  constexpr PlainTable() {
+    for (int c = 0; c < 256; ++c) plain[c] = Plain(static_cast<char>(c));
+  }
+};
+constexpr PlainTable kPlain;
+
 template <typename OnParen, typename OnSpace>
 void Scan(std::string_view s, OnParen on_paren, OnSpace on_space) {
   int depth = 0;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s.substr(i, kAnon.size()) == kAnon) {
+    if (kPlain.plain[static_cast<unsigned char>(s[i])]) continue;
+    if (s[i] == '(' && s.substr(i, kAnon.size()) == kAnon) {
       i += kAnon.size() - 1;
       continue;
     }

@@ -89,9 +89,47 @@ std::string ReadBuildId(const ElfHandle& h) {
   return "";
 }
 
+// What the symbol loop asks of each section and load segment, read once
+// up front: through libelf for every symbol this took longer than the rest
+// of the loading.
+struct SectionFacts {
+  bool alloc = false;          // SHF_ALLOC
+  bool text_or_data = false;   // its name holds "text" or "data"
+};
+struct ElfLayout {
+  std::vector<SectionFacts> sections;  // by section index
+  std::vector<GElf_Phdr> loads;        // PT_LOAD, in program header order
+};
+
+ElfLayout ReadLayout(const ElfHandle& syms, const ElfHandle& runtime) {
+  ElfLayout out;
+  size_t n = 0;
+  if (elf_getshdrnum(syms.elf(), &n) == 0) {
+    out.sections.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      GElf_Shdr shdr;
+      Elf_Scn* sec = elf_getscn(syms.elf(), i);
+      if (!sec || !gelf_getshdr(sec, &shdr)) continue;
+      std::string name = syms.SectionName(shdr);
+      out.sections[i].alloc = (shdr.sh_flags & SHF_ALLOC) != 0;
+      out.sections[i].text_or_data = name.find("text") != std::string::npos ||
+                                     name.find("data") != std::string::npos;
+    }
+  }
+  size_t phnum = 0;
+  if (elf_getphdrnum(runtime.elf(), &phnum) == 0) {
+    for (size_t i = 0; i < phnum; ++i) {
+      GElf_Phdr phdr;
+      if (!gelf_getphdr(runtime.elf(), static_cast<int>(i), &phdr)) break;
+      if (phdr.p_type == PT_LOAD) out.loads.push_back(phdr);
+    }
+  }
+  return out;
+}
+
 // perf keeps functions, data objects and, in text or data sections,
 // untyped labels.
-bool Wanted(const GElf_Sym& sym, const ElfHandle& h, GElf_Shdr* shdr) {
+bool Wanted(const GElf_Sym& sym, const ElfLayout& layout) {
   int type = GELF_ST_TYPE(sym.st_info);
   int vis = GELF_ST_VISIBILITY(sym.st_other);
   bool named = sym.st_name != 0 && sym.st_shndx != SHN_UNDEF;
@@ -101,32 +139,21 @@ bool Wanted(const GElf_Sym& sym, const ElfHandle& h, GElf_Shdr* shdr) {
   bool object = type == STT_OBJECT && named;
   if (!label && !func && !object) return false;
   if (sym.st_shndx >= SHN_LORESERVE) return false;
-  Elf_Scn* sec = elf_getscn(h.elf(), sym.st_shndx);
-  if (!sec || !gelf_getshdr(sec, shdr)) return false;
-  if (!(shdr->sh_flags & SHF_ALLOC)) return false;
-  if (label) {
-    std::string name = h.SectionName(*shdr);
-    if (name.find("text") == std::string::npos &&
-        name.find("data") == std::string::npos) {
-      return false;
-    }
-  }
-  return true;
+  if (sym.st_shndx >= layout.sections.size()) return false;
+  const SectionFacts& sec = layout.sections[sym.st_shndx];
+  if (!sec.alloc) return false;
+  return !label || sec.text_or_data;
 }
 
-// The load segment holding `vaddr`, as perf finds it.
-bool LoadSegment(Elf* elf, uint64_t vaddr, GElf_Phdr* phdr) {
-  size_t n = 0;
-  if (elf_getphdrnum(elf, &n) != 0) return false;
-  for (size_t i = 0; i < n; ++i) {
-    if (!gelf_getphdr(elf, static_cast<int>(i), phdr)) return false;
-    if (phdr->p_type != PT_LOAD) continue;
-    uint64_t sz = std::max(phdr->p_memsz, phdr->p_filesz);
-    if (sz && vaddr >= phdr->p_vaddr && vaddr < phdr->p_vaddr + sz) {
-      return true;
+// The load segment holding `vaddr`, as perf finds it (the first one).
+const GElf_Phdr* LoadSegment(const ElfLayout& layout, uint64_t vaddr) {
+  for (const GElf_Phdr& phdr : layout.loads) {
+    uint64_t sz = std::max(phdr.p_memsz, phdr.p_filesz);
+    if (sz && vaddr >= phdr.p_vaddr && vaddr < phdr.p_vaddr + sz) {
+      return &phdr;
     }
   }
-  return false;
+  return nullptr;
 }
 
 SymbolBinding Binding(const GElf_Sym& sym) {
@@ -145,17 +172,24 @@ void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
   // Room for them all at once: growing the vector step by step costs more
   // in page faults and moves than the symbols' own parsing.
   table->mutable_symbols()->reserve(table->size() + std::min<size_t>(count, 1u << 22));
+  // The names go into one block the size of the string table (the pages
+  // of names not kept are never touched).
+  GElf_Shdr strtab;
+  Elf_Scn* str_scn = elf_getscn(syms.elf(), symtab.sh_link);
+  if (str_scn && gelf_getshdr(str_scn, &strtab)) {
+    table->names()->Reserve(std::min<uint64_t>(strtab.sh_size, 64u << 20));
+  }
+  ElfLayout layout = ReadLayout(syms, runtime);
   for (size_t i = 0; i < count; ++i) {
     GElf_Sym sym;
-    GElf_Shdr shdr;
     if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
-    if (!Wanted(sym, syms, &shdr)) continue;
+    if (!Wanted(sym, layout)) continue;
     const char* name = elf_strptr(syms.elf(), symtab.sh_link, sym.st_name);
     if (!name || !*name) continue;
-    GElf_Phdr phdr;
     uint64_t value = sym.st_value;
-    if (!LoadSegment(runtime.elf(), value, &phdr)) continue;
-    value -= phdr.p_vaddr - phdr.p_offset;
+    const GElf_Phdr* phdr = LoadSegment(layout, value);
+    if (!phdr) continue;
+    value -= phdr->p_vaddr - phdr->p_offset;
     table->Add(value, sym.st_size, name, Binding(sym), true);
   }
 }
@@ -248,7 +282,8 @@ bool LoadElfSymbols(const std::string& syms_path,
   // clean-ups, into the same tree.
   SymbolTable plt;
   if (table->size() > 0) SynthesizePlt(*runtime, &plt);
-  table->FinishAsPerfTree(std::move(*plt.mutable_symbols()));
+  table->ShareNames(plt);
+  table->FinishAsPerfTree(plt.symbols());
   return true;
 }
 

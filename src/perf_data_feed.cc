@@ -18,27 +18,24 @@
 namespace flamefold {
 namespace {
 
-// The chunks' buffers go back and forth between the threads (Recycle):
+// The chunks' buffers go back and forth between the threads (Push, Recycle):
 // fresh megabyte buffers would each cost page faults and an munmap, more
 // than the copying itself.
 class TextQueue {
  public:
-  // Copies `text` into a recycled buffer and queues it. False when the
-  // consumer has stopped (after a parse error).
-  bool Push(std::string_view text) {
+  // Queues the buffer of `*text` and leaves a recycled one (or an empty
+  // string) in its place: no copy. False when the consumer has stopped
+  // (after a parse error).
+  bool Push(std::string* text) {
     std::unique_lock<std::mutex> lock(mu_);
     not_full_.wait(lock, [&] { return q_.size() < kCap || stopped_; });
     if (stopped_) return false;
-    std::string buffer;
+    q_.push_back(std::move(*text));
+    text->clear();
     if (!free_.empty()) {
-      buffer = std::move(free_.back());
+      text->swap(free_.back());
       free_.pop_back();
     }
-    lock.unlock();  // copy outside the lock
-    buffer.assign(text);
-    lock.lock();
-    if (stopped_) return false;
-    q_.push_back(std::move(buffer));
     not_empty_.notify_one();
     return true;
   }
@@ -97,12 +94,12 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
       queue.Recycle(std::move(text));
     }
   });
-  auto emit = [&](std::string_view text) { return queue.Push(text); };
+  ChunkSink take = [&](std::string* text) { return queue.Push(text); };
   PerfDataText text;
   text.exact = false;
   text.srcline = parser->options().srcline;
-  bool ok = RenderPerfData(name, src, options, emit, stats, err, text,
-                           map_path);
+  bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text,
+                                 map_path);
   queue.Close();
   parsing.join();
   if (!why.empty()) {

@@ -43,6 +43,72 @@ SymbolResolver::SymbolResolver(SymbolOptions options)
   if (options_.kallsyms.empty()) options_.kallsyms = "/proc/kallsyms";
 }
 
+namespace {
+enum : uint8_t { kIdle, kLoading, kLoaded };
+}  // namespace
+
+SymbolResolver::~SymbolResolver() {
+  stop_.store(true);
+  if (preloader_.joinable()) preloader_.join();
+  if (kernel_reader_.joinable()) kernel_reader_.join();
+}
+
+void SymbolResolver::Preload(std::vector<Dso*> dsos) {
+  if (dsos.empty() || preloader_.joinable()) return;
+  preload_ = std::move(dsos);
+  preloader_ = std::thread([this] {
+    for (Dso* dso : preload_) {
+      if (stop_.load(std::memory_order_relaxed)) return;
+      TryLoadUser(dso);
+    }
+  });
+}
+
+// Loads `dso` unless another thread has begun it; true if it did.
+bool SymbolResolver::TryLoadUser(Dso* dso) {
+  uint8_t idle = kIdle;
+  if (!dso->load_state.compare_exchange_strong(idle, kLoading)) return false;
+  LoadUser(dso);
+  std::lock_guard<std::mutex> lock(mu_);
+  dso->load_state.store(kLoaded);
+  done_.notify_all();
+  return true;
+}
+
+// Loads `dso` here unless the preloading thread has begun it (then waits
+// for it), and reports its warnings.
+void SymbolResolver::LoadUserOnce(Dso* dso) {
+  if (!TryLoadUser(dso)) {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return dso->load_state.load() == kLoaded; });
+  }
+  warnings_.insert(warnings_.end(), dso->load_warnings.begin(),
+                   dso->load_warnings.end());
+}
+
+void SymbolResolver::PreloadKernel() {
+  if (kernel_loaded_ || kernel_reader_.joinable()) return;
+  Dso* kernel = Kernel();  // made here: the map of DSOs is this thread's
+  kernel_reader_ = std::thread([this, kernel] {
+    std::string warning = ReadKallsyms(kernel);
+    std::lock_guard<std::mutex> lock(mu_);
+    kernel_warning_ = std::move(warning);
+    kernel_read_ = true;
+    done_.notify_all();
+  });
+}
+
+// The kernel's and its modules' symbols into place; the warning to give
+// ("" if none). Touches only `kernel` and the modules' tables.
+std::string SymbolResolver::ReadKallsyms(Dso* kernel) {
+  std::string err;
+  if (!LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
+                    &err)) {
+    return err + ": kernel frames stay [unknown]";
+  }
+  return "";
+}
+
 std::string SymbolResolver::Symfs(const std::string& path) const {
   return options_.symfs.empty() ? path : options_.symfs + path;
 }
@@ -105,7 +171,7 @@ void SymbolResolver::Load(Dso* dso) {
   std::string err;
   switch (dso->kind) {
     case DsoKind::kUser:
-      LoadUser(dso);
+      LoadUserOnce(dso);
       return;
     case DsoKind::kKernel:
     case DsoKind::kModule:
@@ -128,27 +194,42 @@ void SymbolResolver::Load(Dso* dso) {
 
 bool SymbolResolver::KernelRange(uint64_t* start, uint64_t* end) {
   LoadKernel();
-  const std::vector<Symbol>& syms = Kernel()->table.symbols();
+  const BigVector<Symbol>& syms = Kernel()->table.symbols();
   if (syms.empty()) return false;
   *start = syms.front().start;
   *end = syms.back().end;
   return true;
 }
 
+// Reads the kernel symbols, or waits for the thread reading them, loading
+// preloaded user DSOs meanwhile (from the end of the list; the preloading
+// thread goes from its start) rather than idling.
 void SymbolResolver::LoadKernel() {
   if (kernel_loaded_) return;
   kernel_loaded_ = true;
   Dso* kernel = Kernel();
   kernel->loaded = true;
-  std::string err;
-  if (!LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
-                    &err)) {
-    warnings_.push_back(err + ": kernel frames stay [unknown]");
+  if (!kernel_reader_.joinable()) {
+    kernel_warning_ = ReadKallsyms(kernel);
+  } else {
+    auto read = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      return kernel_read_;
+    };
+    for (auto it = preload_.rbegin(); it != preload_.rend() && !read(); ++it) {
+      TryLoadUser(*it);
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return kernel_read_; });
+    lock.unlock();
+    kernel_reader_.join();
   }
+  if (!kernel_warning_.empty()) warnings_.push_back(kernel_warning_);
 }
 
-// Tries perf's candidates in its order; see the header.
-void SymbolResolver::LoadUser(Dso* dso) {
+// Tries perf's candidates in its order; see the header. Touches nothing
+// but `dso`, so that it may run on the preloading thread.
+void SymbolResolver::LoadUser(Dso* dso) const {
   const std::string& path = dso->path;
   std::vector<std::string> candidates;
   std::string binary = Symfs(path);
@@ -198,12 +279,13 @@ void SymbolResolver::LoadUser(Dso* dso) {
   // one), else from the file with the dynamic symbols.
   dso->binary = syms;
   if (syms.empty()) {
-    warnings_.push_back(path + ": no symbols found" +
-                        (hex.empty() ? "" : " (build id " + hex + ")"));
+    dso->load_warnings.push_back(
+        path + ": no symbols found" +
+        (hex.empty() ? "" : " (build id " + hex + ")"));
     return;
   }
   if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {
-    warnings_.push_back(err);
+    dso->load_warnings.push_back(err);
   }
 }
 

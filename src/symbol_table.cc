@@ -1,8 +1,13 @@
 #include "flamefold/symbol_table.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "flamefold/symbol_demangle.h"
@@ -16,26 +21,38 @@ size_t LeadingUnderscores(std::string_view s) {
   return n;
 }
 
+// perf compares aliases by their demangled names.
+void Demangle(Symbol* s, NameStore* names) {
+  if (!s->mangled) return;
+  s->name = names->Copy(DemangleSymbol(s->name));
+  s->mangled = false;
+}
+
 // True when `a` is the one to keep of two symbols at the same address
-// (perf's choose_best_symbol).
-bool KeepFirst(const Symbol& a, const Symbol& b) {
-  bool a_sized = a.end > a.start, b_sized = b.end > b.start;
+// (perf's choose_best_symbol). The names are demangled only when the
+// choice comes down to them and they differ: demangling every alias took
+// a tenth of the replay, and most are told apart by size or binding.
+bool KeepFirst(Symbol* a, Symbol* b, NameStore* names) {
+  bool a_sized = a->end > a->start, b_sized = b->end > b->start;
   if (a_sized != b_sized) return a_sized;
-  bool a_weak = a.binding == SymbolBinding::kWeak;
-  bool b_weak = b.binding == SymbolBinding::kWeak;
+  bool a_weak = a->binding == SymbolBinding::kWeak;
+  bool b_weak = b->binding == SymbolBinding::kWeak;
   if (a_weak != b_weak) return b_weak;
-  bool a_global = a.binding == SymbolBinding::kGlobal;
-  bool b_global = b.binding == SymbolBinding::kGlobal;
+  bool a_global = a->binding == SymbolBinding::kGlobal;
+  bool b_global = b->binding == SymbolBinding::kGlobal;
   if (a_global != b_global) return a_global;
-  size_t ua = LeadingUnderscores(a.name), ub = LeadingUnderscores(b.name);
+  if (a->mangled == b->mangled && a->name == b->name) return true;
+  Demangle(a, names);
+  Demangle(b, names);
+  size_t ua = LeadingUnderscores(a->name), ub = LeadingUnderscores(b->name);
   if (ua != ub) return ua < ub;
-  if (a.name.size() != b.name.size()) return a.name.size() > b.name.size();
+  if (a->name.size() != b->name.size()) return a->name.size() > b->name.size();
   return true;
 }
 
 uint64_t RoundUpPage(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 
-bool IsModuleName(const std::string& name) {
+bool IsModuleName(std::string_view name) {
   return name.find('[') != std::string::npos;
 }
 
@@ -57,24 +74,15 @@ size_t ParseHex(std::string_view s, uint64_t* v) {
 
 }  // namespace
 
-void SymbolTable::Add(uint64_t start, uint64_t size, std::string name,
+void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name,
                       SymbolBinding binding, bool mangled) {
   syms_.push_back(
-      Symbol{start, start + size, std::move(name), binding, mangled});
+      Symbol{start, start + size, names_.Copy(name), binding, mangled});
 }
 
 std::string SymbolTable::Display(const Symbol& s) {
-  return s.mangled ? DemangleSymbol(s.name) : s.name;
+  return s.mangled ? DemangleSymbol(s.name) : std::string(s.name);
 }
-
-namespace {
-// perf compares aliases by their demangled names.
-void Demangle(Symbol* s) {
-  if (!s->mangled) return;
-  s->name = DemangleSymbol(s->name);
-  s->mangled = false;
-}
-}  // namespace
 
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
   // Stable: of equal starts, the first added comes first, as in perf's
@@ -105,9 +113,7 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
       Symbol& s = syms_[i];
       if (out > 0 && syms_[out - 1].start == s.start) {
         Symbol& kept = syms_[out - 1];
-        Demangle(&kept);
-        Demangle(&s);
-        if (!KeepFirst(kept, s)) kept = std::move(s);
+        if (!KeepFirst(&kept, &s, &names_)) kept = std::move(s);
         continue;
       }
       if (out != i) syms_[out] = std::move(s);
@@ -117,30 +123,57 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
   }
   tree_.clear();
   root_ = -1;
+  BuildSearch();
+}
+
+void SymbolTable::BuildSearch() {
+  search_.clear();
+  starts_.clear();
+  if (root_ < 0) {
+    starts_.reserve(syms_.size());
+    for (const Symbol& s : syms_) starts_.push_back(s.start);
+    return;
+  }
+  std::vector<int32_t> order{root_};  // tree nodes, breadth first
+  order.reserve(tree_.size());
+  search_.reserve(tree_.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Node& n = tree_[order[i]];
+    const Symbol& sym = syms_[n.sym];
+    SearchNode out{sym.start, sym.end, -1, -1, n.sym};
+    if (n.left >= 0) {
+      out.left = static_cast<int32_t>(order.size());
+      order.push_back(n.left);
+    }
+    if (n.right >= 0) {
+      out.right = static_cast<int32_t>(order.size());
+      order.push_back(n.right);
+    }
+    search_.push_back(out);
+  }
 }
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {
-  if (root_ >= 0) {
+  if (!search_.empty()) {
     // perf's symbols__find: left when below the start, right when at or
     // past the end, else found.
-    for (int32_t n = root_; n >= 0;) {
-      const Symbol& s = syms_[tree_[n].sym];
+    for (int32_t n = 0; n >= 0;) {
+      const SearchNode& s = search_[n];
       if (addr < s.start) {
-        n = tree_[n].left;
+        n = s.left;
       } else if (addr >= s.end) {
-        n = tree_[n].right;
+        n = s.right;
       } else {
-        return &s;
+        return &syms_[s.sym];
       }
     }
     return nullptr;
   }
-  auto it = std::upper_bound(
-      syms_.begin(), syms_.end(), addr,
-      [](uint64_t a, const Symbol& s) { return a < s.start; });
-  if (it == syms_.begin()) return nullptr;
-  --it;
-  return addr < it->end ? &*it : nullptr;
+  if (starts_.size() != syms_.size()) return nullptr;  // not finished
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), addr);
+  if (it == starts_.begin()) return nullptr;
+  const Symbol& s = syms_[static_cast<size_t>(it - starts_.begin()) - 1];
+  return addr < s.end ? &s : nullptr;
 }
 
 // The tree below is a plain red-black tree (insertion and deletion as in
@@ -182,13 +215,13 @@ void SymbolTable::RotateRight(int32_t x) {
 
 void SymbolTable::TreeInsert(uint32_t sym) {
   int32_t z = static_cast<int32_t>(tree_.size());
-  tree_.push_back(Node{-1, -1, -1, true, sym});
   uint64_t key = syms_[sym].start;
+  tree_.push_back(Node{-1, -1, -1, true, sym, key});
   int32_t parent = -1;
   bool left = false;
   for (int32_t n = root_; n >= 0;) {
     parent = n;
-    left = key < syms_[tree_[n].sym].start;
+    left = key < tree_[n].start;
     n = left ? tree_[n].left : tree_[n].right;
   }
   tree_[z].parent = parent;
@@ -354,7 +387,52 @@ int32_t SymbolTable::Next(int32_t n) const {
   return p;
 }
 
-void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
+// The steps of the tree version below depend on the tree's order alone,
+// which is the symbols stably sorted by start, so they run here on a
+// sorted copy. Returns false, changing nothing, when the result would
+// hold overlapping symbols: only there does the tree's shape decide what
+// a search finds.
+bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
+  auto by_start = [](const Symbol& a, const Symbol& b) {
+    return a.start < b.start;
+  };
+  BigVector<Symbol> seq(syms_.begin(), syms_.end());
+  std::stable_sort(seq.begin(), seq.end(), by_start);
+  for (size_t i = 0; i + 1 < seq.size(); ++i) {
+    if (seq[i].end == seq[i].start) seq[i].end = seq[i + 1].start;
+  }
+  if (!seq.empty() && seq.back().end == seq.back().start) {
+    seq.back().end = RoundUpPage(seq.back().start) + 4096;
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < seq.size(); ++i) {
+    if (out > 0 && seq[out - 1].start == seq[i].start) {
+      if (!KeepFirst(&seq[out - 1], &seq[i], &names_)) seq[out - 1] = seq[i];
+      continue;
+    }
+    seq[out++] = seq[i];
+  }
+  seq.resize(out);
+  // Late symbols go after those of equal start, as the tree puts them.
+  std::vector<Symbol> extra(late.begin(), late.end());
+  std::stable_sort(extra.begin(), extra.end(), by_start);
+  BigVector<Symbol> all(seq.size() + extra.size());
+  std::merge(seq.begin(), seq.end(), extra.begin(), extra.end(), all.begin(),
+             by_start);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].end < all[i].start) return false;
+    if (i + 1 < all.size() && all[i].end > all[i + 1].start) return false;
+  }
+  syms_ = std::move(all);
+  tree_.clear();
+  root_ = -1;
+  BuildSearch();
+  return true;
+}
+
+void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late,
+                                   bool allow_sorted) {
+  if (allow_sorted && FinishSorted(late)) return;
   tree_.clear();
   root_ = -1;
   tree_.reserve(syms_.size() + late.size());
@@ -383,86 +461,119 @@ void SymbolTable::FinishAsPerfTree(std::vector<Symbol> late) {
       curr = next;
       continue;
     }
-    Demangle(&a);
-    Demangle(&b);
-    if (KeepFirst(a, b)) {
+    if (KeepFirst(&a, &b, &names_)) {
       TreeErase(next);
     } else {
       TreeErase(curr);
       curr = next;
     }
   }
-  for (Symbol& s : late) {
-    syms_.push_back(std::move(s));
+  for (const Symbol& s : late) {
+    syms_.push_back(s);
     TreeInsert(static_cast<uint32_t>(syms_.size() - 1));
   }
+  BuildSearch();
 }
 
-bool LoadKallsyms(const std::string& path, SymbolTable* core,
-                  std::vector<KallsymsModule>* modules, std::string* err) {
-  // The whole file at once (/proc/kallsyms has no size to ask for; some
-  // 100,000 lines): line by line through a stream took twice as long.
-  std::string text;
-  text.reserve(16u << 20);
-  FILE* f = std::fopen(path.c_str(), "re");
-  if (!f) {
-    *err = path + ": cannot open kallsyms";
-    return false;
+namespace {
+
+// The whole of `path` (/proc/kallsyms has no size to ask for), read in big
+// pieces straight into a block of `names`; false when it cannot be opened.
+bool ReadWhole(const std::string& path, NameStore* names,
+               std::string_view* text) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t cap = 16u << 20, used = 0;
+  char* buf = names->Allocate(cap);
+  for (;;) {
+    if (used == cap) {  // a bigger block; the old one goes with the store
+      char* bigger = names->Allocate(cap * 2);
+      std::memcpy(bigger, buf, used);
+      buf = bigger;
+      cap *= 2;
+    }
+    ssize_t got = read(fd, buf + used, cap - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    used += static_cast<size_t>(got);
   }
-  char buf[1 << 16];
-  size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
-  std::fclose(f);
-  // perf fixes the ends over all symbols together (module ones included),
-  // then splits the modules off.
-  SymbolTable all;
-  all.mutable_symbols()->reserve(text.size() / 40);
-  std::string_view rest(text);
-  while (!rest.empty()) {
-    size_t eol = rest.find('\n');
-    std::string_view line = rest.substr(0, eol);
-    rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol + 1);
-    // "ffffffff81000000 T _text" or "ffffffffc0a01000 t foo\t[mod]"
+  close(fd);
+  *text = std::string_view(buf, used);
+  return true;
+}
+
+// Adds the text symbols of kallsyms `text` ("ffffffff81000000 T _text",
+// "ffffffffc0a01000 t foo\t[mod]") to `all`, their names viewing `text`.
+// Only t, T, w and W lines are kept, as perf keeps them.
+void ParseKallsyms(std::string_view text, SymbolTable* all) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    size_t left = static_cast<size_t>(end - p);
+    const char* eol = static_cast<const char*>(std::memchr(p, '\n', left));
+    if (!eol) eol = end;
+    std::string_view line(p, static_cast<size_t>(eol - p));
+    p = eol + 1;
     uint64_t addr = 0;
     size_t n = ParseHex(line, &addr);
     if (n == 0 || n + 3 > line.size() || line[n] != ' ') continue;
     char type = line[n + 1];
-    char up = static_cast<char>(std::toupper(static_cast<unsigned char>(type)));
+    char up = type >= 'a' && type <= 'z' ? static_cast<char>(type - 32) : type;
     if (up != 'T' && up != 'W') continue;
-    std::string name(line.substr(n + 3));
+    std::string_view name = line.substr(n + 3);
     if (name.empty() || name[0] == '$') continue;
-    SymbolBinding b = up == 'W'                 ? SymbolBinding::kWeak
-                      : std::isupper(static_cast<unsigned char>(type))
-                          ? SymbolBinding::kGlobal
-                          : SymbolBinding::kLocal;
-    all.Add(addr, 0, std::move(name), b);
+    SymbolBinding b = up == 'W'     ? SymbolBinding::kWeak
+                      : type == 'T' ? SymbolBinding::kGlobal
+                                    : SymbolBinding::kLocal;
+    all->mutable_symbols()->push_back(Symbol{addr, addr, name, b, false});
   }
+}
+
+}  // namespace
+
+bool LoadKallsyms(const std::string& path, SymbolTable* core,
+                  std::vector<KallsymsModule>* modules, std::string* err) {
+  // The whole file at once, its lines scanned in place: the names stay
+  // where they were read (some 100,000 of them; a string each cost more
+  // than the kernel's own formatting of the file).
+  // perf fixes the ends over all symbols together (module ones included),
+  // then splits the modules off.
+  SymbolTable all;
+  std::string_view text;
+  if (!ReadWhole(path, all.names(), &text)) {
+    *err = path + ": cannot open kallsyms";
+    return false;
+  }
+  all.mutable_symbols()->reserve(text.size() / 40);
+  ParseKallsyms(text, &all);
   all.Finish(true);
   // The kernel's symbols stay where they are; the modules' move out.
-  std::vector<Symbol>& syms = *all.mutable_symbols();
+  BigVector<Symbol>& syms = *all.mutable_symbols();
   size_t kept = 0;
   for (size_t i = 0; i < syms.size(); ++i) {
     Symbol& s = syms[i];
     size_t tab = s.name.find('\t');
-    if (tab == std::string::npos) {
-      if (kept != i) syms[kept] = std::move(s);
+    if (tab == std::string_view::npos) {
+      if (kept != i) syms[kept] = s;
       ++kept;
       continue;
     }
-    std::string mod = s.name.substr(tab + 1);
-    s.name.resize(tab);
+    std::string_view mod = s.name.substr(tab + 1);
+    s.name = s.name.substr(0, tab);
     if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']') {
       mod = mod.substr(1, mod.size() - 2);
     }
     auto it = std::find_if(modules->begin(), modules->end(),
                            [&](const KallsymsModule& m) { return m.name == mod; });
     if (it == modules->end()) {
-      modules->push_back(KallsymsModule{mod, {}});
+      modules->push_back(KallsymsModule{std::string(mod), {}});
       it = modules->end() - 1;
+      it->table.ShareNames(all);
     }
-    it->table.mutable_symbols()->push_back(std::move(s));
+    it->table.mutable_symbols()->push_back(s);
   }
   syms.resize(kept);
+  core->ShareNames(all);
   *core->mutable_symbols() = std::move(syms);
   core->Finish(true, false);
   for (KallsymsModule& m : *modules) m.table.Finish(true, false);
@@ -485,7 +596,8 @@ bool LoadPerfMap(const std::string& path, SymbolTable* table,
     if (len + 2 >= line.size()) continue;
     len += ParseHex(std::string_view(line).substr(len), &size) + 1;
     if (len + 2 >= line.size()) continue;
-    table->Add(start, size, line.substr(len), SymbolBinding::kGlobal);
+    table->Add(start, size, std::string_view(line).substr(len),
+               SymbolBinding::kGlobal);
   }
   table->Finish(false, false);
   return true;

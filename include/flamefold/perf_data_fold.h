@@ -64,6 +64,18 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
                     PerfDataStats* stats, std::string* err,
                     PerfDataText text = {}, const std::string& map_path = "");
 
+/// Receives a chunk of text. It may keep the chunk's buffer, swapping in
+/// another (whose content is then dropped), so that chunks move between
+/// threads without copies; false stops the rendering.
+using ChunkSink = std::function<bool(std::string* chunk)>;
+
+/// RenderPerfData with chunks handed over by buffer.
+bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
+                          const SymbolOptions& options, const ChunkSink& take,
+                          PerfDataStats* stats, std::string* err,
+                          PerfDataText text = {},
+                          const std::string& map_path = "");
+
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input). A parser reading
 /// --srcline input is given the source lines perf script -F+srcline

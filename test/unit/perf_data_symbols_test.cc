@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "flamefold/elf_symbols.h"
+#include "flamefold/symbol_resolver.h"
 #include "flamefold/symbol_demangle.h"
 #include "flamefold/symbol_table.h"
 
@@ -10,7 +11,7 @@ namespace {
 
 std::string NameAt(const SymbolTable& t, uint64_t addr) {
   const Symbol* s = t.Find(addr);
-  return s ? s->name : "-";
+  return s ? std::string(s->name) : "-";
 }
 
 TEST_CASE("symbols without a size end at the next one") {
@@ -132,6 +133,72 @@ TEST_CASE("ELF symbols of the test binary itself") {
   CHECK(found_main);
   CHECK(!ReadElfInfo("/nonexistent", &info, &err));
   CHECK(err.find("/nonexistent") == 0);
+}
+
+TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
+  SymbolOptions o;
+  o.kallsyms = "/nonexistent";
+  SymbolResolver plain(o), pre(o);
+  Dso* self = plain.User("/proc/self/exe", "");
+  Dso* gone = plain.User("/nonexistent/libgone.so", "");
+  Dso* pre_self = pre.User("/proc/self/exe", "");
+  Dso* pre_gone = pre.User("/nonexistent/libgone.so", "");
+  pre.Preload({pre_gone, pre_self});
+  // Warnings wait for the first use, whatever the preloading has done.
+  CHECK(pre.warnings().empty());
+  plain.Prepare(self);
+  uint64_t main_at = 0;
+  for (const Symbol& s : self->table.symbols()) {
+    if (s.name == "main") main_at = s.start;
+  }
+  REQUIRE(main_at != 0);
+  CHECK(pre.Name(pre_self, main_at + 1) == plain.Name(self, main_at + 1));
+  CHECK(pre.warnings().empty());
+  CHECK(pre.Name(pre_gone, 0x10) == plain.Name(gone, 0x10));
+  CHECK(pre.warnings() == plain.warnings());
+  CHECK(pre.warnings().size() == 1);
+}
+
+TEST_CASE("perf's tree and the sorted symbols find the same symbols") {
+  // Random tables, most without overlaps once finished (aliases at one
+  // address, size-less symbols, PLT entries after), some with: each is
+  // finished both ways and every address is looked up in both.
+  uint64_t seed = 12345;
+  auto rnd = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % n;
+  };
+  const char* names[] = {"a", "_b", "__c", "dd", "e", "_ff", "ggg", "h"};
+  int sorted_tables = 0;
+  for (int round = 0; round < 400; ++round) {
+    SymbolTable tree, sorted;
+    uint64_t at = 0x1000;
+    int n = 1 + static_cast<int>(rnd(40));
+    bool overlaps = rnd(4) == 0;
+    for (int i = 0; i < n; ++i) {
+      uint64_t gap = rnd(3) == 0 ? 0 : 1 + rnd(32);  // 0: an alias
+      at += gap;
+      uint64_t size = rnd(3) == 0 ? 0 : 1 + rnd(overlaps ? 64 : gap + 1);
+      auto binding = static_cast<SymbolBinding>(rnd(3));
+      const char* name = names[rnd(8)];
+      tree.Add(at, size, name, binding);
+      sorted.Add(at, size, name, binding);
+    }
+    std::vector<Symbol> late;
+    for (int i = static_cast<int>(rnd(3)); i > 0; --i) {
+      uint64_t start = 0x1000 + rnd(at - 0x1000 + 64);
+      late.push_back(Symbol{start, start + rnd(16), "p@plt"});
+    }
+    tree.FinishAsPerfTree(late, false);
+    sorted.FinishAsPerfTree(late, true);
+    // The sorted way drops aliases from the table; the tree only unlinks
+    // them: tables where the two differ in size took the sorted way.
+    sorted_tables += sorted.size() != tree.size();
+    for (uint64_t addr = 0xff0; addr < at + 0x1100; ++addr) {
+      REQUIRE(NameAt(sorted, addr) == NameAt(tree, addr));
+    }
+  }
+  CHECK(sorted_tables > 20);
 }
 
 }  // namespace
