@@ -449,7 +449,7 @@ class Replayer : public PerfDataReader::Visitor {
                                     (shown * 0x9e3779b97f4a7c15ULL)) >>
                                    (64 - frame_cache_bits_)];
     if (slot.dso != map->dso || slot.shown != shown || !slot.cached) {
-      auto [it, added] = frames_.try_emplace(FrameKey{map->dso, shown});
+      auto [it, added] = frames_.try_emplace(DsoAddress{map->dso, shown});
       if (added) {
         size_t mark = out_.size();
         AppendHex16(shown);
@@ -668,7 +668,7 @@ class Replayer : public PerfDataReader::Visitor {
       return;
     }
     uint64_t map_ip = map->MapIp(ip);
-    auto [it, added] = unwound_.try_emplace(FrameKey{map->dso, map_ip});
+    auto [it, added] = unwound_.try_emplace(DsoAddress{map->dso, map_ip});
     if (added) {
       size_t mark = out_.size();
       AppendInlined(map, map_ip);
@@ -762,17 +762,6 @@ class Replayer : public PerfDataReader::Visitor {
   SourceLines source_lines_;
   PerfSrcline srclines_{&source_lines_};
 
-  struct FrameKey {
-    const Dso* dso;
-    uint64_t addr;
-    bool operator==(const FrameKey&) const = default;
-  };
-  struct FrameKeyHash {
-    size_t operator()(const FrameKey& k) const {
-      return std::hash<uint64_t>()(k.addr * 0x9e3779b97f4a7c15ULL ^
-                                   reinterpret_cast<uintptr_t>(k.dso));
-    }
-  };
   // A slot holds the text itself (where it is in frame_texts_), not the
   // map's string: one cache miss less for every frame of every sample.
   struct FrameSlot {
@@ -788,8 +777,8 @@ class Replayer : public PerfDataReader::Visitor {
   };
   static constexpr int kFrameCacheBits = 16;
   Arena frame_texts_;
-  std::unordered_map<FrameKey, std::string_view, FrameKeyHash> frames_;
-  std::unordered_map<FrameKey, std::string, FrameKeyHash> unwound_;
+  std::unordered_map<DsoAddress, std::string_view, DsoAddressHash> frames_;
+  std::unordered_map<DsoAddress, std::string, DsoAddressHash> unwound_;
   std::vector<FrameSlot> frame_cache_;
   int frame_cache_bits_ = 6;
 };

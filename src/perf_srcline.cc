@@ -57,7 +57,7 @@ uint64_t PerfSrcline::ObjdumpAddress(const Dso& dso, uint64_t map_ip) {
 }
 
 const std::string& PerfSrcline::ForFrame(const Dso* dso, uint64_t map_ip) {
-  auto [it, added] = cache_.try_emplace(Key{dso, map_ip});
+  auto [it, added] = cache_.try_emplace(DsoAddress{dso, map_ip});
   if (added) it->second = Compute(dso, map_ip);
   return it->second;
 }

@@ -75,19 +75,8 @@ class PerfSrcline {
  private:
   std::string Compute(const Dso* dso, uint64_t map_ip);
 
-  struct Key {
-    const Dso* dso;
-    uint64_t addr;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const {
-      return std::hash<uint64_t>()(k.addr * 0x9e3779b97f4a7c15ULL ^
-                                   reinterpret_cast<uintptr_t>(k.dso));
-    }
-  };
   SourceLines* lines_;
-  std::unordered_map<Key, std::string, KeyHash> cache_;
+  std::unordered_map<DsoAddress, std::string, DsoAddressHash> cache_;
 };
 
 }  // namespace flamefold

@@ -66,6 +66,21 @@ struct Dso {
   std::unordered_map<uint64_t, std::string> names;
 };
 
+/// A code address in a DSO: the key of the per-location caches of the
+/// perf.data replay (frame texts, unwound frames, source lines), so that
+/// their cost follows the distinct code locations, not the samples.
+struct DsoAddress {
+  const Dso* dso;
+  uint64_t addr;
+  bool operator==(const DsoAddress&) const = default;
+};
+struct DsoAddressHash {
+  size_t operator()(const DsoAddress& k) const {
+    return std::hash<uint64_t>()(k.addr * 0x9e3779b97f4a7c15ULL ^
+                                 reinterpret_cast<uintptr_t>(k.dso));
+  }
+};
+
 class SymbolResolver {
  public:
   explicit SymbolResolver(SymbolOptions options);
