@@ -1,10 +1,11 @@
 #!/bin/bash
 # bench-dwarf.sh [SCALE]: records a DWARF call graph perf.data (perf record
 # --call-graph dwarf: perf's default 8 KB of stack per sample; $FREQ Hz,
-# default 1000) of the three-thread C++ workload of the golden tests
+# default 4000 as perf record's own) of the three-thread C++ workload of the golden tests
 # (testdata/perf-data/dwarf.cc, built as there: -O2 -g without frame
 # pointers, static-pie, so that every frame has its CFI in the one binary),
-# `dwarf threads SCALE` (default 3000, about 20,000 samples here), then
+# `dwarf threads SCALE` (default 3000, about 60,000 samples here; FREQ=1000
+# gives a sparse recording of about 12,000), then
 # times, in the same run:
 # `flamefold perf.data`, `perf script -i perf.data > /dev/null` and
 # `perf script -i perf.data | stackcollapse-perf.pl` (FlameGraph checkout at
@@ -27,7 +28,7 @@ command -v perf >/dev/null || { echo "bench-dwarf: perf not installed: skipped";
 c++ -O2 -g -fomit-frame-pointer -fno-exceptions -static-pie \
   -ffunction-sections -Wl,--gc-sections -o "$out/dwarf" \
   "$here/../testdata/perf-data/dwarf.cc" || exit 1
-if ! perf record -q -F "${FREQ:-1000}" --call-graph dwarf -o "$out/dwarf.data" \
+if ! perf record -q -F "${FREQ:-4000}" --call-graph dwarf -o "$out/dwarf.data" \
     "$out/dwarf" threads "$scale" > /dev/null 2> "$out/record.log"; then
   echo "bench-dwarf: perf cannot record here: skipped"; cat "$out/record.log"; exit 0
 fi
