@@ -193,35 +193,32 @@ void StackCounts::MoveInto(StackTrie* trie) {
   }
   MultikeySort(sorted.data(), sorted.size(), 0,
                2 * std::bit_width(sorted.size()) + 16);
-  std::vector<uint32_t> order(sorted.size());
-  for (size_t i = 0; i < sorted.size(); ++i) order[i] = sorted[i].entry;
-  sorted = {};
-  const bool fresh = trie->node_count() == 1;
-  auto shared_with_previous = [&](size_t i) -> size_t {
-    if (i == 0) return 0;
-    const Entry& a = entries_[order[i - 1]];
-    const Entry& b = entries_[order[i]];
-    size_t n = 0, limit = std::min(a.length, b.length);
-    while (n < limit && ids[a.offset + n] == ids[b.offset + n]) ++n;
-    return n;
-  };
-  if (fresh) {  // the exact number of nodes: one allocation, no copying
-    size_t nodes = 0;
-    for (size_t i = 0; i < order.size(); ++i) {
-      nodes += entries_[order[i]].length - shared_with_previous(i);
+  // How many leading ids each stack shares with the one before: counted
+  // once, for the exact node count and for the build.
+  std::vector<uint32_t> shared(sorted.size(), 0);
+  size_t nodes = 0;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const SortItem& b = sorted[i];
+    if (i > 0) {
+      const SortItem& a = sorted[i - 1];
+      uint32_t n = 0, limit = std::min(a.length, b.length);
+      while (n < limit && a.ids[n] == b.ids[n]) ++n;
+      shared[i] = n;
     }
-    trie->Reserve(nodes, order.size());
+    nodes += b.length - shared[i];
   }
+  const bool fresh = trie->node_count() == 1;
+  // Into an empty trie: the exact number of nodes, one allocation.
+  if (fresh) trie->Reserve(nodes, sorted.size());
   std::vector<NodeId> path{StackTrie::kRoot};
-  for (size_t i = 0; i < order.size(); ++i) {
-    const Entry& e = entries_[order[i]];
-    const SymbolId* frames = ids + e.offset;
-    size_t shared = shared_with_previous(i);
-    path.resize(shared + 1);
-    for (size_t k = shared; k < e.length; ++k) {
-      path.push_back(fresh ? trie->AppendChild(path.back(), frames[k])
-                           : trie->ChildOf(path.back(), frames[k]));
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const SortItem& s = sorted[i];
+    path.resize(shared[i] + 1);
+    for (size_t k = shared[i]; k < s.length; ++k) {
+      path.push_back(fresh ? trie->AppendChild(path.back(), s.ids[k])
+                           : trie->ChildOf(path.back(), s.ids[k]));
     }
+    const Entry& e = entries_[s.entry];
     trie->AddCounts(path.back(), e.weight, e.samples);
   }
   ids_ = {};
