@@ -413,9 +413,11 @@ bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
   input_index_ = input_index;
   std::string_view line;
   for (;;) {
+    if (has_pname_ && fast_lines_ && !leaf_pending_) CachedLines(reader);
     LineReader::Result r = reader->Next(&line);
     if (r == LineReader::kLine) {
-      if (has_pname_ && fast_lines_ && FastStackLine(line)) {
+      if (has_pname_ && fast_lines_ &&
+          FastStackLine(line, !reader->last_line_unterminated())) {
         stats_.lines++;
         continue;
       }
@@ -482,7 +484,8 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
 // after the white space, as its first branch says), so the result is the
 // one ProcessStackLine would reach. Anything else (and a key whose first
 // sighting found binary data) returns false for the general path.
-inline bool PerfScriptParser::FastStackLine(std::string_view line) {
+inline bool PerfScriptParser::FastStackLine(std::string_view line,
+                                            bool terminated) {
   const char* base = line.data();
   const size_t n = line.size();
   if (n < 6 || !IsSpace(base[0]) || base[n - 1] != ')') return false;
@@ -495,16 +498,41 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line) {
   FrameFields f{std::string_view(base + s0, w_end - s0),
                 std::string_view(base + b, open - 1 - b),
                 std::string_view(base + open + 1, n - 2 - open)};
-  const LineResult& res = LookupFrame(f);
+  const uint32_t id = LookupFrame(f);
+  const LineResult& res = frame_results_[id];
+  if (res.kind == kBinary) return false;  // the general path says where
+  if (!leaf_pending_ && terminated) {
+    line_cache_.Insert(std::string_view(base, n + 1), pname_java_, id);
+  }
+  leaf_pending_ = false;
   if (res.kind == kFrame) {
     PushFrames(res);
-    return true;
-  }
-  if (res.kind == kDropped) {
+  } else {
     stats_.paren_frames++;
-    return true;
   }
-  return false;  // binary data: the general path says where
+  return true;
+}
+
+// Stack lines that FastStackLine took before, byte for byte: the same
+// line gives the same frames (whether the process name starts with "java"
+// is part of the key, as in LookupFrame), so the fields are not looked for.
+inline void PerfScriptParser::CachedLines(LineReader* reader) {
+  const uint32_t tag = pname_java_ ? 1 : 0;
+  for (;;) {
+    std::string_view buf = reader->Buffered();
+    if (buf.size() < LineCache::kKeyBytes) return;
+    uint32_t id;
+    size_t n = line_cache_.Find(buf.data(), buf.size(), tag, &id);
+    if (n == 0) return;
+    reader->SkipLine(n);
+    stats_.lines++;
+    const LineResult& res = frame_results_[id];
+    if (res.kind == kFrame) {
+      PushFrames(res);
+    } else {
+      stats_.paren_frames++;
+    }
+  }
 }
 
 // A stack line, or a line the Perl script does not recognise.
@@ -524,8 +552,9 @@ void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
     if (has_pname_) slow = ProcessFrame(f, reader);
     res = &slow;
   } else {
-    res = &LookupFrame(f);
+    res = &frame_results_[LookupFrame(f)];
   }
+  leaf_pending_ = false;
   if (res->kind == kBinary) {
     HasNul(line, lineno, file);
     return;
@@ -625,6 +654,7 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
 
 void PerfScriptParser::SetPname(std::string pname) {
   has_pname_ = !(pname.empty() || pname == "0");
+  leaf_pending_ = true;
   pname_java_ = StartsWith(pname, "java");
   SymbolId key = pname_keys_.Intern(pname);
   if (key == pname_results_.size()) {
@@ -685,8 +715,7 @@ void PerfScriptParser::Finish() {
 // the module, whether the process name starts with "java", and (with
 // --addrs) the address: the cache key is made of those, so its size follows
 // the distinct code locations, not the lines or addresses read.
-const PerfScriptParser::LineResult& PerfScriptParser::LookupFrame(
-    const FrameFields& f) {
+uint32_t PerfScriptParser::LookupFrame(const FrameFields& f) {
   KeyTable::Key key;
   key.tag = pname_java_ ? 'j' : '-';
   key.a = f.rawfunc.substr(0, OffsetStart(f.rawfunc, options_.modern));
@@ -695,7 +724,7 @@ const PerfScriptParser::LineResult& PerfScriptParser::LookupFrame(
   bool added = false;
   uint32_t id = frame_keys_.Intern(key, &added);
   if (added) frame_results_.push_back(ProcessFrame(f, nullptr));
-  return frame_results_[id];
+  return id;
 }
 
 // --inline: the Perl script puts addr2line's chain ("outer;...;inner") in

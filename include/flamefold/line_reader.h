@@ -46,6 +46,20 @@ class LineReader {
     return NextSlow(line);
   }
 
+  /// The bytes read but not yet returned as lines, where they lie; valid
+  /// until the next call. For scanners that recognise whole lines in place.
+  std::string_view Buffered() const {
+    return std::string_view(data_ + pos_, end_ - pos_);
+  }
+  /// Consumes the first `n` bytes of Buffered(), which are one whole line
+  /// with its '\n', as if Next() had returned it.
+  void SkipLine(size_t n) {
+    pos_ += n;
+    if (scan_ < pos_) scan_ = pos_;
+    ++line_number_;
+    unterminated_ = false;
+  }
+
   /// Number of the line last returned (1-based), for diagnostics.
   uint64_t line_number() const { return line_number_; }
   /// Bytes consumed so far, for progress and statistics.

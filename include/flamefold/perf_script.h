@@ -12,6 +12,7 @@
 #include "flamefold/arena.h"
 #include "flamefold/big_alloc.h"
 #include "flamefold/key_table.h"
+#include "flamefold/line_cache.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/perl_number.h"
 #include "flamefold/stack_limits.h"
@@ -124,7 +125,8 @@ class PerfScriptParser {
     kLongName = 16,  // a name cut to the frame-length limit
   };
 
-  bool FastStackLine(std::string_view line);
+  bool FastStackLine(std::string_view line, bool terminated);
+  void CachedLines(LineReader* reader);
   void OnLine(std::string_view line, LineReader* reader,
               std::string_view file);
   void OnHeader(std::string_view line, const HeaderFields& h);
@@ -134,7 +136,7 @@ class PerfScriptParser {
   void AssembleFrames();
   void PushFrames(const LineResult& res);
   void TrimDeepStack();
-  const LineResult& LookupFrame(const FrameFields& f);
+  uint32_t LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
   bool InlineFrame(const FrameFields& f, LineResult* res);
   void TidyPiece(std::string* func, uint8_t* quirks) const;
@@ -172,6 +174,11 @@ class PerfScriptParser {
   KeyTable frame_keys_;
   std::vector<LineResult> frame_results_;
   bool fast_lines_ = true;  // FastStackLine may take stack lines
+  // Caller lines (all but the first of a sample, which is the sampled
+  // address and varies) that FastStackLine took, each with its frame_keys_
+  // id, for CachedLines.
+  LineCache line_cache_;
+  bool leaf_pending_ = false;  // no stack line of this sample read yet
   StringInterner pname_keys_;
   std::vector<LineResult> pname_results_;
   std::vector<SymbolId> pieces_;

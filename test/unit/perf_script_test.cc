@@ -161,3 +161,36 @@ TEST_CASE("the sample cache, on or turned off after its trial, never changes the
     CHECK(FoldPerfScript(in) == expected);
   }
 }
+
+TEST_CASE("a repeated stack line keeps each process's java rule") {
+  // A caller line met again is taken whole from the line cache; the frame it
+  // gives depends on the process name, so a java and a non-java process
+  // reading the same line must each get their own (as Perl prints them).
+  const std::string line =
+      "\t    7f3a40009678 Lcom/example/Index;::insert+0x70 (/tmp/perf-3307.map)\n";
+  std::string in;
+  for (int i = 0; i < 3; ++i) {
+    in += "java 1/2 1.0: 1 cycles:\n\tffff leaf+0x1 (m)\n" + line + "\n";
+    in += "perl 1/2 1.0: 1 cycles:\n\tffff leaf+0x1 (m)\n" + line + "\n";
+  }
+  CHECK(FoldPerfScript(in) ==
+        "java;com/example/Index:::insert;leaf 3\n"
+        "perl;Lcom/example/Index:::insert;leaf 3\n");
+  // The same line as a leaf and as a caller.
+  CHECK(FoldPerfScript("perl 1/2 1.0: 1 cycles:\n" + line + line + "\n" +
+                       "perl 1/2 1.0: 1 cycles:\n" + line + line + "\n") ==
+        "perl;Lcom/example/Index:::insert;Lcom/example/Index:::insert 2\n");
+}
+
+TEST_CASE("line numbers and statistics count the lines taken from the line cache") {
+  const std::string sample =
+      "pp 1/2 1.0: 1 cycles:\n\tffff leaf+0x1 (m)\n"
+      "\t    7f3a40009678 some_function_name+0x70 (/usr/lib/libfoo.so)\n";
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript(sample + "\n" + sample + "\n" + sample + "\n", {}, &stats) ==
+        "pp;some_function_name;leaf 3\n");
+  CHECK(stats.lines == 12);
+  CHECK(stats.samples == 3);
+  CHECK(FoldPerfScript(sample + "\n" + sample + std::string("\tff f\0 (m)\n\n", 12)) ==
+        "ERROR: test:8: NUL byte at column 6: binary data, not perf script text");
+}

@@ -1,0 +1,120 @@
+// LineCache: whole input lines seen before, recognised where they lie in the
+// read buffer, without splitting them into lines or fields first.
+//
+// The caller frames of a perf script sample are return addresses, so the
+// same stack line comes back byte for byte in every sample that passes
+// through that call site:
+//   \t    7f3a1d024422 pthread_mutex_lock+0x13e (/usr/lib/libc.so.6)
+// Such a line is found by a hash of its first kKeyBytes bytes (white space,
+// the address, the start of the symbol) and then compared whole, its '\n'
+// included: a match is the same line, so whatever was worked out for it the
+// first time holds again. Nothing is trusted to the hash.
+#ifndef FLAMEFOLD_LINE_CACHE_H_
+#define FLAMEFOLD_LINE_CACHE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "flamefold/arena.h"
+#include "flamefold/big_alloc.h"
+
+namespace flamefold {
+
+class LineCache {
+ public:
+  static constexpr size_t kKeyBytes = 32;
+
+  /// Holds at most `max_lines` lines and `max_bytes` bytes of them; past
+  /// that, Insert does nothing (lookups go on), so memory stays bounded
+  /// whatever the input.
+  explicit LineCache(size_t max_lines = size_t{1} << 18,
+                     size_t max_bytes = size_t{16} << 20);
+  LineCache(const LineCache&) = delete;
+  LineCache& operator=(const LineCache&) = delete;
+
+  /// The length (with its '\n') of the stored line with tag `tag` that the
+  /// bytes [p, p + avail) begin with, setting `*value` to what was stored
+  /// with it; 0 when there is none. Needs avail >= kKeyBytes.
+  size_t Find(const char* p, size_t avail, uint32_t tag,
+              uint32_t* value) const {
+    const uint64_t h = Hash(p, tag);
+    const uint32_t check = static_cast<uint32_t>(h >> 32);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.data == nullptr) return 0;
+      if (s.check == check && s.tag == tag && s.length <= avail &&
+          SameBytes(p, s.data, s.length)) {
+        *value = s.value;
+        return s.length;
+      }
+    }
+  }
+
+  /// Stores `line`, which ends in '\n' and is at least kKeyBytes long, with
+  /// `tag` and `value`, unless the cache is full or holds it already.
+  void Insert(std::string_view line, uint32_t tag, uint32_t value);
+
+  size_t size() const { return count_; }
+
+ private:
+  struct Slot {
+    const char* data = nullptr;  // nullptr: free
+    uint32_t length = 0;
+    uint32_t value = 0;
+    uint32_t check = 0;  // the hash's high half
+    uint32_t tag = 0;
+  };
+
+  static uint64_t Hash(const char* p, uint32_t tag);
+  /// The `n` (>= 16) bytes at `x` and `y` are equal.
+  static bool SameBytes(const char* x, const char* y, size_t n);
+  void Grow();
+
+  Arena arena_;
+  BigVector<Slot> slots_;
+  size_t mask_;
+  size_t count_ = 0;
+  size_t max_lines_;
+  size_t max_bytes_;
+};
+
+
+inline uint64_t LineCache::Hash(const char* p, uint32_t tag) {
+  uint64_t a, b, c, d;
+  std::memcpy(&a, p, 8);
+  std::memcpy(&b, p + 8, 8);
+  std::memcpy(&c, p + 16, 8);
+  std::memcpy(&d, p + 24, 8);
+  auto mix = [](uint64_t x, uint64_t y) {
+    __uint128_t r = static_cast<__uint128_t>(x) * y;
+    return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+  };
+  return mix(a ^ 0xa0761d6478bd642full ^ tag, b ^ 0xe7037ed1a0b428dbull) ^
+         mix(c ^ 0x8ebc6af09c88c6e3ull, d ^ 0x589965cc75374cc3ull);
+}
+
+inline bool LineCache::SameBytes(const char* x, const char* y, size_t n) {
+#if defined(__SSE2__)
+  auto differ = [](const char* u, const char* v) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) != 0xFFFF;
+  };
+  for (size_t i = 0; i + 16 < n; i += 16) {
+    if (differ(x + i, y + i)) return false;
+  }
+  return !differ(x + n - 16, y + n - 16);  // the last 16, overlapping
+#else
+  return std::memcmp(x, y, n) == 0;
+#endif
+}
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_LINE_CACHE_H_

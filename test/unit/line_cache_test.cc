@@ -1,0 +1,95 @@
+// LineCache: a stored line is found only where the bytes are that very line.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "flamefold/line_cache.h"
+
+using flamefold::LineCache;
+
+namespace {
+const std::string kLine =
+    "\t    7f3a1d024422 pthread_mutex_lock+0x13e (/usr/lib/libc.so.6)\n";
+}
+
+TEST_CASE("a stored line is found at the start of the buffer, with its value") {
+  LineCache cache;
+  cache.Insert(kLine, 0, 42);
+  std::string buf = kLine + "\tffff next (m)\n";
+  uint32_t value = 0;
+  CHECK(cache.Find(buf.data(), buf.size(), 0, &value) == kLine.size());
+  CHECK(value == 42);
+  CHECK(cache.size() == 1);
+  cache.Insert(kLine, 0, 7);  // already there: kept as it was
+  CHECK(cache.size() == 1);
+  CHECK(cache.Find(buf.data(), buf.size(), 0, &value) == kLine.size());
+  CHECK(value == 42);
+}
+
+TEST_CASE("the tag is part of the key") {
+  LineCache cache;
+  cache.Insert(kLine, 1, 5);
+  uint32_t value = 0;
+  CHECK(cache.Find(kLine.data(), kLine.size(), 0, &value) == 0);
+  CHECK(cache.Find(kLine.data(), kLine.size(), 1, &value) == kLine.size());
+  cache.Insert(kLine, 0, 6);
+  CHECK(cache.Find(kLine.data(), kLine.size(), 0, &value) == kLine.size());
+  CHECK(value == 6);
+}
+
+TEST_CASE("lines that share the hashed prefix are told apart by all their bytes") {
+  // Same first 32 bytes, different symbol end, module or length.
+  const std::string a = "\t    7f3a1d024422 pthread_mutex_lock+0x13e (/a.so)\n";
+  const std::string b = "\t    7f3a1d024422 pthread_mutex_lock+0x13e (/b.so)\n";
+  const std::string c = "\t    7f3a1d024422 pthread_mutex_lock+0x13e (/a.so)x\n";
+  LineCache cache;
+  cache.Insert(a, 0, 1);
+  cache.Insert(b, 0, 2);
+  uint32_t value = 0;
+  CHECK(cache.Find(b.data(), b.size(), 0, &value) == b.size());
+  CHECK(value == 2);
+  CHECK(cache.Find(a.data(), a.size(), 0, &value) == a.size());
+  CHECK(value == 1);
+  CHECK(cache.Find(c.data(), c.size(), 0, &value) == 0);
+  // A line that differs only in its '\n' (the line goes on) is not a match.
+  std::string longer = a.substr(0, a.size() - 1) + " more\n";
+  CHECK(cache.Find(longer.data(), longer.size(), 0, &value) == 0);
+  // Nor is a stored line longer than the bytes at hand.
+  CHECK(cache.Find(a.data(), a.size() - 1, 0, &value) == 0);
+}
+
+TEST_CASE("short lines, lines without '\\n' and a full cache are not stored") {
+  LineCache small(2, 1 << 20);
+  small.Insert("\tffff f (m)\n", 0, 1);                      // shorter than the key
+  small.Insert(kLine.substr(0, kLine.size() - 1), 0, 1);  // no '\n'
+  CHECK(small.size() == 0);
+  for (int i = 0; i < 100; ++i) {
+    small.Insert(kLine.substr(0, 10) + std::to_string(i) + kLine.substr(10), 0, i);
+  }
+  CHECK(small.size() == 2);
+  LineCache few_bytes(1000, 100);
+  few_bytes.Insert(kLine, 0, 1);
+  few_bytes.Insert("\t    7f3a1d024422 other_function+0x13e (/usr/lib/libc.so.6)\n", 0, 2);
+  CHECK(few_bytes.size() == 1);
+}
+
+TEST_CASE("many lines: each is found with its own value after the table grows") {
+  LineCache cache;
+  std::string all;
+  for (int i = 0; i < 5000; ++i) {
+    std::string line = "\t    " + std::to_string(1000000 + i) + " f" +
+                       std::to_string(i % 7) + "+0x1 (/usr/lib/libm.so)\n";
+    cache.Insert(line, i % 2, i);
+    all += line;
+  }
+  CHECK(cache.size() == 5000);
+  size_t at = 0;
+  for (int i = 0; i < 5000; ++i) {
+    uint32_t value = UINT32_MAX;
+    size_t n = cache.Find(all.data() + at, all.size() - at, i % 2, &value);
+    REQUIRE(n > 0);
+    CHECK(value == static_cast<uint32_t>(i));
+    at += n;
+  }
+  CHECK(at == all.size());
+}
