@@ -12,7 +12,7 @@ void LineCache::Insert(std::string_view line, uint32_t tag, uint32_t value) {
     return;
   }
   uint32_t found;
-  if (Find(line.data(), line.size(), tag, &found) == line.size()) return;
+  if (Find(line, tag, &found)) return;
   const uint64_t h = Hash(line.data(), tag);
   size_t i = h & mask_;
   while (slots_[i].data != nullptr) i = (i + 1) & mask_;

@@ -519,12 +519,13 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
 inline void PerfScriptParser::CachedLines(LineReader* reader) {
   const uint32_t tag = pname_java_ ? 1 : 0;
   for (;;) {
+    // The line's end is found in the buffer, not taken from the cache, so
+    // that the look-ups of successive lines do not wait for each other.
     std::string_view buf = reader->Buffered();
-    if (buf.size() < LineCache::kKeyBytes) return;
+    size_t end = LineCache::LineEnd(buf.data(), buf.size());
     uint32_t id;
-    size_t n = line_cache_.Find(buf.data(), buf.size(), tag, &id);
-    if (n == 0) return;
-    reader->SkipLine(n);
+    if (end == 0 || !line_cache_.Find(buf.substr(0, end + 1), tag, &id)) return;
+    reader->SkipLine(end + 1);
     stats_.lines++;
     const LineResult& res = frame_results_[id];
     if (res.kind == kFrame) {

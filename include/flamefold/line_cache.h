@@ -38,23 +38,28 @@ class LineCache {
   LineCache(const LineCache&) = delete;
   LineCache& operator=(const LineCache&) = delete;
 
-  /// The length (with its '\n') of the stored line with tag `tag` that the
-  /// bytes [p, p + avail) begin with, setting `*value` to what was stored
-  /// with it; 0 when there is none. Needs avail >= kKeyBytes.
-  size_t Find(const char* p, size_t avail, uint32_t tag,
-              uint32_t* value) const {
-    const uint64_t h = Hash(p, tag);
+  /// Whether `line` (one whole line with its '\n', at least kKeyBytes
+  /// long) is stored with tag `tag`; if so, sets `*value` to what was
+  /// stored with it.
+  bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
+    const uint64_t h = Hash(line.data(), tag);
     const uint32_t check = static_cast<uint32_t>(h >> 32);
     for (size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
-      if (s.data == nullptr) return 0;
-      if (s.check == check && s.tag == tag && s.length <= avail &&
-          SameBytes(p, s.data, s.length)) {
+      if (s.data == nullptr) return false;
+      if (s.check == check && s.length == line.size() && s.tag == tag &&
+          SameBytes(line.data(), s.data, s.length)) {
         *value = s.value;
-        return s.length;
+        return true;
       }
     }
   }
+
+  /// Where the line at `p` ends: the index of the first '\n' in
+  /// [kKeyBytes - 1, avail), or 0 when there is none there. A line shorter
+  /// than kKeyBytes gives the end of a later line, which no stored line
+  /// matches (a stored line holds one '\n', at its end).
+  static size_t LineEnd(const char* p, size_t avail);
 
   /// Stores `line`, which ends in '\n' and is at least kKeyBytes long, with
   /// `tag` and `value`, unless the cache is full or holds it already.
@@ -97,6 +102,22 @@ inline uint64_t LineCache::Hash(const char* p, uint32_t tag) {
   };
   return mix(a ^ 0xa0761d6478bd642full ^ tag, b ^ 0xe7037ed1a0b428dbull) ^
          mix(c ^ 0x8ebc6af09c88c6e3ull, d ^ 0x589965cc75374cc3ull);
+}
+
+inline size_t LineCache::LineEnd(const char* p, size_t avail) {
+  size_t i = kKeyBytes - 1;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  for (; i + 16 <= avail; i += 16) {
+    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl)));
+    if (m != 0) return i + __builtin_ctz(m);
+  }
+#endif
+  for (; i < avail; ++i) {
+    if (p[i] == '\n') return i;
+  }
+  return 0;
 }
 
 inline bool LineCache::SameBytes(const char* x, const char* y, size_t n) {

@@ -8,6 +8,15 @@
 using flamefold::LineCache;
 
 namespace {
+// As the parser looks: the line's end from the bytes, then the whole line.
+// The length of the stored line found at `p`, or 0.
+size_t FindAt(const LineCache& cache, const char* p, size_t avail,
+              uint32_t tag, uint32_t* value) {
+  size_t end = LineCache::LineEnd(p, avail);
+  if (end == 0) return 0;
+  return cache.Find(std::string_view(p, end + 1), tag, value) ? end + 1 : 0;
+}
+
 const std::string kLine =
     "\t    7f3a1d024422 pthread_mutex_lock+0x13e (/usr/lib/libc.so.6)\n";
 }
@@ -17,12 +26,12 @@ TEST_CASE("a stored line is found at the start of the buffer, with its value") {
   cache.Insert(kLine, 0, 42);
   std::string buf = kLine + "\tffff next (m)\n";
   uint32_t value = 0;
-  CHECK(cache.Find(buf.data(), buf.size(), 0, &value) == kLine.size());
+  CHECK(FindAt(cache, buf.data(), buf.size(), 0, &value) == kLine.size());
   CHECK(value == 42);
   CHECK(cache.size() == 1);
   cache.Insert(kLine, 0, 7);  // already there: kept as it was
   CHECK(cache.size() == 1);
-  CHECK(cache.Find(buf.data(), buf.size(), 0, &value) == kLine.size());
+  CHECK(FindAt(cache, buf.data(), buf.size(), 0, &value) == kLine.size());
   CHECK(value == 42);
 }
 
@@ -30,10 +39,10 @@ TEST_CASE("the tag is part of the key") {
   LineCache cache;
   cache.Insert(kLine, 1, 5);
   uint32_t value = 0;
-  CHECK(cache.Find(kLine.data(), kLine.size(), 0, &value) == 0);
-  CHECK(cache.Find(kLine.data(), kLine.size(), 1, &value) == kLine.size());
+  CHECK(FindAt(cache, kLine.data(), kLine.size(), 0, &value) == 0);
+  CHECK(FindAt(cache, kLine.data(), kLine.size(), 1, &value) == kLine.size());
   cache.Insert(kLine, 0, 6);
-  CHECK(cache.Find(kLine.data(), kLine.size(), 0, &value) == kLine.size());
+  CHECK(FindAt(cache, kLine.data(), kLine.size(), 0, &value) == kLine.size());
   CHECK(value == 6);
 }
 
@@ -46,16 +55,22 @@ TEST_CASE("lines that share the hashed prefix are told apart by all their bytes"
   cache.Insert(a, 0, 1);
   cache.Insert(b, 0, 2);
   uint32_t value = 0;
-  CHECK(cache.Find(b.data(), b.size(), 0, &value) == b.size());
+  CHECK(FindAt(cache, b.data(), b.size(), 0, &value) == b.size());
   CHECK(value == 2);
-  CHECK(cache.Find(a.data(), a.size(), 0, &value) == a.size());
+  CHECK(FindAt(cache, a.data(), a.size(), 0, &value) == a.size());
   CHECK(value == 1);
-  CHECK(cache.Find(c.data(), c.size(), 0, &value) == 0);
+  CHECK(FindAt(cache, c.data(), c.size(), 0, &value) == 0);
   // A line that differs only in its '\n' (the line goes on) is not a match.
   std::string longer = a.substr(0, a.size() - 1) + " more\n";
-  CHECK(cache.Find(longer.data(), longer.size(), 0, &value) == 0);
+  CHECK(FindAt(cache, longer.data(), longer.size(), 0, &value) == 0);
   // Nor is a stored line longer than the bytes at hand.
-  CHECK(cache.Find(a.data(), a.size() - 1, 0, &value) == 0);
+  CHECK(FindAt(cache, a.data(), a.size() - 1, 0, &value) == 0);
+  // A line shorter than the key ends at a later line's '\n': no match.
+  cache.Insert("\t    7f3a1d024422 f+0x1 (/a.so)\n", 0, 3);
+  std::string two = "\tffff g (m)\n\t    7f3a1d024422 f+0x1 (/a.so)\n";
+  CHECK(FindAt(cache, two.data(), two.size(), 0, &value) == 0);
+  CHECK(FindAt(cache, two.data() + 12, two.size() - 12, 0, &value) == two.size() - 12);
+  CHECK(value == 3);
 }
 
 TEST_CASE("short lines, lines without '\\n' and a full cache are not stored") {
@@ -86,7 +101,7 @@ TEST_CASE("many lines: each is found with its own value after the table grows") 
   size_t at = 0;
   for (int i = 0; i < 5000; ++i) {
     uint32_t value = UINT32_MAX;
-    size_t n = cache.Find(all.data() + at, all.size() - at, i % 2, &value);
+    size_t n = FindAt(cache, all.data() + at, all.size() - at, i % 2, &value);
     REQUIRE(n > 0);
     CHECK(value == static_cast<uint32_t>(i));
     at += n;
