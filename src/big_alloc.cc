@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace flamefold {
 
@@ -27,6 +28,27 @@ void* BigAllocate(size_t bytes) {
   void* p = reinterpret_cast<void*>(aligned);
   madvise(p, len, MADV_HUGEPAGE);  // a hint: fine if THP is off
   return p;
+}
+
+void* BigReallocate(void* p, size_t old_bytes, size_t new_bytes) {
+  if (old_bytes < kHuge || new_bytes < kHuge) {
+    void* q = BigAllocate(new_bytes);
+    std::memcpy(q, p, old_bytes);
+    BigFree(p, old_bytes);
+    return q;
+  }
+  size_t old_len = (old_bytes + kHuge - 1) / kHuge * kHuge;
+  size_t new_len = (new_bytes + kHuge - 1) / kHuge * kHuge;
+  if (new_len == old_len) return p;
+  // A new aligned mapping, then the old pages moved over its start: both
+  // are 2 MiB aligned, so huge pages move whole.
+  void* q = BigAllocate(new_bytes);
+  if (mremap(p, old_len, old_len, MREMAP_MAYMOVE | MREMAP_FIXED, q) ==
+      MAP_FAILED) {
+    std::memcpy(q, p, old_bytes);
+    munmap(p, old_len);
+  }
+  return q;
 }
 
 void BigFree(void* p, size_t bytes) {

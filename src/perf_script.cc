@@ -640,7 +640,8 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
   } else {
     period_ = PerlNumber::Parse(period);
   }
-  std::string pname(h.comm);
+  std::string& pname = pname_scratch_;
+  pname.assign(h.comm);
   if (options_.include_pid) {
     pname += '-';
     pname += pid;
@@ -650,12 +651,17 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
     }
   }
   std::replace(pname.begin(), pname.end(), ' ', '_');
-  SetPname(std::move(pname));
+  SetPname(pname);
 }
 
-void PerfScriptParser::SetPname(std::string pname) {
+void PerfScriptParser::SetPname(std::string_view pname) {
   has_pname_ = !(pname.empty() || pname == "0");
   leaf_pending_ = true;
+  // Most samples come from the process of the sample before.
+  if (pname_index_ < pname_results_.size() &&
+      pname == pname_keys_.Get(pname_index_)) {
+    return;
+  }
   pname_java_ = StartsWith(pname, "java");
   SymbolId key = pname_keys_.Intern(pname);
   if (key == pname_results_.size()) {

@@ -93,7 +93,7 @@ void StackCounts::Insert(std::span<const SymbolId> frames, uint64_t h,
   e.samples = samples;
   e.weight = weight;
   e.length = static_cast<uint32_t>(frames.size());
-  ids_.insert(ids_.end(), frames.begin(), frames.end());
+  ids_.append(frames.data(), frames.size());
   entries_.push_back(e);
   slots_[i] = Slot{static_cast<uint32_t>(entries_.size()), tag};
   if (entries_.size() * 2 > slots_.size()) Grow();

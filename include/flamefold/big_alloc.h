@@ -10,13 +10,21 @@
 #define FLAMEFOLD_BIG_ALLOC_H_
 
 #include <cstddef>
+#include <cstring>
 #include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace flamefold {
 
 void* BigAllocate(size_t bytes);
 void BigFree(void* p, size_t bytes);
+/// Grows a block from BigAllocate(old_bytes) to new_bytes (> old_bytes),
+/// keeping its contents. A mapped block keeps its pages: they are moved
+/// (mremap) into the larger mapping, not copied, so a table that doubles
+/// does not fault in and zero its old size again.
+void* BigReallocate(void* p, size_t old_bytes, size_t new_bytes);
 
 template <typename T>
 struct BigAllocator {
@@ -32,6 +40,67 @@ struct BigAllocator {
 
 template <typename T>
 using BigVector = std::vector<T, BigAllocator<T>>;
+
+/// An append-only array of trivially copyable values that grows with
+/// BigReallocate: for the large tables that only grow while the input is
+/// read (a std::vector would copy each old buffer into fresh pages).
+template <typename T>
+class BigArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  BigArray() = default;
+  ~BigArray() { BigFree(data_, capacity_ * sizeof(T)); }
+  BigArray(const BigArray&) = delete;
+  BigArray& operator=(const BigArray&) = delete;
+  BigArray(BigArray&& o) noexcept { *this = std::move(o); }
+  BigArray& operator=(BigArray&& o) noexcept {
+    if (this != &o) {
+      BigFree(data_, capacity_ * sizeof(T));
+      data_ = std::exchange(o.data_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+      capacity_ = std::exchange(o.capacity_, 0);
+    }
+    return *this;
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+
+  void push_back(const T& v) {
+    if (size_ == capacity_) Grow(size_ + 1);
+    data_[size_++] = v;
+  }
+  /// Appends the `n` values at `p` (which must not point into this array).
+  void append(const T* p, size_t n) {
+    if (size_ + n > capacity_) Grow(size_ + n);
+    if (n > 0) std::memcpy(data_ + size_, p, n * sizeof(T));
+    size_ += n;
+  }
+
+ private:
+  void Grow(size_t need) {
+    size_t cap = capacity_ == 0 ? 1024 : capacity_ * 2;
+    while (cap < need) cap *= 2;
+    data_ = static_cast<T*>(
+        data_ == nullptr
+            ? BigAllocate(cap * sizeof(T))
+            : BigReallocate(data_, capacity_ * sizeof(T), cap * sizeof(T)));
+    capacity_ = cap;
+  }
+
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
 
 }  // namespace flamefold
 

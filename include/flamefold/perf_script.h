@@ -145,7 +145,7 @@ class PerfScriptParser {
   void CountQuirks(uint8_t quirks);
   uint64_t Position(uint64_t lineno) const;
   bool HasNul(std::string_view line, uint64_t lineno, std::string_view file);
-  void SetPname(std::string pname);
+  void SetPname(std::string_view pname);
 
   PerfScriptOptions options_;
   StringInterner* names_;
@@ -183,6 +183,7 @@ class PerfScriptParser {
   std::vector<LineResult> pname_results_;
   std::vector<SymbolId> pieces_;
   std::string scratch_;
+  std::string pname_scratch_;
 };
 
 }  // namespace flamefold

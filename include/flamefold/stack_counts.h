@@ -88,8 +88,8 @@ class StackCounts : public SampleSink {
   Queued queue_[kDepth];  // a ring: the oldest at queue_head_
   size_t queue_head_ = 0, queued_ = 0;
 
-  BigVector<SymbolId> ids_;
-  BigVector<Entry> entries_;
+  BigArray<SymbolId> ids_;
+  BigArray<Entry> entries_;
   BigVector<Slot> slots_;
   size_t mask_;
   uint64_t total_samples_ = 0;
