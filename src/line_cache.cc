@@ -7,7 +7,8 @@ LineCache::LineCache(size_t max_lines, size_t max_bytes)
       max_bytes_(max_bytes) {}
 
 void LineCache::Insert(std::string_view line, uint32_t tag, uint32_t value) {
-  if (line.size() < kKeyBytes || line.back() != '\n' || count_ >= max_lines_ ||
+  if (line.size() < kKeyBytes || line.size() >= kMaxLength || tag > 1 ||
+      line.back() != '\n' || count_ >= max_lines_ ||
       arena_.bytes_used() + line.size() > max_bytes_) {
     return;
   }
@@ -18,10 +19,8 @@ void LineCache::Insert(std::string_view line, uint32_t tag, uint32_t value) {
   while (slots_[i].data != nullptr) i = (i + 1) & mask_;
   Slot& s = slots_[i];
   s.data = arena_.Store(line).data();
-  s.length = static_cast<uint32_t>(line.size());
+  s.key = SlotKey(h, line.size(), tag);
   s.value = value;
-  s.check = static_cast<uint32_t>(h >> 32);
-  s.tag = tag;
   if (++count_ * 2 > slots_.size()) Grow();
 }
 
@@ -31,7 +30,7 @@ void LineCache::Grow() {
   mask_ = slots_.size() - 1;
   for (const Slot& s : old) {
     if (s.data == nullptr) continue;
-    size_t i = Hash(s.data, s.tag) & mask_;
+    size_t i = Hash(s.data, s.key & 1) & mask_;
     while (slots_[i].data != nullptr) i = (i + 1) & mask_;
     slots_[i] = s;
   }

@@ -518,21 +518,32 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
 // is part of the key, as in LookupFrame), so the fields are not looked for.
 inline void PerfScriptParser::CachedLines(LineReader* reader) {
   const uint32_t tag = pname_java_ ? 1 : 0;
-  for (;;) {
+  const std::string_view buf = reader->Buffered();
+  const char* const begin = buf.data();
+  const char* const end = begin + buf.size();
+  const char* p = begin;
+  uint64_t lines = 0;
+  // A blank line ends the sample: the general path takes it.
+  while (p != end && *p != '\n') {
     // The line's end is found in the buffer, not taken from the cache, so
     // that the look-ups of successive lines do not wait for each other.
-    std::string_view buf = reader->Buffered();
-    size_t end = LineCache::LineEnd(buf.data(), buf.size());
+    size_t nl = LineCache::LineEnd(p, end - p);
     uint32_t id;
-    if (end == 0 || !line_cache_.Find(buf.substr(0, end + 1), tag, &id)) return;
-    reader->SkipLine(end + 1);
-    stats_.lines++;
+    if (nl == 0 || !line_cache_.Find(std::string_view(p, nl + 1), tag, &id)) {
+      break;
+    }
+    p += nl + 1;
+    ++lines;
     const LineResult& res = frame_results_[id];
     if (res.kind == kFrame) {
       PushFrames(res);
     } else {
       stats_.paren_frames++;
     }
+  }
+  if (lines > 0) {
+    reader->SkipLines(p - begin, lines);
+    stats_.lines += lines;
   }
 }
 
@@ -578,8 +589,12 @@ void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
 // Adds a stack line's frames to the sample (leaf first, as read).
 inline void PerfScriptParser::PushFrames(const LineResult& res) {
   if (res.quirks != 0) CountQuirks(res.quirks);
-  for (uint32_t i = res.count; i-- > 0;) {
-    stack_rev_.push_back(pieces_[res.first + i]);
+  if (res.count == 1) {  // nearly always
+    stack_rev_.push_back(pieces_[res.first]);
+  } else {
+    for (uint32_t i = res.count; i-- > 0;) {
+      stack_rev_.push_back(pieces_[res.first + i]);
+    }
   }
   if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
 }

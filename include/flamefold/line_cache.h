@@ -39,16 +39,15 @@ class LineCache {
   LineCache& operator=(const LineCache&) = delete;
 
   /// Whether `line` (one whole line with its '\n', at least kKeyBytes
-  /// long) is stored with tag `tag`; if so, sets `*value` to what was
+  /// long) is stored with tag `tag` (0 or 1); if so, sets `*value` to what was
   /// stored with it.
   bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
     const uint64_t h = Hash(line.data(), tag);
-    const uint32_t check = static_cast<uint32_t>(h >> 32);
+    const uint64_t key = SlotKey(h, line.size(), tag);
     for (size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.data == nullptr) return false;
-      if (s.check == check && s.length == line.size() && s.tag == tag &&
-          SameBytes(line.data(), s.data, s.length)) {
+      if (s.key == key && SameBytes(line.data(), s.data, line.size())) {
         *value = s.value;
         return true;
       }
@@ -62,7 +61,8 @@ class LineCache {
   static size_t LineEnd(const char* p, size_t avail);
 
   /// Stores `line`, which ends in '\n' and is at least kKeyBytes long, with
-  /// `tag` and `value`, unless the cache is full or holds it already.
+  /// `tag` (0 or 1) and `value`, unless the cache is full or holds it
+  /// already.
   void Insert(std::string_view line, uint32_t tag, uint32_t value);
 
   size_t size() const { return count_; }
@@ -70,11 +70,14 @@ class LineCache {
  private:
   struct Slot {
     const char* data = nullptr;  // nullptr: free
-    uint32_t length = 0;
+    uint64_t key = 0;            // SlotKey
     uint32_t value = 0;
-    uint32_t check = 0;  // the hash's high half
-    uint32_t tag = 0;
   };
+  static constexpr size_t kMaxLength = size_t{1} << 30;  // longer: not stored
+  /// The hash's high half, the length and the tag (< 2), compared at once.
+  static uint64_t SlotKey(uint64_t hash, size_t length, uint32_t tag) {
+    return (hash & 0xFFFFFFFF00000000ull) | (length << 1) | (tag & 1);
+  }
 
   static uint64_t Hash(const char* p, uint32_t tag);
   /// The `n` (>= 16) bytes at `x` and `y` are equal.
@@ -122,15 +125,16 @@ inline size_t LineCache::LineEnd(const char* p, size_t avail) {
 
 inline bool LineCache::SameBytes(const char* x, const char* y, size_t n) {
 #if defined(__SSE2__)
-  auto differ = [](const char* u, const char* v) {
-    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(u));
-    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) != 0xFFFF;
+  // 16 bytes at a time, the last 16 overlapping; differences are gathered
+  // without a branch per block (lines are a few blocks long).
+  auto load = [](const char* q) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
   };
+  __m128i diff = _mm_xor_si128(load(x + n - 16), load(y + n - 16));
   for (size_t i = 0; i + 16 < n; i += 16) {
-    if (differ(x + i, y + i)) return false;
+    diff = _mm_or_si128(diff, _mm_xor_si128(load(x + i), load(y + i)));
   }
-  return !differ(x + n - 16, y + n - 16);  // the last 16, overlapping
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xFFFF;
 #else
   return std::memcmp(x, y, n) == 0;
 #endif

@@ -51,12 +51,12 @@ class LineReader {
   std::string_view Buffered() const {
     return std::string_view(data_ + pos_, end_ - pos_);
   }
-  /// Consumes the first `n` bytes of Buffered(), which are one whole line
-  /// with its '\n', as if Next() had returned it.
-  void SkipLine(size_t n) {
+  /// Consumes the first `n` bytes of Buffered(), which are `lines` whole
+  /// lines with their '\n', as if Next() had returned them.
+  void SkipLines(size_t n, uint64_t lines) {
     pos_ += n;
     if (scan_ < pos_) scan_ = pos_;
-    ++line_number_;
+    line_number_ += lines;
     unterminated_ = false;
   }
 
