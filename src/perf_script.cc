@@ -655,6 +655,19 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
   } else {
     period_ = PerlNumber::Parse(period);
   }
+  CommSlot* slot = nullptr;
+  if (!options_.include_pid) {
+    // The process name is the comm alone: what it gives is kept per comm.
+    slot = &comm_cache_[(h.comm.size() * 7 + static_cast<unsigned char>(h.comm.back())) %
+                        comm_cache_.size()];
+    if (slot->valid && slot->comm == h.comm) {
+      has_pname_ = slot->has_pname;
+      pname_java_ = slot->java;
+      pname_index_ = slot->index;
+      leaf_pending_ = true;
+      return;
+    }
+  }
   std::string& pname = pname_scratch_;
   pname.assign(h.comm);
   if (options_.include_pid) {
@@ -667,6 +680,13 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
   }
   std::replace(pname.begin(), pname.end(), ' ', '_');
   SetPname(pname);
+  if (slot != nullptr) {
+    slot->valid = true;
+    slot->comm.assign(h.comm);
+    slot->has_pname = has_pname_;
+    slot->java = pname_java_;
+    slot->index = pname_index_;
+  }
 }
 
 void PerfScriptParser::SetPname(std::string_view pname) {

@@ -11,6 +11,14 @@ namespace flamefold {
 PerlNumber PerlNumber::Parse(std::string_view s) {
   uint64_t v = 0;
   size_t i = 0;
+  if (s.size() <= 19) {  // fits in 64 bits: no overflow test per digit
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      v = v * 10 + static_cast<uint64_t>(s[i++] - '0');
+    }
+    if (i == s.size()) return FromUint(v);
+    v = 0;
+    i = 0;
+  }
   bool overflow = false;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
     uint64_t d = static_cast<uint64_t>(s[i] - '0');

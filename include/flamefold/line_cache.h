@@ -39,8 +39,8 @@ class LineCache {
   LineCache& operator=(const LineCache&) = delete;
 
   /// Whether `line` (one whole line with its '\n', at least kKeyBytes
-  /// long) is stored with tag `tag` (0 or 1); if so, sets `*value` to what was
-  /// stored with it.
+  /// long) is stored with tag `tag` (0 or 1); if so, sets `*value` to
+  /// what was stored with it.
   bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
     const uint64_t h = Hash(line.data(), tag);
     const uint64_t key = SlotKey(h, line.size(), tag);

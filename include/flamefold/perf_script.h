@@ -4,6 +4,7 @@
 #ifndef FLAMEFOLD_PERF_SCRIPT_H_
 #define FLAMEFOLD_PERF_SCRIPT_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -184,6 +185,16 @@ class PerfScriptParser {
   std::vector<SymbolId> pieces_;
   std::string scratch_;
   std::string pname_scratch_;
+  // Without --pid, the process state each recent comm gave (SetPname's
+  // result), so that a header does not build and intern its name again.
+  struct CommSlot {
+    bool valid = false;
+    bool has_pname = false;
+    bool java = false;
+    uint32_t index = 0;
+    std::string comm;
+  };
+  std::array<CommSlot, 16> comm_cache_;
 };
 
 }  // namespace flamefold

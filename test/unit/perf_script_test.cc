@@ -194,3 +194,20 @@ TEST_CASE("line numbers and statistics count the lines taken from the line cache
   CHECK(FoldPerfScript(sample + "\n" + sample + std::string("\tff f\0 (m)\n\n", 12)) ==
         "ERROR: test:8: NUL byte at column 6: binary data, not perf script text");
 }
+
+TEST_CASE("process names that share a slot of the comm cache stay apart") {
+  // "aaX" and "bbX" (same length, same last byte) and "java1"/"javaX" vs
+  // "perl1": each sample must get its own process frame and java rule.
+  std::string in;
+  for (int i = 0; i < 3; ++i) {
+    for (const char* comm : {"aaX", "bbX", "javaX", "perlX", "0 1"}) {
+      in += std::string(comm) + " 1/2 1.0: 1 cycles:\n\tffff Lp/C;::m+0x1 (/tmp/perf-1.map)\n\n";
+    }
+  }
+  CHECK(FoldPerfScript(in) ==
+        "0_1;Lp/C:::m 3\n"
+        "aaX;Lp/C:::m 3\n"
+        "bbX;Lp/C:::m 3\n"
+        "javaX;p/C:::m 3\n"
+        "perlX;Lp/C:::m 3\n");
+}

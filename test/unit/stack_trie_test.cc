@@ -59,6 +59,11 @@ TEST_CASE("counts add like Perl numbers") {
   CHECK(PerlNumber::Parse("2.5").ToString() == "2.5");
   PerlNumber m = PerlNumber::Parse("007");
   CHECK(m.ToString() == "7");
+  // 19 digits always fit in 64 bits; 20 may or may not.
+  CHECK(PerlNumber::Parse("9999999999999999999").ToString() == "9999999999999999999");
+  CHECK(PerlNumber::Parse("18446744073709551615").ToString() == "18446744073709551615");
+  CHECK(PerlNumber::Parse("18446744073709551616").ToString() == "1.84467440737096e+19");
+  CHECK(PerlNumber::Parse("12.50").ToString() == "12.5");
 }
 
 TEST_CASE("interning the empty name twice (stored with no bytes) finds it") {
