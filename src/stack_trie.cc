@@ -180,9 +180,8 @@ bool EntryLess(const Entry& a, const Entry& b) {
 
 }  // namespace
 
-// The rank of every key "name" (2 * id) and "name;" (2 * id + 1) in byte
-// order: sorting a node's entries is then an integer sort.
-static std::vector<uint32_t> KeyRanks(const StringInterner& names) {
+// Sorting a node's entries by these ranks is an integer sort.
+std::vector<uint32_t> StackTrie::KeyRanks(const StringInterner& names) {
   std::vector<Entry> keys;
   keys.reserve(names.size() * 2);
   for (SymbolId id = 0; id < names.size(); ++id) {
@@ -195,8 +194,96 @@ static std::vector<uint32_t> KeyRanks(const StringInterner& names) {
   return rank;
 }
 
+// In id order, the path to each node is the path to the node before, cut
+// back to the node's parent and extended by the node. Its parent may also
+// be a sibling of a node on that path instead: a node that ended a stack
+// gets its children after the lines that sort between "name" and "name;"
+// (see StackCounts::MoveInto). Returns false if neither holds.
+bool StackTrie::PathTo(NodeId n, std::vector<NodeId>* path,
+                       size_t* low, NodeId* left) const {
+  const NodeId p = nodes_[n].parent;
+  while (path->back() != p) {
+    const NodeId top = path->back();
+    path->pop_back();
+    if (path->empty()) return false;
+    if (path->size() < *low) {
+      *low = path->size();
+      *left = top;
+    }
+    if (p != kRoot && path->back() == nodes_[p].parent) {
+      path->push_back(p);  // p: a sibling of `top`
+      break;
+    }
+  }
+  path->push_back(n);
+  return true;
+}
+
+// Whether visiting the nodes in id order gives the walk's order: the path
+// to every node follows from the one before (PathTo), and each line sorts
+// after the one before. Two successive lines differ first where the second
+// leaves the first's path: there the first's node `y` and the second's node
+// `x` are siblings, and their keys ("name" where the line ends, "name;"
+// where it goes on) decide. The lines increase, and every line is visited
+// once, so the order is the sorted one.
+bool StackTrie::IdsInWalkOrder() const {
+  std::vector<NodeId> path{kRoot};
+  bool any = false;     // a line was seen
+  size_t prev = 0;      // path.size() at that line
+  size_t low = 0;       // the shortest path.size() since, after a pop
+  NodeId left = kRoot;  // the node popped at that size: the last line's
+  for (NodeId n = 1; n < nodes_.size(); ++n) {
+    if (!PathTo(n, &path, &low, &left)) return false;
+    if (!HasLine(n)) continue;
+    if (any && low < prev) {
+      // No name holds ';', so comparing "y" or "y;" with "x" or "x;" is
+      // comparing the key entries.
+      Entry y{names_->Get(nodes_[left].frame), left, low + 1 < prev};
+      NodeId x = path[low];
+      Entry e{names_->Get(nodes_[x].frame), x, low + 1 < path.size()};
+      if (!EntryLess(y, e)) return false;
+    }
+    any = true;
+    prev = low = path.size();
+  }
+  return true;
+}
+
+void StackTrie::WalkInIdOrder(
+    const std::function<void(NodeId, std::string_view)>& visit) const {
+  struct Open {
+    NodeId node;
+    size_t end;  // length of `line` through this node's name
+  };
+  std::vector<Open> path{{kRoot, 0}};
+  std::string line;
+  auto push = [&](NodeId m) {
+    line.resize(path.back().end);
+    if (path.size() > 1) line.push_back(';');
+    line.append(names_->Get(nodes_[m].frame));
+    path.push_back({m, line.size()});
+  };
+  for (NodeId n = 1; n < nodes_.size(); ++n) {
+    // As in PathTo (IdsInWalkOrder made sure it finds the parent).
+    const NodeId p = nodes_[n].parent;
+    while (path.back().node != p) {
+      path.pop_back();
+      if (p != kRoot && path.back().node == nodes_[p].parent) {
+        push(p);
+        break;
+      }
+    }
+    push(n);
+    if (HasLine(n)) visit(n, line);
+  }
+}
+
 void StackTrie::Walk(
     const std::function<void(NodeId, std::string_view)>& visit) const {
+  if (IdsInWalkOrder()) {
+    WalkInIdOrder(visit);
+    return;
+  }
   // Iterative, so a 100,000-frame stack cannot overflow the call stack; the
   // entries of all open levels share one vector, so nothing is allocated
   // per node.

@@ -83,7 +83,20 @@ class StackTrie : public SampleSink {
   /// Calls `visit(node, line)` for every stack that received a sample, in
   /// the byte order of the folded lines "a;b;c" (Perl's `sort` of the keys),
   /// with `line` holding that folded stack. Uses memory for one path only.
+  /// A trie whose nodes were created in that order (built from stacks
+  /// sorted as KeyRanks sorts them, as StackCounts::MoveInto does) is
+  /// walked in id order, without sorting any node's children.
   void Walk(const std::function<void(NodeId, std::string_view)>& visit) const;
+
+  /// Whether the nodes in id order are in Walk's order (each one's line
+  /// after the one before); Walk then needs no sorting. Checked in one pass.
+  bool IdsInWalkOrder() const;
+
+  /// The rank of every key "name" (at 2 * id) and "name;" (at 2 * id + 1)
+  /// in byte order. Stacks compared frame by frame, each frame by the rank
+  /// of "name" if the stack ends there and of "name;" if it goes on, are in
+  /// the byte order of their folded lines (no name holds ';').
+  static std::vector<uint32_t> KeyRanks(const StringInterner& names);
 
   /// Children of `n` in insertion order.
   std::vector<NodeId> Children(NodeId n) const;
@@ -105,6 +118,13 @@ class StackTrie : public SampleSink {
     PerlNumber weight;
   };
   NodeId Child(NodeId parent, SymbolId frame);
+  bool HasLine(NodeId n) const {
+    return nodes_[n].counts != 0 && counts_[nodes_[n].counts].samples > 0;
+  }
+  bool PathTo(NodeId n, std::vector<NodeId>* path, size_t* low,
+              NodeId* left) const;
+  void WalkInIdOrder(
+      const std::function<void(NodeId, std::string_view)>& visit) const;
   NodeId NewNode(NodeId parent, SymbolId frame);
   void Grow();
   void RebuildTable();
