@@ -145,6 +145,19 @@ class StackOrder {
   const uint32_t* rank_;
 };
 
+// After sorting a[0, n), whose stacks share their first `depth` keys:
+// lcp[i] = the number of leading keys a[i] shares with a[i - 1] (lcp[0] is
+// set by the caller).
+void SetLcp(const StackOrder& order, const SortItem* a, uint32_t* lcp,
+            size_t n, size_t depth) {
+  for (size_t i = 1; i < n; ++i) {
+    size_t d = depth;
+    const size_t limit = std::min(a[i - 1].length, a[i].length);
+    while (d < limit && order.KeyAt(a[i - 1], d) == order.KeyAt(a[i], d)) ++d;
+    lcp[i] = static_cast<uint32_t>(d);
+  }
+}
+
 // Multikey quicksort (Bentley and Sedgewick): partitions by the key at
 // `depth` into less, equal and greater, and sorts the equal part from
 // depth + 1. Stacks share long prefixes (the root frames); a comparison
@@ -155,13 +168,17 @@ class StackOrder {
 // more levels of recursion into the less and greater parts (pivots chosen
 // badly, by chance or by a hostile input) goes to std::sort, so time stays
 // O(n log n) and the call stack shallow.
-void MultikeySort(const StackOrder& order, SortItem* a, size_t n, size_t depth,
-                  int budget) {
+//
+// It also tells how many leading keys each stack shares with the one before
+// (`lcp`, along `a`; see SetLcp): across the boundary of two parts, `depth`.
+void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
+                  size_t n, size_t depth, int budget) {
   while (n > 1) {
     if (n <= 12 || budget == 0) {
       std::sort(a, a + n, [&order, depth](const SortItem& x, const SortItem& y) {
         return order.LessFrom(x, y, depth);
       });
+      SetLcp(order, a, lcp, n, depth);
       return;
     }
     const uint32_t pivot = order.KeyAt(a[n / 2], depth);
@@ -177,10 +194,13 @@ void MultikeySort(const StackOrder& order, SortItem* a, size_t n, size_t depth,
         ++i;
       }
     }
-    MultikeySort(order, a, lt, depth, budget - 1);
-    MultikeySort(order, a + gt, n - gt, depth, budget - 1);
+    if (lt > 0) lcp[lt] = static_cast<uint32_t>(depth);
+    if (gt < n) lcp[gt] = static_cast<uint32_t>(depth);
+    MultikeySort(order, a, lcp, lt, depth, budget - 1);
+    MultikeySort(order, a + gt, lcp + gt, n - gt, depth, budget - 1);
     if (a[lt].length <= depth + 1) return;  // the equal part ends: one stack
     a += lt;
+    lcp += lt;
     n = gt - lt;
     ++depth;
   }
@@ -205,26 +225,14 @@ void StackCounts::MoveInto(StackTrie* trie) {
                  static_cast<uint32_t>(i)};
   }
   const std::vector<uint32_t> rank = StackTrie::KeyRanks(trie->names());
-  MultikeySort(StackOrder(&rank), sorted.data(), sorted.size(), 0,
-               2 * std::bit_width(sorted.size()) + 16);
   // How many leading keys each stack shares with the one before (the
-  // frames they share and both go on from): counted once, for the node
-  // count and for the build.
+  // frames they share and both go on from), for the node count and the
+  // build.
   std::vector<uint32_t> shared(sorted.size(), 0);
+  MultikeySort(StackOrder(&rank), sorted.data(), shared.data(), sorted.size(),
+               0, 2 * std::bit_width(sorted.size()) + 16);
   size_t nodes = 0;
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    const SortItem& b = sorted[i];
-    if (i > 0) {
-      const SortItem& a = sorted[i - 1];
-      uint32_t n = 0, limit = std::min(a.length, b.length);
-      while (n < limit && a.ids[n] == b.ids[n]) ++n;
-      // One stack ends where the other goes on: its last frame's key is
-      // "name", the other's "name;".
-      if (n == limit && n > 0) --n;
-      shared[i] = n;
-    }
-    nodes += b.length - shared[i];
-  }
+  for (size_t i = 0; i < sorted.size(); ++i) nodes += sorted[i].length - shared[i];
   const bool fresh = trie->node_count() == 1;
   // Into an empty trie: at most `nodes` nodes (fewer when a node both ends a
   // stack and has children, and lines sort between: see `ended`), one
@@ -245,6 +253,12 @@ void StackCounts::MoveInto(StackTrie* trie) {
   };
   std::vector<Ended> ended;
   for (size_t i = 0; i < sorted.size(); ++i) {
+    if (i + 8 < sorted.size()) {
+      // In sorted order, the ids and entries are read at random.
+      const SortItem& next = sorted[i + 8];
+      __builtin_prefetch(next.ids + shared[i + 8]);
+      __builtin_prefetch(&entries_[next.entry]);
+    }
     const SortItem& s = sorted[i];
     const uint32_t level = shared[i];
     path.resize(level + 1);
