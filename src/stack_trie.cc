@@ -1,6 +1,7 @@
 #include "flamefold/stack_trie.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "flamefold/hash.h"
 
@@ -198,49 +199,43 @@ std::vector<uint32_t> StackTrie::KeyRanks(const StringInterner& names) {
 // back to the node's parent and extended by the node. Its parent may also
 // be a sibling of a node on that path instead: a node that ended a stack
 // gets its children after the lines that sort between "name" and "name;"
-// (see StackCounts::MoveInto). Returns false if neither holds.
-bool StackTrie::PathTo(NodeId n, std::vector<NodeId>* path,
-                       size_t* low, NodeId* left) const {
-  const NodeId p = nodes_[n].parent;
-  while (path->back() != p) {
-    const NodeId top = path->back();
-    path->pop_back();
-    if (path->empty()) return false;
-    if (path->size() < *low) {
-      *low = path->size();
-      *left = top;
-    }
-    if (p != kRoot && path->back() == nodes_[p].parent) {
-      path->push_back(p);  // p: a sibling of `top`
-      break;
-    }
-  }
-  path->push_back(n);
-  return true;
-}
-
-// Whether visiting the nodes in id order gives the walk's order: the path
-// to every node follows from the one before (PathTo), and each line sorts
-// after the one before. Two successive lines differ first where the second
-// leaves the first's path: there the first's node `y` and the second's node
-// `x` are siblings, and their keys ("name" where the line ends, "name;"
-// where it goes on) decide. The lines increase, and every line is visited
-// once, so the order is the sorted one.
+// (see StackCounts::MoveInto). Whether visiting the nodes in id order gives
+// the walk's order: the path to every node follows from the one before so,
+// and each line sorts after the one before. Two successive lines differ
+// first where the second leaves the first's path: there the first's node
+// `y` and the second's node `x` are siblings, and their keys ("name" where
+// the line ends, "name;" where it goes on) decide. The lines increase, and
+// every line is visited once, so the order is the sorted one.
 bool StackTrie::IdsInWalkOrder() const {
   std::vector<NodeId> path{kRoot};
   bool any = false;     // a line was seen
   size_t prev = 0;      // path.size() at that line
   size_t low = 0;       // the shortest path.size() since, after a pop
   NodeId left = kRoot;  // the node popped at that size: the last line's
+  const Node* nodes = nodes_.data();
   for (NodeId n = 1; n < nodes_.size(); ++n) {
-    if (!PathTo(n, &path, &low, &left)) return false;
+    const NodeId p = nodes[n].parent;
+    while (path.back() != p) {
+      const NodeId top = path.back();
+      path.pop_back();
+      if (path.empty()) return false;
+      if (path.size() < low) {
+        low = path.size();
+        left = top;
+      }
+      if (p != kRoot && path.back() == nodes[p].parent) {
+        path.push_back(p);  // p: a sibling of `top`
+        break;
+      }
+    }
+    path.push_back(n);
     if (!HasLine(n)) continue;
     if (any && low < prev) {
       // No name holds ';', so comparing "y" or "y;" with "x" or "x;" is
       // comparing the key entries.
-      Entry y{names_->Get(nodes_[left].frame), left, low + 1 < prev};
+      Entry y{names_->Get(nodes[left].frame), left, low + 1 < prev};
       NodeId x = path[low];
-      Entry e{names_->Get(nodes_[x].frame), x, low + 1 < path.size()};
+      Entry e{names_->Get(nodes[x].frame), x, low + 1 < path.size()};
       if (!EntryLess(y, e)) return false;
     }
     any = true;
@@ -253,28 +248,34 @@ void StackTrie::WalkInIdOrder(
     const std::function<void(NodeId, std::string_view)>& visit) const {
   struct Open {
     NodeId node;
-    size_t end;  // length of `line` through this node's name
+    size_t end;  // length of the line through this node's name
   };
   std::vector<Open> path{{kRoot, 0}};
-  std::string line;
+  std::string line(4096, '\0');  // [0, path.back().end): the current line
+  const Node* nodes = nodes_.data();
   auto push = [&](NodeId m) {
-    line.resize(path.back().end);
-    if (path.size() > 1) line.push_back(';');
-    line.append(names_->Get(nodes_[m].frame));
-    path.push_back({m, line.size()});
+    const std::string_view name = names_->Get(nodes[m].frame);
+    const size_t at = path.back().end;
+    if (at + 1 + name.size() > line.size()) {
+      line.resize(std::max(at + 1 + name.size(), 2 * line.size()));
+    }
+    char* d = line.data() + at;
+    if (path.size() > 1) *d++ = ';';
+    if (!name.empty()) std::memcpy(d, name.data(), name.size());
+    path.push_back({m, static_cast<size_t>(d - line.data()) + name.size()});
   };
   for (NodeId n = 1; n < nodes_.size(); ++n) {
-    // As in PathTo (IdsInWalkOrder made sure it finds the parent).
-    const NodeId p = nodes_[n].parent;
+    // As in IdsInWalkOrder, which made sure the parent is found.
+    const NodeId p = nodes[n].parent;
     while (path.back().node != p) {
       path.pop_back();
-      if (p != kRoot && path.back().node == nodes_[p].parent) {
+      if (p != kRoot && path.back().node == nodes[p].parent) {
         push(p);
         break;
       }
     }
     push(n);
-    if (HasLine(n)) visit(n, line);
+    if (HasLine(n)) visit(n, std::string_view(line.data(), path.back().end));
   }
 }
 

@@ -121,8 +121,6 @@ class StackTrie : public SampleSink {
   bool HasLine(NodeId n) const {
     return nodes_[n].counts != 0 && counts_[nodes_[n].counts].samples > 0;
   }
-  bool PathTo(NodeId n, std::vector<NodeId>* path, size_t* low,
-              NodeId* left) const;
   void WalkInIdOrder(
       const std::function<void(NodeId, std::string_view)>& visit) const;
   NodeId NewNode(NodeId parent, SymbolId frame);
