@@ -14,7 +14,7 @@ constexpr uint64_t kEmptyKey = UINT64_MAX;
 StackTrie::StackTrie(const StringInterner* names)
     : names_(names), stack_hashes_(4096, 0), stack_nodes_(4096, kRoot),
       stack_mask_(4095), table_(4096, Slot{kEmptyKey, 0}), mask_(4095) {
-  nodes_.push_back(Node{kRoot, StringInterner::kNone, 0, 0, 0});
+  nodes_.push_back(Node{kRoot, StringInterner::kNone, 0});
   counts_.emplace_back();
 }
 
@@ -34,10 +34,7 @@ NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
 
 NodeId StackTrie::NewNode(NodeId parent, SymbolId frame) {
   NodeId id = static_cast<NodeId>(nodes_.size());
-  Node node{parent, frame, 0, 0, 0};
-  node.next_sibling = nodes_[parent].first_child;
-  nodes_[parent].first_child = id;
-  nodes_.push_back(node);
+  nodes_.push_back(Node{parent, frame, 0});
   return id;
 }
 
@@ -148,11 +145,11 @@ void StackTrie::Merge(const StackTrie& other, StringInterner* names) {
 }
 
 std::vector<NodeId> StackTrie::Children(NodeId n) const {
+  // A child is made after its parent, and ids grow in insertion order.
   std::vector<NodeId> out;
-  for (NodeId c = nodes_[n].first_child; c != 0; c = nodes_[c].next_sibling) {
-    out.push_back(c);
+  for (NodeId c = n + 1; c < nodes_.size(); ++c) {
+    if (nodes_[c].parent == n) out.push_back(c);
   }
-  std::reverse(out.begin(), out.end());
   return out;
 }
 
@@ -298,17 +295,27 @@ void StackTrie::Walk(
     size_t begin, next, end;  // this level's entries; [next, end) to visit
     size_t base;              // length of `line` before this level's names
   };
+  // The children of node n are children[first[n], first[n + 1]): counted
+  // per parent, then placed from the last node down.
+  const size_t count = nodes_.size();
+  std::vector<NodeId> first(count + 1, 0);
+  for (NodeId c = 1; c < count; ++c) first[nodes_[c].parent]++;
+  for (size_t i = 1; i < count; ++i) first[i] += first[i - 1];
+  first[count] = static_cast<NodeId>(count - 1);
+  std::vector<NodeId> children(count - 1);
+  for (NodeId c = static_cast<NodeId>(count - 1); c >= 1; --c) {
+    children[--first[nodes_[c].parent]] = c;
+  }
   std::vector<Item> items;
   std::vector<Level> levels;
   std::string line;
   auto push = [&](NodeId n) {
     size_t begin = items.size();
-    for (NodeId c = nodes_[n].first_child; c != 0; c = nodes_[c].next_sibling) {
+    for (NodeId k = first[n]; k < first[n + 1]; ++k) {
+      const NodeId c = children[k];
       SymbolId f = nodes_[c].frame;
-      if (nodes_[c].counts != 0 && samples(c) > 0) {
-        items.push_back({rank[2 * f], c, false});
-      }
-      if (nodes_[c].first_child != 0) items.push_back({rank[2 * f + 1], c, true});
+      if (HasLine(c)) items.push_back({rank[2 * f], c, false});
+      if (first[c + 1] > first[c]) items.push_back({rank[2 * f + 1], c, true});
     }
     std::sort(items.begin() + begin, items.end(),
               [](const Item& a, const Item& b) { return a.key < b.key; });
