@@ -209,13 +209,14 @@ void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
 }  // namespace
 
 // The stacks are taken in the byte order of their folded lines: stacks that
-// share a prefix are then neighbours, so each stack only walks the nodes
+// share leading keys are then neighbours, so each stack only walks the nodes
 // past what it shares with the one before (the nodes of that shared part are
 // on `path`). Into an empty trie, every node past the shared part is new (a
 // stack that shared more with an earlier one would share it with the one
-// just before as well), so it is appended without a look-up; and the nodes
-// are then created in the order the trie's Walk visits them, which lets it
-// go through them in id order instead of sorting each node's children.
+// just before as well), but for a node that ended an earlier stack (see
+// `ended`), so it is appended without a look-up; and the nodes are then
+// created in the order the trie's Walk visits them, which lets it go through
+// them in id order instead of sorting each node's children.
 void StackCounts::MoveInto(StackTrie* trie) {
   Flush();
   const SymbolId* ids = ids_.data();
