@@ -21,12 +21,12 @@ void FdSink::WriteRaw(std::string_view s) {
 
 void AppendUint(std::string* out, unsigned long long v) {
   char tmp[24];
-  int n = 0;
+  char* p = tmp + sizeof(tmp);  // digits from the last one, then one append
   do {
-    tmp[n++] = static_cast<char>('0' + v % 10);
+    *--p = static_cast<char>('0' + v % 10);
     v /= 10;
   } while (v != 0);
-  while (n > 0) out->push_back(tmp[--n]);
+  out->append(p, static_cast<size_t>(tmp + sizeof(tmp) - p));
 }
 
 }  // namespace flamefold

@@ -120,44 +120,72 @@ struct SortItem {
   uint32_t entry;
 };
 
-// The id at `depth`, or -1 past the end (a stack sorts before the longer
-// stacks it is a prefix of).
-inline int64_t KeyAt(const SortItem& s, size_t depth) {
-  return depth < s.length ? static_cast<int64_t>(s.ids[depth]) : -1;
-}
-
-// Lexicographic order from `depth` on (the ids before are equal).
-bool LessFrom(const SortItem& a, const SortItem& b, size_t depth) {
-  size_t n = std::min(a.length, b.length);
-  for (size_t i = depth; i < n; ++i) {
-    if (a.ids[i] != b.ids[i]) return a.ids[i] < b.ids[i];
+// Stacks sort in the byte order of their folded lines: frame by frame, a
+// frame by the rank of "name" where the stack ends and of "name;" where it
+// goes on (StackTrie::KeyRanks). The key at `depth` is that rank + 1, or 0
+// past the end (only the empty stack has none at depth 0). Equal keys mean
+// the same frame, and both stacks end there or both go on.
+class StackOrder {
+ public:
+  explicit StackOrder(const std::vector<uint32_t>* rank) : rank_(rank->data()) {}
+  uint32_t KeyAt(const SortItem& s, size_t depth) const {
+    if (depth >= s.length) return 0;
+    return rank_[2 * s.ids[depth] + (depth + 1 < s.length)] + 1;
   }
-  return a.length < b.length;
+  // Order from `depth` on (the keys before are equal).
+  bool LessFrom(const SortItem& a, const SortItem& b, size_t depth) const {
+    for (size_t i = depth;; ++i) {
+      uint32_t ka = KeyAt(a, i), kb = KeyAt(b, i);
+      if (ka != kb) return ka < kb;
+      if (i + 1 >= a.length) return false;  // both end here: equal
+    }
+  }
+
+ private:
+  const uint32_t* rank_;
+};
+
+// After sorting a[0, n), whose stacks share their first `depth` keys:
+// lcp[i] = the number of leading keys a[i] shares with a[i - 1] (lcp[0] is
+// set by the caller).
+void SetLcp(const StackOrder& order, const SortItem* a, uint32_t* lcp,
+            size_t n, size_t depth) {
+  for (size_t i = 1; i < n; ++i) {
+    size_t d = depth;
+    const size_t limit = std::min(a[i - 1].length, a[i].length);
+    while (d < limit && order.KeyAt(a[i - 1], d) == order.KeyAt(a[i], d)) ++d;
+    lcp[i] = static_cast<uint32_t>(d);
+  }
 }
 
-// Multikey quicksort (Bentley and Sedgewick): partitions by the id at
+// Multikey quicksort (Bentley and Sedgewick): partitions by the key at
 // `depth` into less, equal and greater, and sorts the equal part from
 // depth + 1. Stacks share long prefixes (the root frames); a comparison
 // sort compares each shared prefix again at every comparison, this reads
 // each id of the distinguishing prefixes about once per level of the
-// partition. The stacks are distinct, so an equal part that ended is one
-// stack. As in introsort, a part still to sort after `budget` more levels
-// of recursion into the less and greater parts (pivots chosen badly, by chance or by a hostile
-// input) goes to std::sort, so time stays O(n log n) and the call stack
-// shallow.
-void MultikeySort(SortItem* a, size_t n, size_t depth, int budget) {
+// partition. The stacks are distinct, so an equal part whose stacks end at
+// `depth` is one stack. As in introsort, a part still to sort after `budget`
+// more levels of recursion into the less and greater parts (pivots chosen
+// badly, by chance or by a hostile input) goes to std::sort, so time stays
+// O(n log n) and the call stack shallow.
+//
+// It also tells how many leading keys each stack shares with the one before
+// (`lcp`, along `a`; see SetLcp): across the boundary of two parts, `depth`.
+void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
+                  size_t n, size_t depth, int budget) {
   while (n > 1) {
     if (n <= 12 || budget == 0) {
-      std::sort(a, a + n, [depth](const SortItem& x, const SortItem& y) {
-        return LessFrom(x, y, depth);
+      std::sort(a, a + n, [&order, depth](const SortItem& x, const SortItem& y) {
+        return order.LessFrom(x, y, depth);
       });
+      SetLcp(order, a, lcp, n, depth);
       return;
     }
-    const int64_t pivot = KeyAt(a[n / 2], depth);
+    const uint32_t pivot = order.KeyAt(a[n / 2], depth);
     // Dutch flag partition: [0, lt) less, [lt, i) equal, [gt, n) greater.
     size_t lt = 0, i = 0, gt = n;
     while (i < gt) {
-      int64_t k = KeyAt(a[i], depth);
+      uint32_t k = order.KeyAt(a[i], depth);
       if (k < pivot) {
         std::swap(a[lt++], a[i++]);
       } else if (k > pivot) {
@@ -166,10 +194,13 @@ void MultikeySort(SortItem* a, size_t n, size_t depth, int budget) {
         ++i;
       }
     }
-    MultikeySort(a, lt, depth, budget - 1);
-    MultikeySort(a + gt, n - gt, depth, budget - 1);
-    if (pivot < 0) return;  // the equal part is the one stack that ended
+    if (lt > 0) lcp[lt] = static_cast<uint32_t>(depth);
+    if (gt < n) lcp[gt] = static_cast<uint32_t>(depth);
+    MultikeySort(order, a, lcp, lt, depth, budget - 1);
+    MultikeySort(order, a + gt, lcp + gt, n - gt, depth, budget - 1);
+    if (a[lt].length <= depth + 1) return;  // the equal part ends: one stack
     a += lt;
+    lcp += lt;
     n = gt - lt;
     ++depth;
   }
@@ -177,12 +208,15 @@ void MultikeySort(SortItem* a, size_t n, size_t depth, int budget) {
 
 }  // namespace
 
-// The stacks are taken in the lexicographic order of their ids: stacks that
-// share a prefix are then neighbours, so each stack only walks the nodes
+// The stacks are taken in the byte order of their folded lines: stacks that
+// share leading keys are then neighbours, so each stack only walks the nodes
 // past what it shares with the one before (the nodes of that shared part are
 // on `path`). Into an empty trie, every node past the shared part is new (a
 // stack that shared more with an earlier one would share it with the one
-// just before as well), so it is appended without a look-up.
+// just before as well), but for a node that ended an earlier stack (see
+// `ended`), so it is appended without a look-up; and the nodes are then
+// created in the order the trie's Walk visits them, which lets it go through
+// them in id order instead of sorting each node's children.
 void StackCounts::MoveInto(StackTrie* trie) {
   Flush();
   const SymbolId* ids = ids_.data();
@@ -191,32 +225,72 @@ void StackCounts::MoveInto(StackTrie* trie) {
     sorted[i] = {ids + entries_[i].offset, entries_[i].length,
                  static_cast<uint32_t>(i)};
   }
-  MultikeySort(sorted.data(), sorted.size(), 0,
-               2 * std::bit_width(sorted.size()) + 16);
-  // How many leading ids each stack shares with the one before: counted
-  // once, for the exact node count and for the build.
+  const std::vector<uint32_t> rank = StackTrie::KeyRanks(trie->names());
+  // How many leading keys each stack shares with the one before (the
+  // frames they share and both go on from), for the node count and the
+  // build.
   std::vector<uint32_t> shared(sorted.size(), 0);
+  MultikeySort(StackOrder(&rank), sorted.data(), shared.data(), sorted.size(),
+               0, 2 * std::bit_width(sorted.size()) + 16);
   size_t nodes = 0;
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    const SortItem& b = sorted[i];
-    if (i > 0) {
-      const SortItem& a = sorted[i - 1];
-      uint32_t n = 0, limit = std::min(a.length, b.length);
-      while (n < limit && a.ids[n] == b.ids[n]) ++n;
-      shared[i] = n;
-    }
-    nodes += b.length - shared[i];
-  }
+  for (size_t i = 0; i < sorted.size(); ++i) nodes += sorted[i].length - shared[i];
   const bool fresh = trie->node_count() == 1;
-  // Into an empty trie: the exact number of nodes, one allocation.
+  // Into an empty trie: at most `nodes` nodes (fewer when a node both ends a
+  // stack and has children, and lines sort between: see `ended`), one
+  // allocation.
   if (fresh) trie->Reserve(nodes, sorted.size());
   std::vector<NodeId> path{StackTrie::kRoot};
+  // A stack that ends at a node N comes before the stacks that go on
+  // through N, but not always just before: the lines of a sibling whose
+  // name extends N's with a byte below ';' sort between ("f" < "f.cold" <
+  // "f.cold;g" < "f;g"). So the nodes that ended a stack wait here, by
+  // level, until the sweep is past the key "name;" of theirs; at each
+  // level they nest (each extends the name below it), like a stack of
+  // intervals [key "name", key "name;"].
+  struct Ended {
+    uint32_t level;  // the frame's index in its stack
+    SymbolId frame;
+    NodeId node;
+  };
+  std::vector<Ended> ended;
   for (size_t i = 0; i < sorted.size(); ++i) {
+    if (i + 8 < sorted.size()) {
+      // In sorted order, the ids and entries are read at random.
+      const SortItem& next = sorted[i + 8];
+      __builtin_prefetch(next.ids + shared[i + 8]);
+      __builtin_prefetch(&entries_[next.entry]);
+    }
     const SortItem& s = sorted[i];
-    path.resize(shared[i] + 1);
-    for (size_t k = shared[i]; k < s.length; ++k) {
-      path.push_back(fresh ? trie->AppendChild(path.back(), s.ids[k])
-                           : trie->ChildOf(path.back(), s.ids[k]));
+    const uint32_t level = shared[i];
+    path.resize(level + 1);
+    NodeId found = StackTrie::kRoot;
+    if (fresh && level < s.length) {
+      while (!ended.empty() && ended.back().level > level) ended.pop_back();
+      const SymbolId f = s.ids[level];
+      const uint32_t key = rank[2 * f + (level + 1 < s.length)];
+      while (!ended.empty() && ended.back().level == level &&
+             rank[2 * ended.back().frame + 1] < key) {
+        ended.pop_back();
+      }
+      if (!ended.empty() && ended.back().level == level &&
+          ended.back().frame == f && level + 1 < s.length) {
+        found = ended.back().node;
+        ended.pop_back();
+      }
+    }
+    for (size_t k = level; k < s.length; ++k) {
+      NodeId n;
+      if (!fresh) {
+        n = trie->ChildOf(path.back(), s.ids[k]);
+      } else if (k == level && found != StackTrie::kRoot) {
+        n = found;
+      } else {
+        n = trie->AppendChild(path.back(), s.ids[k]);
+      }
+      path.push_back(n);
+    }
+    if (fresh && s.length > 0) {
+      ended.push_back({s.length - 1, s.ids[s.length - 1], path.back()});
     }
     const Entry& e = entries_[s.entry];
     trie->AddCounts(path.back(), e.weight, e.samples);

@@ -1,6 +1,7 @@
 #include "flamefold/stack_trie.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "flamefold/hash.h"
 
@@ -13,7 +14,7 @@ constexpr uint64_t kEmptyKey = UINT64_MAX;
 StackTrie::StackTrie(const StringInterner* names)
     : names_(names), stack_hashes_(4096, 0), stack_nodes_(4096, kRoot),
       stack_mask_(4095), table_(4096, Slot{kEmptyKey, 0}), mask_(4095) {
-  nodes_.push_back(Node{kRoot, StringInterner::kNone, 0, 0, 0});
+  nodes_.push_back(Node{kRoot, StringInterner::kNone, 0});
   counts_.emplace_back();
 }
 
@@ -33,10 +34,7 @@ NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
 
 NodeId StackTrie::NewNode(NodeId parent, SymbolId frame) {
   NodeId id = static_cast<NodeId>(nodes_.size());
-  Node node{parent, frame, 0, 0, 0};
-  node.next_sibling = nodes_[parent].first_child;
-  nodes_[parent].first_child = id;
-  nodes_.push_back(node);
+  nodes_.push_back(Node{parent, frame, 0});
   return id;
 }
 
@@ -147,11 +145,11 @@ void StackTrie::Merge(const StackTrie& other, StringInterner* names) {
 }
 
 std::vector<NodeId> StackTrie::Children(NodeId n) const {
+  // A child is made after its parent, and ids grow in insertion order.
   std::vector<NodeId> out;
-  for (NodeId c = nodes_[n].first_child; c != 0; c = nodes_[c].next_sibling) {
-    out.push_back(c);
+  for (NodeId c = n + 1; c < nodes_.size(); ++c) {
+    if (nodes_[c].parent == n) out.push_back(c);
   }
-  std::reverse(out.begin(), out.end());
   return out;
 }
 
@@ -180,9 +178,8 @@ bool EntryLess(const Entry& a, const Entry& b) {
 
 }  // namespace
 
-// The rank of every key "name" (2 * id) and "name;" (2 * id + 1) in byte
-// order: sorting a node's entries is then an integer sort.
-static std::vector<uint32_t> KeyRanks(const StringInterner& names) {
+// Sorting a node's entries by these ranks is an integer sort.
+std::vector<uint32_t> StackTrie::KeyRanks(const StringInterner& names) {
   std::vector<Entry> keys;
   keys.reserve(names.size() * 2);
   for (SymbolId id = 0; id < names.size(); ++id) {
@@ -195,8 +192,96 @@ static std::vector<uint32_t> KeyRanks(const StringInterner& names) {
   return rank;
 }
 
+// In id order, the path to each node is the path to the node before, cut
+// back to the node's parent and extended by the node. Its parent may also
+// be a sibling of a node on that path instead: a node that ended a stack
+// gets its children after the lines that sort between "name" and "name;"
+// (see StackCounts::MoveInto). Whether visiting the nodes in id order gives
+// the walk's order: the path to every node follows from the one before so,
+// and each line sorts after the one before. Two successive lines differ
+// first where the second leaves the first's path: there the first's node
+// `y` and the second's node `x` are siblings, and their keys ("name" where
+// the line ends, "name;" where it goes on) decide. The lines increase, and
+// every line is visited once, so the order is the sorted one.
+bool StackTrie::IdsInWalkOrder() const {
+  std::vector<NodeId> path{kRoot};
+  bool any = false;     // a line was seen
+  size_t prev = 0;      // path.size() at that line
+  size_t low = 0;       // the shortest path.size() since, after a pop
+  NodeId left = kRoot;  // the node popped at that size: the last line's
+  const Node* nodes = nodes_.data();
+  for (NodeId n = 1; n < nodes_.size(); ++n) {
+    const NodeId p = nodes[n].parent;
+    while (path.back() != p) {
+      const NodeId top = path.back();
+      path.pop_back();
+      if (path.empty()) return false;
+      if (path.size() < low) {
+        low = path.size();
+        left = top;
+      }
+      if (p != kRoot && path.back() == nodes[p].parent) {
+        path.push_back(p);  // p: a sibling of `top`
+        break;
+      }
+    }
+    path.push_back(n);
+    if (!HasLine(n)) continue;
+    if (any && low < prev) {
+      // No name holds ';', so comparing "y" or "y;" with "x" or "x;" is
+      // comparing the key entries.
+      Entry y{names_->Get(nodes[left].frame), left, low + 1 < prev};
+      NodeId x = path[low];
+      Entry e{names_->Get(nodes[x].frame), x, low + 1 < path.size()};
+      if (!EntryLess(y, e)) return false;
+    }
+    any = true;
+    prev = low = path.size();
+  }
+  return true;
+}
+
+void StackTrie::WalkInIdOrder(
+    const std::function<void(NodeId, std::string_view)>& visit) const {
+  struct Open {
+    NodeId node;
+    size_t end;  // length of the line through this node's name
+  };
+  std::vector<Open> path{{kRoot, 0}};
+  std::string line(4096, '\0');  // [0, path.back().end): the current line
+  const Node* nodes = nodes_.data();
+  auto push = [&](NodeId m) {
+    const std::string_view name = names_->Get(nodes[m].frame);
+    const size_t at = path.back().end;
+    if (at + 1 + name.size() > line.size()) {
+      line.resize(std::max(at + 1 + name.size(), 2 * line.size()));
+    }
+    char* d = line.data() + at;
+    if (path.size() > 1) *d++ = ';';
+    if (!name.empty()) std::memcpy(d, name.data(), name.size());
+    path.push_back({m, static_cast<size_t>(d - line.data()) + name.size()});
+  };
+  for (NodeId n = 1; n < nodes_.size(); ++n) {
+    // As in IdsInWalkOrder, which made sure the parent is found.
+    const NodeId p = nodes[n].parent;
+    while (path.back().node != p) {
+      path.pop_back();
+      if (p != kRoot && path.back().node == nodes[p].parent) {
+        push(p);
+        break;
+      }
+    }
+    push(n);
+    if (HasLine(n)) visit(n, std::string_view(line.data(), path.back().end));
+  }
+}
+
 void StackTrie::Walk(
     const std::function<void(NodeId, std::string_view)>& visit) const {
+  if (IdsInWalkOrder()) {
+    WalkInIdOrder(visit);
+    return;
+  }
   // Iterative, so a 100,000-frame stack cannot overflow the call stack; the
   // entries of all open levels share one vector, so nothing is allocated
   // per node.
@@ -210,17 +295,27 @@ void StackTrie::Walk(
     size_t begin, next, end;  // this level's entries; [next, end) to visit
     size_t base;              // length of `line` before this level's names
   };
+  // The children of node n are children[first[n], first[n + 1]): counted
+  // per parent, then placed from the last node down.
+  const size_t count = nodes_.size();
+  std::vector<NodeId> first(count + 1, 0);
+  for (NodeId c = 1; c < count; ++c) first[nodes_[c].parent]++;
+  for (size_t i = 1; i < count; ++i) first[i] += first[i - 1];
+  first[count] = static_cast<NodeId>(count - 1);
+  std::vector<NodeId> children(count - 1);
+  for (NodeId c = static_cast<NodeId>(count - 1); c >= 1; --c) {
+    children[--first[nodes_[c].parent]] = c;
+  }
   std::vector<Item> items;
   std::vector<Level> levels;
   std::string line;
   auto push = [&](NodeId n) {
     size_t begin = items.size();
-    for (NodeId c = nodes_[n].first_child; c != 0; c = nodes_[c].next_sibling) {
+    for (NodeId k = first[n]; k < first[n + 1]; ++k) {
+      const NodeId c = children[k];
       SymbolId f = nodes_[c].frame;
-      if (nodes_[c].counts != 0 && samples(c) > 0) {
-        items.push_back({rank[2 * f], c, false});
-      }
-      if (nodes_[c].first_child != 0) items.push_back({rank[2 * f + 1], c, true});
+      if (HasLine(c)) items.push_back({rank[2 * f], c, false});
+      if (first[c + 1] > first[c]) items.push_back({rank[2 * f + 1], c, true});
     }
     std::sort(items.begin() + begin, items.end(),
               [](const Item& a, const Item& b) { return a.key < b.key; });

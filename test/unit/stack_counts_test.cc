@@ -105,3 +105,34 @@ TEST_CASE("stack counts sort stacks that share long prefixes") {
   CHECK(testing::FoldedText(built) == testing::FoldedText(direct));
   CHECK(built.node_count() == direct.node_count());
 }
+
+TEST_CASE("stack counts build a trie in walk order when names extend others") {
+  // "f" < "f.a" < "f.a;x" < "f;x": the stacks through a node that ended a
+  // stack may come after other lines. The built trie must still have one
+  // node per distinct frame under a node, print what Add's prints, and have
+  // its nodes in the walk's order.
+  StringInterner names;
+  const std::vector<std::string> pool = {"f", "f.a", "f.a.b", "f!", "f:",
+                                         "f a", "f_", "g", "f.b", "fa", ""};
+  for (const std::string& n : pool) names.Intern(n);
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20; ++round) {
+    StackCounts counts;
+    StackTrie direct(&names), built(&names);
+    for (int s = 0; s < 3000; ++s) {
+      std::vector<SymbolId> ids(rng() % 6);
+      for (SymbolId& id : ids) id = rng() % pool.size();
+      PerlNumber w = PerlNumber::FromUint(rng() % 5);
+      counts.Add(ids, w, 1);
+      direct.Add(ids, w);
+    }
+    counts.MoveInto(&built);
+    CHECK(testing::FoldedText(built) == testing::FoldedText(direct));
+    CHECK(built.node_count() == direct.node_count());
+    CHECK(built.IdsInWalkOrder());
+    for (NodeId n = 1; n < built.node_count(); ++n) {
+      // A real trie: no two children of a node share a name.
+      CHECK(built.ChildOf(built.parent(n), built.frame(n)) == n);
+    }
+  }
+}

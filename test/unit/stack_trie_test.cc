@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "flamefold/stack_trie.h"
@@ -77,4 +80,58 @@ TEST_CASE("interning the empty name twice (stored with no bytes) finds it") {
   CHECK_FALSE(added);
   CHECK(names.Intern("") == a);
   CHECK(names.Intern("x") != a);
+}
+
+namespace {
+// The folded lines of every node with samples, sorted as strings.
+std::vector<std::string> SortedLines(const StackTrie& trie) {
+  std::vector<std::string> lines;
+  for (NodeId n = 1; n < trie.node_count(); ++n) {
+    if (trie.samples(n) == 0) continue;
+    std::string line(trie.names().Get(trie.frame(n)));
+    for (NodeId p = trie.parent(n); p != StackTrie::kRoot; p = trie.parent(p)) {
+      line = std::string(trie.names().Get(trie.frame(p))) + ";" + line;
+    }
+    lines.push_back(line);
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+}  // namespace
+
+TEST_CASE("walk order is the sorted lines, in id order or not") {
+  // Tries whose nodes were made in walk order (stacks added in line order)
+  // are walked in id order; the others sort each node's children. Both
+  // must give the lines in byte order.
+  const std::vector<std::string> pool = {"f", "f.a", "f.a.b", "f!", "f:",
+                                         "f a", "f_", "g", "fa"};
+  std::mt19937 rng(3);
+  int in_order = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::vector<std::string>> stacks(1 + rng() % 40);
+    for (auto& s : stacks) {
+      s.resize(1 + rng() % 4);
+      for (auto& f : s) f = pool[rng() % pool.size()];
+    }
+    if (round % 2 == 0) {
+      // Line order: the order of "a;b;c" as strings.
+      auto joined = [](const std::vector<std::string>& s) {
+        std::string j;
+        for (const auto& f : s) j += (j.empty() ? "" : ";") + f;
+        return j;
+      };
+      std::sort(stacks.begin(), stacks.end(), [&](const auto& a, const auto& b) {
+        return joined(a) < joined(b);
+      });
+    }
+    StringInterner names;
+    StackTrie trie(&names);
+    for (const auto& s : stacks) Add(&names, &trie, s, 1);
+    if (trie.IdsInWalkOrder()) in_order++;
+    std::vector<std::string> walked;
+    trie.Walk([&](NodeId, std::string_view line) { walked.emplace_back(line); });
+    CHECK(walked == SortedLines(trie));
+  }
+  CHECK(in_order > 0);
+  CHECK(in_order < 200);
 }
