@@ -67,7 +67,7 @@ TEST_CASE("stack counts agree with Add on many random stacks") {
   // Small alphabets and depths make many shared prefixes, equal stacks and
   // hash-table growth: the built trie must print exactly what Add's does.
   StringInterner names;
-  for (int i = 0; i < 6; ++i) names.Intern("f" + std::to_string(i));
+  for (int i = 0; i < 6; ++i) names.Intern(std::string("f").append(std::to_string(i)));
   std::mt19937 rng(7);
   StackCounts counts;
   StackTrie direct(&names), built(&names);
@@ -89,7 +89,7 @@ TEST_CASE("stack counts sort stacks that share long prefixes") {
   // others: the sort goes 400 levels deep on one part before the stacks
   // differ, and stacks that end sort before the longer ones.
   StringInterner names;
-  for (int i = 0; i < 50; ++i) names.Intern("g" + std::to_string(i));
+  for (int i = 0; i < 50; ++i) names.Intern(std::string("g").append(std::to_string(i)));
   std::mt19937 rng(11);
   StackCounts counts;
   StackTrie direct(&names), built(&names);
