@@ -658,8 +658,7 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
   CommSlot* slot = nullptr;
   if (!options_.include_pid) {
     // The process name is the comm alone: what it gives is kept per comm.
-    slot = &comm_cache_[(h.comm.size() * 7 + static_cast<unsigned char>(h.comm.back())) %
-                        comm_cache_.size()];
+    slot = &comm_cache_[HashBytes(h.comm) % comm_cache_.size()];
     if (slot->valid && slot->comm == h.comm) {
       has_pname_ = slot->has_pname;
       pname_java_ = slot->java;

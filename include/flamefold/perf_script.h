@@ -194,7 +194,7 @@ class PerfScriptParser {
     uint32_t index = 0;
     std::string comm;
   };
-  std::array<CommSlot, 16> comm_cache_;
+  std::array<CommSlot, 64> comm_cache_;
 };
 
 }  // namespace flamefold
