@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <random>
 
 #include "flamefold/perf_script.h"
 #include "test_util.h"
@@ -210,4 +211,53 @@ TEST_CASE("process names that share a slot of the comm cache stay apart") {
         "bbX;Lp/C:::m 3\n"
         "javaX;p/C:::m 3\n"
         "perlX;Lp/C:::m 3\n");
+}
+
+TEST_CASE("the line cache never changes the output: whole buffer vs 1-byte reads") {
+  // Read in 1-byte pieces, the reader never holds a whole line ahead, so
+  // every line goes the general way; read whole, caller lines come from the
+  // line cache. Lines picked to trip it: the same line under java and
+  // non-java comms, lines that share their first 32 bytes, lines shorter
+  // than the key, dropped '(' frames, upper-case offsets, a white-space-only
+  // line, --addrs.
+  const std::vector<std::string> lines = {
+      "\t    7f3a40009678 Lcom/example/Index;::insert+0x70 (/tmp/perf-3307.map)",
+      "\t    7f3a40009678 Lcom/example/Index;::insert+0x70 (/tmp/perf-3308.map)",
+      "\t    7f3a40009678 Lcom/example/Index;::insert+0x71 (/tmp/perf-3307.map)",
+      "\t    7f3a1d024422 pthread_mutex_lock+0x13e (/usr/lib/libc.so.6)",
+      "\t    7f3a1d024422 pthread_mutex_lock+0x13E (/usr/lib/libc.so.6)",
+      "\t    7f3a1d024422 (anonymous namespace)::run(int) (/usr/bin/app)",
+      "\tffffffff8101767b lock_lookup+0x252 ([kernel.kallsyms])",
+      "\tffffffff8101767b lock_lookup+0x252 ([kernel.kallsyms])x",
+      "\tffff f (m)",
+      "\t    55d4c2e00524 std::function<void (int)>::operator()(int) const+0x1 (/a)",
+      "\t    55d4c2e00524 [unknown] (/usr/lib/jvm/java-17/lib/server/libjvm.so)",
+      " ",
+  };
+  const std::vector<std::string> comms = {"java", "javac", "perl", "V8 Worker", "0"};
+  std::mt19937 rng(12345);
+  std::string in;
+  for (int i = 0; i < 3000; ++i) {
+    in += comms[rng() % comms.size()] + " 1/" + std::to_string(rng() % 3) +
+          " 1.0: " + std::to_string(rng() % 5) + " cycles:\n";
+    int depth = 1 + rng() % 8;
+    for (int d = 0; d < depth; ++d) in += lines[rng() % lines.size()] + "\n";
+    in += "\n";
+  }
+  for (int variant = 0; variant < 3; ++variant) {
+    PerfScriptOptions options;
+    options.modern = variant == 1;
+    options.include_addrs = variant == 2;
+    options.annotate_jit = variant == 2;
+    PerfScriptStats whole, bytes;
+    std::string a = FoldPerfScript(in, options, &whole);
+    std::string b = FoldPerfScript(in, options, &bytes, 1);
+    CHECK(a == b);
+    CHECK(a.size() > 100);
+    CHECK(whole.lines == bytes.lines);
+    CHECK(whole.samples == bytes.samples);
+    CHECK(whole.paren_frames == bytes.paren_frames);
+    CHECK(whole.upper_hex_offsets == bytes.upper_hex_offsets);
+    CHECK(whole.blank_with_spaces == bytes.blank_with_spaces);
+  }
 }
