@@ -483,7 +483,9 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
 // For such a line MatchFrameLine finds the same fields (the symbol starts
 // after the white space, as its first branch says), so the result is the
 // one ProcessStackLine would reach. Anything else (and a key whose first
-// sighting found binary data) returns false for the general path.
+// sighting found binary data) returns false for the general path. A
+// caller line taken here (not the sample's first: that one is the sampled
+// address, which varies) is stored in the line cache for CachedLines.
 inline bool PerfScriptParser::FastStackLine(std::string_view line,
                                             bool terminated) {
   const char* base = line.data();
@@ -691,11 +693,6 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
 void PerfScriptParser::SetPname(std::string_view pname) {
   has_pname_ = !(pname.empty() || pname == "0");
   leaf_pending_ = true;
-  // Most samples come from the process of the sample before.
-  if (pname_index_ < pname_results_.size() &&
-      pname == pname_keys_.Get(pname_index_)) {
-    return;
-  }
   pname_java_ = StartsWith(pname, "java");
   SymbolId key = pname_keys_.Intern(pname);
   if (key == pname_results_.size()) {

@@ -11,19 +11,17 @@ namespace flamefold {
 PerlNumber PerlNumber::Parse(std::string_view s) {
   uint64_t v = 0;
   size_t i = 0;
-  if (s.size() <= 19) {  // fits in 64 bits: no overflow test per digit
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      v = v * 10 + static_cast<uint64_t>(s[i++] - '0');
-    }
-    if (i == s.size()) return FromUint(v);
-    v = 0;
-    i = 0;
-  }
   bool overflow = false;
-  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-    uint64_t d = static_cast<uint64_t>(s[i] - '0');
-    if (v > (UINT64_MAX - d) / 10) overflow = true;
-    v = v * 10 + d;
+  if (s.size() <= 19) {  // fits in 64 bits: no overflow test per digit
+    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+      v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+    }
+  } else {
+    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+      uint64_t d = static_cast<uint64_t>(s[i] - '0');
+      if (v > (UINT64_MAX - d) / 10) overflow = true;
+      v = v * 10 + d;
+    }
   }
   if (!overflow && i == s.size()) return FromUint(v);
   // A fraction or more than 64 bits: Perl converts with its atof.

@@ -144,15 +144,6 @@ void StackTrie::Merge(const StackTrie& other, StringInterner* names) {
   }
 }
 
-std::vector<NodeId> StackTrie::Children(NodeId n) const {
-  // A child is made after its parent, and ids grow in insertion order.
-  std::vector<NodeId> out;
-  for (NodeId c = n + 1; c < nodes_.size(); ++c) {
-    if (nodes_[c].parent == n) out.push_back(c);
-  }
-  return out;
-}
-
 namespace {
 
 struct Entry {

@@ -98,8 +98,6 @@ class StackTrie : public SampleSink {
   /// the byte order of their folded lines (no name holds ';').
   static std::vector<uint32_t> KeyRanks(const StringInterner& names);
 
-  /// Children of `n` in insertion order (found in one pass over the nodes).
-  std::vector<NodeId> Children(NodeId n) const;
 
  private:
   // Most nodes end no stack (a profile's stacks share their root frames
