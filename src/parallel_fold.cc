@@ -5,10 +5,14 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <mutex>
 #include <optional>
 #include <thread>
 
+#include "flamefold/big_alloc.h"
 #include "flamefold/input.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/perf_data_fold.h"
@@ -16,7 +20,10 @@
 namespace flamefold {
 namespace {
 
-constexpr size_t kChunkBytes = 4u << 20;
+// Small enough that the threads end at about the same time and that the
+// buffers in flight stay in a few MiB; large enough that handing a chunk
+// over costs nothing next to parsing it (about a millisecond).
+constexpr size_t kChunkBytes = 1u << 20;
 // Text held without a sample boundary before it is parsed sequentially.
 constexpr size_t kMaxUncut = 4 * kChunkBytes;
 
@@ -28,33 +35,43 @@ constexpr size_t kMaxUncut = 4 * kChunkBytes;
 class TextBuffer {
  public:
   TextBuffer() = default;
+  ~TextBuffer() { BigFree(data_, cap_); }
   TextBuffer(TextBuffer&& o) noexcept { *this = std::move(o); }
   TextBuffer& operator=(TextBuffer&& o) noexcept {
-    data_ = std::move(o.data_);
-    size_ = o.size_;
-    cap_ = o.cap_;
-    o.size_ = o.cap_ = 0;
+    if (this != &o) {
+      BigFree(data_, cap_);
+      data_ = o.data_;
+      size_ = o.size_;
+      cap_ = o.cap_;
+      o.data_ = nullptr;
+      o.size_ = o.cap_ = 0;
+    }
     return *this;
   }
   /// Makes room for `n` more bytes at the end and returns where they go.
   char* Extend(size_t n) {
-    if (size_ + n > cap_) {
-      size_t cap = std::max(cap_ * 2, size_ + n);
-      std::unique_ptr<char[]> bigger(new char[cap]);
-      if (size_ > 0) std::memcpy(bigger.get(), data_.get(), size_);
-      data_ = std::move(bigger);
-      cap_ = cap;
-    }
-    char* at = data_.get() + size_;
+    if (size_ + n > cap_) Reserve(std::max(cap_ * 2, size_ + n));
+    char* at = data_ + size_;
     size_ += n;
     return at;
   }
+  /// Makes the capacity at least `n` bytes, keeping the content. Blocks of
+  /// 2 MiB and more are mapped in huge pages (BigAllocate): one page fault
+  /// per buffer rather than 512.
+  void Reserve(size_t n) {
+    if (n <= cap_) return;
+    char* bigger = static_cast<char*>(BigAllocate(n));
+    if (size_ > 0) std::memcpy(bigger, data_, size_);
+    BigFree(data_, cap_);
+    data_ = bigger;
+    cap_ = n;
+  }
   void Truncate(size_t n) { size_ = n; }
-  std::string_view view() const { return {data_.get(), size_}; }
+  std::string_view view() const { return {data_, size_}; }
   size_t size() const { return size_; }
 
  private:
-  std::unique_ptr<char[]> data_;
+  char* data_ = nullptr;
   size_t size_ = 0, cap_ = 0;
 };
 
@@ -63,12 +80,19 @@ class TextBuffer {
 // when freed, an munmap that interrupts every thread.
 class BufferPool {
  public:
+  /// An empty buffer with room for a sample cut off the previous chunk and
+  /// the next chunk's read, so that reading into it does not reallocate.
   TextBuffer Take() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (free_.empty()) return TextBuffer();
-    TextBuffer b = std::move(free_.back());
-    free_.pop_back();
+    TextBuffer b;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!free_.empty()) {
+        b = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
     b.Truncate(0);
+    b.Reserve(2 * kChunkBytes);
     return b;
   }
   void Give(TextBuffer b) {
@@ -100,6 +124,14 @@ class Queue {
     not_full_.wait(lock, [&] { return q_.size() < cap_; });
     q_.push_back(std::move(item));
     not_empty_.notify_one();
+  }
+  /// Adds `*item` (moving it) if there is room; false, leaving it, if not.
+  bool TryPush(T* item) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (q_.size() >= cap_) return false;
+    q_.push_back(std::move(*item));
+    not_empty_.notify_one();
+    return true;
   }
   /// Waits for an item; nullopt once closed and empty.
   std::optional<T> Pop() {
@@ -135,40 +167,89 @@ class Queue {
 
 // One parsing thread: its own interner, parser and stack counts, merged
 // into the reading thread's when the input ends (a distinct stack costs
-// one merge, not every sample a hand-over).
+// one merge, not every sample a hand-over). The reading thread's own
+// worker adds straight to the run's interner and counts instead: one table
+// fewer to fill, fault in and merge.
 struct Worker {
   explicit Worker(const PerfScriptOptions& options)
-      : parser(options, &names, &counts) {}
-  StringInterner names;
-  StackCounts counts;
+      : parser(options, &own_names, &own_counts) {}
+  Worker(const PerfScriptOptions& options, StringInterner* names,
+         StackCounts* counts)
+      : parser(options, names, counts), shared(true) {}
+  StringInterner own_names;
+  StackCounts own_counts;
   PerfScriptParser parser;
+  bool shared = false;  // adds to the run's tables, not own_*
   std::string error;
   uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
 };
+
+// Parses one chunk into the worker's counts; the first error (in input
+// order) is the one kept. A worker may get chunks out of order (the reading
+// thread parses the newest chunk, then helps with the queued ones), so a
+// chunk before the one that failed is still parsed, and one after it is not.
+void ParseChunk(Worker* w, Chunk* chunk, BufferPool* pool,
+                const std::string& file, size_t max_line,
+                uint64_t input_index) {
+  if (chunk->line_base > w->error_at) {
+    pool->Give(std::move(chunk->buffer));
+    return;
+  }
+  LineReader reader(
+      chunk->buffer.view().substr(chunk->begin, chunk->end - chunk->begin),
+      max_line);
+  std::string err;
+  if (!w->parser.Feed(&reader, file, &err, chunk->line_base, input_index) &&
+      chunk->line_base < w->error_at) {
+    w->error = err;
+    w->error_at = chunk->line_base;
+  }
+  pool->Give(std::move(chunk->buffer));
+}
 
 void RunWorker(Worker* w, Queue<Chunk>* chunks, BufferPool* pool,
                const std::string& file, size_t max_line,
                uint64_t input_index) {
   while (std::optional<Chunk> chunk = chunks->Pop()) {
-    LineReader reader(
-        chunk->buffer.view().substr(chunk->begin, chunk->end - chunk->begin),
-        max_line);
-    std::string err;
-    if (!w->parser.Feed(&reader, file, &err, chunk->line_base, input_index) &&
-        chunk->line_base < w->error_at) {
-      w->error = err;
-      w->error_at = chunk->line_base;
-    }
-    pool->Give(std::move(chunk->buffer));
+    ParseChunk(w, &*chunk, pool, file, max_line, input_index);
   }
+}
+
+// The number of '\n' in `s`: every chunk's first line number depends on it,
+// so the reading thread counts at memory speed rather than a byte a step.
+size_t CountNewlines(std::string_view s) {
+  const char* p = s.data();
+  size_t n = s.size(), i = 0, total = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  const size_t whole = n - n % 16;
+  while (i < whole) {
+    // Per-byte counters (0 - (-1) per match) for at most 255 blocks, then
+    // summed by _mm_sad_epu8 into two 64-bit halves.
+    __m128i acc = _mm_setzero_si128();
+    size_t stop = std::min(whole, i + 255 * 16);
+    for (; i < stop; i += 16) {
+      __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(x, nl));
+    }
+    __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+    total += static_cast<size_t>(_mm_cvtsi128_si32(sums)) +
+             static_cast<size_t>(_mm_extract_epi16(sums, 4));
+  }
+#endif
+  for (; i < n; ++i) total += p[i] == '\n';
+  return total;
 }
 
 // Adds a worker's stacks to `counts`, translating its frame ids.
 void MergeWorker(Worker* w, StringInterner* names, StackCounts* counts) {
-  std::vector<SymbolId> map(w->names.size());
-  for (SymbolId id = 0; id < map.size(); ++id) map[id] = names->Intern(w->names.Get(id));
+  if (w->shared) return;
+  std::vector<SymbolId> map(w->own_names.size());
+  for (SymbolId id = 0; id < map.size(); ++id) {
+    map[id] = names->Intern(w->own_names.Get(id));
+  }
   std::vector<SymbolId> frames;
-  w->counts.ForEach([&](std::span<const SymbolId> ids, const PerlNumber& weight,
+  w->own_counts.ForEach([&](std::span<const SymbolId> ids, const PerlNumber& weight,
                         uint64_t samples) {
     frames.clear();
     for (SymbolId id : ids) frames.push_back(map[id]);
@@ -294,31 +375,41 @@ bool FoldInputs::AddInput(const std::string& file, std::string* err) {
   return true;
 }
 
-// The reading thread cuts the input after empty lines into chunks of about
-// kChunkBytes. The sequential parser takes the text up to the first empty
-// line (it may continue the previous input's sample), everything until the
-// event filter is known, and the text after the last empty line (it may go
-// on in the next input). Workers parse the other chunks, each into stack
-// counts of its own, merged at the end. The trie's walk sorts, so the
+// This thread reads the input and cuts it after empty lines into chunks of
+// about kChunkBytes. The sequential parser takes the text up to the first
+// empty line (it may continue the previous input's sample), everything until
+// the event filter is known, and the text after the last empty line (it may
+// go on in the next input). The other chunks go to N-1 worker threads; when
+// they are all busy and the queue is full, this thread parses the chunk
+// itself rather than wait, so N threads parse on N cores. Each parser
+// counts stacks of its own, merged at the end. The trie's walk sorts, so the
 // output does not depend on the number of threads or their timing.
 bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
                              ByteSource* source, std::string* err) {
   PerfScriptOptions options = config_.perf;
   const size_t jobs = static_cast<size_t>(config_.jobs);
-  Queue<Chunk> chunks(2 * jobs);
-  std::vector<std::unique_ptr<Worker>> workers;
+  // Two chunks per worker thread: a worker finds the next one ready while
+  // this thread parses a chunk of its own.
+  Queue<Chunk> chunks(2 * (jobs - 1));
+  std::vector<std::unique_ptr<Worker>> workers;  // workers[0]: this thread's
   std::vector<std::thread> threads;
   uint64_t lines = 0;
+  // Where the sequential parser failed: the first error in input order is
+  // reported, whichever thread met it.
+  uint64_t sequential_error_at = UINT64_MAX;
   std::string why;
   auto feed_sequential = [&](std::string_view text) {
     LineReader reader(text, config_.max_line);
     bool fed = parser_.Feed(&reader, file, &why, lines, index);
+    if (!fed) {
+      *err = why;
+      sequential_error_at = lines;
+    }
     lines += reader.line_number();
-    if (!fed) *err = why;
     return fed;
   };
   BufferPool pool;
-  TextBuffer buf;  // the text read and not handed out yet
+  TextBuffer buf = pool.Take();  // the text read and not handed out yet
   bool eof = false, first = true, ok = true;
   while (ok && !eof) {
     size_t old = buf.size();
@@ -372,15 +463,20 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
             options.event_filter = parser_.event_filter();
           }
           parallel_event_ = options.event_filter;
-          for (size_t i = 0; i < jobs; ++i) {
+          workers.push_back(
+              std::make_unique<Worker>(options, names_, &counts_));
+          for (size_t i = 1; i < jobs; ++i) {
             workers.push_back(std::make_unique<Worker>(options));
             threads.emplace_back(RunWorker, workers.back().get(), &chunks,
                                  &pool, file, config_.max_line, index);
           }
         }
-        std::string_view body = text.substr(head, cut - head);
-        uint64_t n = static_cast<uint64_t>(std::count(body.begin(), body.end(), '\n'));
-        chunks.Push(Chunk{lines, std::move(buf), head, cut});
+        uint64_t n = CountNewlines(text.substr(head, cut - head));
+        Chunk chunk{lines, std::move(buf), head, cut};
+        if (!chunks.TryPush(&chunk)) {
+          ParseChunk(workers[0].get(), &chunk, &pool, file, config_.max_line,
+                     index);
+        }
         lines += n;
       }
     }
@@ -388,17 +484,21 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   }
   if (ok && buf.size() > 0) ok = feed_sequential(buf.view());
   chunks.Close();
+  while (std::optional<Chunk> chunk = chunks.TryPop()) {  // help finish
+    ParseChunk(workers[0].get(), &*chunk, &pool, file, config_.max_line, index);
+  }
   for (std::thread& t : threads) t.join();
-  uint64_t error_at = UINT64_MAX;
+  // A read error comes after all the text read before it.
+  uint64_t error_at = ok ? UINT64_MAX : sequential_error_at;
   for (auto& w : workers) {
     if (!w->error.empty() && w->error_at < error_at) {
       error_at = w->error_at;
-      if (ok) *err = w->error;
+      *err = w->error;
     }
     MergeStats(&worker_stats_, w->parser.stats());
     MergeWorker(w.get(), names_, &counts_);
   }
-  return ok && error_at == UINT64_MAX;
+  return error_at == UINT64_MAX && ok;
 }
 
 void FoldInputs::Finish() {

@@ -411,6 +411,7 @@ bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
                             uint64_t input_index) {
   line_base_ = line_base;
   input_index_ = input_index;
+  error_.clear();  // each call reports the first error of its own text
   std::string_view line;
   for (;;) {
     if (has_pname_ && fast_lines_ && !leaf_pending_) CachedLines(reader);
