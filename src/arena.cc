@@ -26,7 +26,11 @@ Arena& Arena::operator=(Arena&& o) noexcept {
 
 std::string_view Arena::Store(std::string_view s) {
   if (s.size() > left_) {
-    size_t size = std::max(kBlock, s.size());
+    // Blocks double from kFirstBlock to kBlock: a small arena (the names of
+    // a short profile) faults in a few small pages, not a 2 MiB huge page.
+    size_t next = blocks_.empty() ? kFirstBlock
+                                  : std::min(kBlock, 2 * blocks_.back().size);
+    size_t size = std::max(next, s.size());
     blocks_.push_back({static_cast<char*>(BigAllocate(size)), size});
     cur_ = blocks_.back().data;
     left_ = size;

@@ -26,6 +26,7 @@ class Arena {
   size_t bytes_used() const { return used_; }
 
  private:
+  static constexpr size_t kFirstBlock = 64u << 10;
   static constexpr size_t kBlock = 4u << 20;
   struct Block {
     char* data;

@@ -1,0 +1,43 @@
+// Arena: blocks double from 64 KiB to 4 MiB; every view handed out stays
+// valid and keeps its bytes as later blocks are added, whatever the sizes.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flamefold/arena.h"
+
+TEST_CASE("Arena keeps every stored string across growing blocks") {
+  flamefold::Arena arena;
+  std::vector<std::string> want;
+  std::vector<std::string_view> got;
+  size_t bytes = 0;
+  // Short names first (the first small blocks), then ones that straddle a
+  // block's end, one larger than any block, and short ones after it.
+  for (int i = 0; i < 200000; ++i) {
+    size_t n = i == 150000 ? (5u << 20) : (i * 7919u) % 300;
+    std::string s(n, static_cast<char>('a' + i % 26));
+    if (!s.empty()) s[0] = static_cast<char>('A' + i % 26);
+    got.push_back(arena.Store(s));
+    bytes += n;
+    want.push_back(std::move(s));
+  }
+  CHECK(arena.bytes_used() == bytes);
+  bool same = true;
+  for (size_t i = 0; i < want.size(); ++i) same = same && got[i] == want[i];
+  CHECK(same);
+}
+
+TEST_CASE("StringInterner ids stay dense and names stay put") {
+  flamefold::StringInterner names;
+  bool dense = true;
+  for (int i = 0; i < 100000; ++i) {
+    dense = dense && names.Intern("frame_" + std::to_string(i)) ==
+                         static_cast<uint32_t>(i);
+  }
+  CHECK(dense);
+  CHECK(names.Intern("frame_7") == 7u);
+  CHECK(names.Get(99999) == "frame_99999");
+  CHECK(names.Find("frame_100000") == flamefold::StringInterner::kNone);
+}
