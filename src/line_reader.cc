@@ -10,7 +10,10 @@ constexpr size_t kInitialBuffer = 1u << 20;
 
 LineReader::LineReader(ByteSource* src, size_t max_line)
     : src_(src), max_line_(max_line),
-      buf_(std::min(kInitialBuffer, max_line + 1)), data_(buf_.data()) {}
+      data_(nullptr) {
+  buf_.resize_for_overwrite(std::min(kInitialBuffer, max_line + 1));
+  data_ = buf_.data();
+}
 
 LineReader::LineReader(std::string_view text, size_t max_line)
     : src_(nullptr), max_line_(max_line), data_(text.data()),
@@ -25,7 +28,7 @@ bool LineReader::Fill() {
   }
   if (end_ == buf_.size()) {
     size_t grown = std::min(buf_.size() * 2, max_line_ + 1);
-    buf_.resize(grown);
+    buf_.resize_for_overwrite(grown);
     data_ = buf_.data();
   }
   size_t got = 0;

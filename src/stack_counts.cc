@@ -220,7 +220,7 @@ void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
 void StackCounts::MoveInto(StackTrie* trie) {
   Flush();
   const SymbolId* ids = ids_.data();
-  std::vector<SortItem> sorted(entries_.size());
+  BigVector<SortItem> sorted(entries_.size());
   for (size_t i = 0; i < entries_.size(); ++i) {
     sorted[i] = {ids + entries_[i].offset, entries_[i].length,
                  static_cast<uint32_t>(i)};
@@ -229,7 +229,7 @@ void StackCounts::MoveInto(StackTrie* trie) {
   // How many leading keys each stack shares with the one before (the
   // frames they share and both go on from), for the node count and the
   // build.
-  std::vector<uint32_t> shared(sorted.size(), 0);
+  BigVector<uint32_t> shared(sorted.size(), 0);
   MultikeySort(StackOrder(&rank), sorted.data(), shared.data(), sorted.size(),
                0, 2 * std::bit_width(sorted.size()) + 16);
   size_t nodes = 0;

@@ -2,10 +2,10 @@
 //
 // Page faults dominate a naive run on large inputs (every fresh 4 KiB page
 // of a growing table traps into the kernel; in a VM that trap is costly).
-// Allocations of 2 MiB and more are mapped directly and marked
-// MADV_HUGEPAGE, so the kernel backs them with 2 MiB pages where
-// transparent huge pages are enabled ("madvise" or "always"): one fault per
-// 2 MiB instead of 512. Smaller allocations use operator new.
+// Allocations of 128 KiB and more are mapped directly, in whole 2 MiB
+// units, and marked MADV_HUGEPAGE, so the kernel backs them with 2 MiB
+// pages where transparent huge pages are enabled ("madvise" or "always"):
+// one fault per 2 MiB instead of 512. Smaller allocations use operator new.
 #ifndef FLAMEFOLD_BIG_ALLOC_H_
 #define FLAMEFOLD_BIG_ALLOC_H_
 
@@ -78,6 +78,12 @@ class BigArray {
   void push_back(const T& v) {
     if (size_ == capacity_) Grow(size_ + 1);
     data_[size_++] = v;
+  }
+  /// Sets the size to `n`; values past the old size are left unset, so a
+  /// buffer about to be overwritten is not zeroed (nor faulted in) first.
+  void resize_for_overwrite(size_t n) {
+    if (n > capacity_) Grow(n);
+    size_ = n;
   }
   /// Appends the `n` values at `p` (which must not point into this array).
   void append(const T* p, size_t n) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flamefold/big_alloc.h"
 #include "flamefold/byte_source.h"
 
 namespace flamefold {
@@ -76,7 +77,7 @@ class LineReader {
 
   ByteSource* src_;
   size_t max_line_;
-  std::vector<char> buf_;
+  BigArray<char> buf_;  // its size is the capacity used
   const char* data_;  // buf_.data(), or the text read in place
   size_t pos_ = 0;   // start of unread data
   size_t end_ = 0;   // end of valid data

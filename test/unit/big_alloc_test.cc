@@ -1,8 +1,10 @@
-// BigArray and BigReallocate: contents survive growth, across the 2 MiB
+// BigArray and BigReallocate: contents survive growth, across the 128 KiB
 // line where blocks become mappings that are moved rather than copied.
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 #include "flamefold/big_alloc.h"
 
@@ -37,4 +39,40 @@ TEST_CASE("BigArray moves and empties") {
   CHECK(b.empty());
   b.push_back(3);
   CHECK(b[0] == 3);
+}
+
+TEST_CASE("BigArray::resize_for_overwrite keeps what was there and grows") {
+  BigArray<char> a;
+  a.resize_for_overwrite(100);  // below the mapped size
+  CHECK(a.size() == 100);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<char>('a' + i % 26);
+  // Across the 128 KiB line, then from one mapping to a larger one.
+  for (size_t n : {size_t{200} << 10, size_t{3} << 20, size_t{9} << 20}) {
+    size_t old = a.size();
+    a.resize_for_overwrite(n);
+    REQUIRE(a.size() == n);
+    bool kept = true;
+    for (size_t i = 0; i < old; ++i) {
+      kept = kept && a[i] == static_cast<char>('a' + i % 26);
+    }
+    CHECK(kept);
+    for (size_t i = old; i < n; ++i) a[i] = static_cast<char>('a' + i % 26);
+  }
+  a.resize_for_overwrite(10);  // shrinking keeps the front
+  CHECK(a.size() == 10);
+  CHECK(a[9] == 'j');
+}
+
+TEST_CASE("BigAllocate blocks on both sides of the mapped size hold their bytes") {
+  for (size_t n : {size_t{1} << 10, (size_t{128} << 10) - 1, size_t{128} << 10,
+                   (size_t{2} << 20) + 1}) {
+    char* p = static_cast<char*>(flamefold::BigAllocate(n));
+    std::memset(p, 0x5a, n);
+    char* q = static_cast<char*>(flamefold::BigReallocate(p, n, 2 * n + 7));
+    bool same = true;
+    for (size_t i = 0; i < n; ++i) same = same && q[i] == 0x5a;
+    CHECK(same);
+    q[2 * n + 6] = 1;  // the whole new size is writable
+    flamefold::BigFree(q, 2 * n + 7);
+  }
 }
