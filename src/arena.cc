@@ -28,9 +28,10 @@ std::string_view Arena::Store(std::string_view s) {
   if (s.size() > left_) {
     // Blocks double from kFirstBlock to kBlock: a small arena (the names of
     // a short profile) faults in a few small pages, not a 2 MiB huge page.
+    // A block that is mapped (BigUsable) is used whole.
     size_t next = blocks_.empty() ? kFirstBlock
                                   : std::min(kBlock, 2 * blocks_.back().size);
-    size_t size = std::max(next, s.size());
+    size_t size = BigUsable(std::max(next, s.size()));
     blocks_.push_back({static_cast<char*>(BigAllocate(size)), size});
     cur_ = blocks_.back().data;
     left_ = size;

@@ -2,7 +2,7 @@
 //
 // Page faults dominate a naive run on large inputs (every fresh 4 KiB page
 // of a growing table traps into the kernel; in a VM that trap is costly).
-// Allocations of 128 KiB and more are mapped directly, in whole 2 MiB
+// Allocations of 512 KiB and more are mapped directly, in whole 2 MiB
 // units, and marked MADV_HUGEPAGE, so the kernel backs them with 2 MiB
 // pages where transparent huge pages are enabled ("madvise" or "always"):
 // one fault per 2 MiB instead of 512. Smaller allocations use operator new.
@@ -20,6 +20,10 @@ namespace flamefold {
 
 void* BigAllocate(size_t bytes);
 void BigFree(void* p, size_t bytes);
+/// How many bytes BigAllocate(bytes) really provides (a mapped block is a
+/// whole number of 2 MiB pages): callers that can use them all ask for
+/// this much, and give this size back to BigFree and BigReallocate.
+size_t BigUsable(size_t bytes);
 /// Grows a block from BigAllocate(old_bytes) to new_bytes (> old_bytes),
 /// keeping its contents. A mapped block keeps its pages: they are moved
 /// (mremap) into the larger mapping, not copied, so a table that doubles
@@ -96,6 +100,7 @@ class BigArray {
   void Grow(size_t need) {
     size_t cap = capacity_ == 0 ? 1024 : capacity_ * 2;
     while (cap < need) cap *= 2;
+    cap = BigUsable(cap * sizeof(T)) / sizeof(T);
     data_ = static_cast<T*>(
         data_ == nullptr
             ? BigAllocate(cap * sizeof(T))

@@ -1,4 +1,4 @@
-// BigArray and BigReallocate: contents survive growth, across the 128 KiB
+// BigArray and BigReallocate: contents survive growth, across the 512 KiB
 // line where blocks become mappings that are moved rather than copied.
 #include <doctest/doctest.h>
 
@@ -46,8 +46,8 @@ TEST_CASE("BigArray::resize_for_overwrite keeps what was there and grows") {
   a.resize_for_overwrite(100);  // below the mapped size
   CHECK(a.size() == 100);
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<char>('a' + i % 26);
-  // Across the 128 KiB line, then from one mapping to a larger one.
-  for (size_t n : {size_t{200} << 10, size_t{3} << 20, size_t{9} << 20}) {
+  // Across the 512 KiB line, then from one mapping to a larger one.
+  for (size_t n : {size_t{600} << 10, size_t{3} << 20, size_t{9} << 20}) {
     size_t old = a.size();
     a.resize_for_overwrite(n);
     REQUIRE(a.size() == n);
@@ -64,7 +64,7 @@ TEST_CASE("BigArray::resize_for_overwrite keeps what was there and grows") {
 }
 
 TEST_CASE("BigAllocate blocks on both sides of the mapped size hold their bytes") {
-  for (size_t n : {size_t{1} << 10, (size_t{128} << 10) - 1, size_t{128} << 10,
+  for (size_t n : {size_t{1} << 10, (size_t{512} << 10) - 1, size_t{512} << 10,
                    (size_t{2} << 20) + 1}) {
     char* p = static_cast<char*>(flamefold::BigAllocate(n));
     std::memset(p, 0x5a, n);
