@@ -24,7 +24,8 @@ namespace {
 // buffers in flight stay in a few MiB; large enough that handing a chunk
 // over costs nothing next to parsing it (about a millisecond).
 constexpr size_t kChunkBytes = 1u << 20;
-// Text held without a sample boundary before it is parsed sequentially.
+// Text held without a sample boundary before the rest of the input is
+// parsed sequentially.
 constexpr size_t kMaxUncut = 4 * kChunkBytes;
 
 // A piece of one input that starts just after an empty line: the Perl
@@ -104,6 +105,24 @@ class BufferPool {
   static constexpr size_t kKeep = 16;
   std::mutex mu_;
   std::vector<TextBuffer> free_;
+};
+
+// Bytes already read, then the rest of a source (which it does not own).
+class HeadSource : public ByteSource {
+ public:
+  HeadSource(std::string_view head, ByteSource* rest)
+      : head_(head), rest_(rest) {}
+  bool Read(char* buf, size_t cap, size_t* got, std::string* err) override {
+    if (head_.empty()) return rest_->Read(buf, cap, got, err);
+    *got = std::min(cap, head_.size());
+    std::memcpy(buf, head_.data(), *got);
+    head_.remove_prefix(*got);
+    return true;
+  }
+
+ private:
+  std::string_view head_;
+  ByteSource* rest_;
 };
 
 struct Chunk {
@@ -408,6 +427,19 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     lines += reader.line_number();
     return fed;
   };
+  // Parses `read` (bytes read and not handed out) and then the rest of the
+  // input sequentially.
+  auto feed_rest_sequential = [&](std::string_view read) {
+    HeadSource rest(read, source);
+    LineReader reader(&rest, config_.max_line);
+    bool fed = parser_.Feed(&reader, file, &why, lines, index);
+    if (!fed) {
+      *err = reader.error().empty() ? why : file + ": " + why;
+      sequential_error_at = reader.error().empty() ? lines : UINT64_MAX;
+    }
+    lines += reader.line_number();
+    return fed;
+  };
   BufferPool pool;
   TextBuffer buf = pool.Take();  // the text read and not handed out yet
   bool eof = false, first = true, ok = true;
@@ -426,21 +458,14 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     std::string_view text = buf.view();
     size_t cut = text.rfind("\n\n");
     if (cut == std::string_view::npos) {
-      // No sample boundary in all this text: one huge sample (a hostile
-      // 100,000-deep stack, say). Rather than hold it whole, the sequential
-      // parser, which carries its state on, takes its whole lines; it then
-      // also takes the rest of the sample, up to the next boundary.
-      size_t nl = text.rfind('\n');
-      if (text.size() < kMaxUncut || nl == std::string_view::npos) continue;
-      ok = feed_sequential(text.substr(0, nl + 1));
-      TextBuffer rest = pool.Take();
-      if (nl + 1 < text.size()) {
-        std::memcpy(rest.Extend(text.size() - nl - 1), text.data() + nl + 1,
-                    text.size() - nl - 1);
-      }
-      buf = std::move(rest);
-      first = true;
-      continue;
+      if (text.size() < kMaxUncut) continue;
+      // No sample boundary in kMaxUncut bytes: a hostile input (a line of
+      // gigabytes, a 100,000-deep stack). Rather than hold it whole, the
+      // sequential parser takes the rest of this input as a stream, as with
+      // --jobs 1, under the same line-length limit.
+      ok = feed_rest_sequential(text);
+      buf.Truncate(0);
+      break;
     }
     cut += 2;
     size_t head = 0;
