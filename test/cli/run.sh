@@ -5,7 +5,8 @@
 # fresh temporary directory, with $TOOL (the binary), $BUILD_DIR, $TESTDATA
 # and the other tools' directory $TOOLS set. Its stdout, stderr and exit
 # status must equal NAME.stdout, NAME.stderr and NAME.exit (a missing
-# .stdout/.stderr means "must be empty"). BLESS=1 rewrites them.
+# .stdout/.stderr means "must be empty"). BLESS=1 rewrites them. CLI_MATCH
+# (an extended regex) runs only the cases whose names match.
 set -u
 tool=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,6 +19,8 @@ export TESTDATA BUILD_DIR
 pass=0; fail=0
 for cmd in "$here/$tool"/*.cmd; do
   name=${cmd%.cmd}
+  # CLI_MATCH (an extended regex) picks cases by name, e.g. for a sanitizer.
+  [[ -n "${CLI_MATCH:-}" && ! $(basename "$name") =~ $CLI_MATCH ]] && continue
   work=$(mktemp -d)
   (cd "$work" && bash "$cmd" > "$work/.stdout" 2> "$work/.stderr"; echo $? > "$work/.exit")
   if [ "${BLESS:-}" = 1 ]; then
