@@ -43,9 +43,14 @@ Measure() {
   local name=$1 bytes=$2 output=$3
   shift 3
   if [ -x /usr/bin/time ]; then
+    # Wall time from the clock in ns (time's %e has 10 ms steps, 7% of a run).
+    local t0 t1
+    t0=$(date +%s%N)
     /usr/bin/time -f "%e %U %S %M" -o "$TMP/$name.time" "$@" > "$output" 2> "$TMP/$name.err"
     local status=$?
+    t1=$(date +%s%N)
     read -r wall user sys rss < <(tail -n 1 "$TMP/$name.time")
+    wall=$(echo "scale=4; ($t1 - $t0) / 1000000000" | bc)
     echo "$wall $(echo "$user + $sys" | bc) $rss" > "$TMP/$name.stats"
   else
     python3 - "$TMP/$name.stats" "$output" "$@" <<'PY'
@@ -56,7 +61,7 @@ with open(output, "wb") as out:
     status = subprocess.run(cmd, stdout=out, stderr=subprocess.DEVNULL).returncode
 wall = time.monotonic() - t
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-open(stats, "w").write("%.2f %.2f %d\n" % (wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss))
+open(stats, "w").write("%.4f %.2f %d\n" % (wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss))
 sys.exit(status)
 PY
     local status=$?
@@ -73,7 +78,7 @@ PY
 Report() {
   local name=$1 bytes=$2 note=$3 wall cpu rss
   read -r wall cpu rss < "$TMP/$name.stats"
-  printf "%-26s %8.2f s wall %8.2f s cpu %9.1f MiB/s %8.1f MiB peak RSS%s\n" "$name" "$wall" "$cpu" \
+  printf "%-28s %8.3f s wall %8.2f s cpu %9.1f MiB/s %8.1f MiB peak RSS%s\n" "$name" "$wall" "$cpu" \
     "$(echo "$bytes / 1048576 / ($wall + 0.0001)" | bc -l)" "$(echo "$rss / 1024" | bc -l)" "$note"
 }
 
@@ -90,7 +95,7 @@ MeasureMedian() {
   local median fastest
   median=$(for k in $(seq "$runs"); do echo "$(cut -d' ' -f1 "$TMP/$name#$k.stats") $k"; done |
     sort -n | sed -n "$(( (runs + 1) / 2 ))p" | cut -d' ' -f2)
-  fastest=$(cat "$TMP/$name#"*.stats | cut -d' ' -f1 | sort -n | head -n 1)
+  fastest=$(printf "%.3f" "$(cat "$TMP/$name#"*.stats | cut -d' ' -f1 | sort -n | head -n 1)")
   cp "$TMP/$name#$median.stats" "$TMP/$name.stats"
   Report "$name" "$bytes" " (median of $runs; fastest $fastest s)"
 }
@@ -108,7 +113,10 @@ printf "flamefold %s; %s; %d cores\n" "$("$FOLD" --version | head -n 1)" \
 MeasureMedian "flamefold --jobs 1" "$BYTES" "$TMP/fold1.txt" "$FOLD" -q --jobs 1 "$INPUT"
 MeasureMedian "flamefold --jobs 2" "$BYTES" "$TMP/fold2.txt" "$FOLD" -q --jobs 2 "$INPUT"
 cmp -s "$TMP/fold1.txt" "$TMP/fold2.txt" || { echo "MISMATCH: --jobs 2 output differs from --jobs 1"; failed=1; }
-MeasureMedian "flamefold --all --jobs 1" "$BYTES" "$TMP/fold-all.txt" "$FOLD" -q --all "$INPUT"
+# No --jobs: one thread per core, at most 4.
+MeasureMedian "flamefold (default jobs)" "$BYTES" "$TMP/fold-default.txt" "$FOLD" -q "$INPUT"
+cmp -s "$TMP/fold1.txt" "$TMP/fold-default.txt" || { echo "MISMATCH: default output differs from --jobs 1"; failed=1; }
+MeasureMedian "flamefold --all --jobs 1" "$BYTES" "$TMP/fold-all.txt" "$FOLD" -q --all --jobs 1 "$INPUT"
 
 # Ten operands: a 10x larger input folded in the memory of its distinct stacks.
 ten=()
@@ -123,7 +131,10 @@ one, ten = Read(sys.argv[1]), Read(sys.argv[2])
 ok = len(one) == len(ten) and all(a[0] == b[0] and int(a[1]) * 10 == int(b[1]) for a, b in zip(one, ten))
 sys.exit(0 if ok else 1)
 PY
-echo "peak RSS: $(( $(Rss "flamefold --jobs 1") / 1024 )) MiB for 1x, $(( $(Rss "flamefold 10x --jobs 1") / 1024 )) MiB for 10x the input"
+MeasureMedian "flamefold 10x (default jobs)" "$((BYTES * 10))" "$TMP/fold10d.txt" "$FOLD" -q "${ten[@]}"
+cmp -s "$TMP/fold10.txt" "$TMP/fold10d.txt" || { echo "MISMATCH: 10x default output differs from --jobs 1"; failed=1; }
+echo "peak RSS: $(( $(Rss "flamefold --jobs 1") / 1024 )) MiB for 1x, $(( $(Rss "flamefold 10x --jobs 1") / 1024 )) MiB for 10x the input (--jobs 1);" \
+  "$(( $(Rss "flamefold (default jobs)") / 1024 )) and $(( $(Rss "flamefold 10x (default jobs)") / 1024 )) MiB by default"
 
 if [ "${SKIP_PERL:-0}" != 1 ] && [ -f "$PERL_SCRIPT" ]; then
   Measure "stackcollapse-perf.pl" "$BYTES" "$TMP/perl.txt" perl "$PERL_SCRIPT" "$INPUT"
@@ -134,9 +145,10 @@ if [ "${SKIP_PERL:-0}" != 1 ] && [ -f "$PERL_SCRIPT" ]; then
     diff "$TMP/perl.txt" "$TMP/fold1.txt" | head -n 10
     failed=1
   fi
-  printf "speed-up over stackcollapse-perf.pl: %.1fx (--jobs 1), %.1fx (--jobs 2)\n" \
+  printf "speed-up over stackcollapse-perf.pl: %.1fx (--jobs 1), %.1fx (--jobs 2), %.1fx (default)\n" \
     "$(echo "$(Wall stackcollapse-perf.pl) / ($(Wall "flamefold --jobs 1") + 0.0001)" | bc -l)" \
-    "$(echo "$(Wall stackcollapse-perf.pl) / ($(Wall "flamefold --jobs 2") + 0.0001)" | bc -l)"
+    "$(echo "$(Wall stackcollapse-perf.pl) / ($(Wall "flamefold --jobs 2") + 0.0001)" | bc -l)" \
+    "$(echo "$(Wall stackcollapse-perf.pl) / ($(Wall "flamefold (default jobs)") + 0.0001)" | bc -l)"
 else
   echo "stackcollapse-perf.pl not run (no $PERL_SCRIPT, or SKIP_PERL=1)"
 fi

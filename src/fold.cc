@@ -1,8 +1,10 @@
 #include "flamefold/fold.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -16,6 +18,25 @@
 #include "flamefold_config.h"
 
 namespace flamefold {
+
+namespace {
+
+// Without --jobs: one thread per core this process may run on, at most 4.
+// Past that the reading thread (which also parses) is the limit, and each
+// thread's tables cost memory.
+constexpr long long kDefaultMaxJobs = 4;
+
+// The cores this process may run on (taskset, cgroup cpusets), else online.
+long long UsableCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
+    return CPU_COUNT(&set);
+  }
+  return std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+}  // namespace
+
 namespace {
 
 constexpr OptionSpec kSpecs[] = {
@@ -50,7 +71,7 @@ constexpr OptionSpec kSpecs[] = {
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
     {"jobs|j", OptType::kInt, false, false, "N",
-     "parse with N threads (0: one per core; default 1)"},
+     "parse with N threads (0: one per core; default: one per core, at most 4)"},
     {"stats", OptType::kFlag, false, false, "",
      "print counts of lines, samples and stacks on stderr"},
     {"max-line-length", OptType::kInt, false, false, "BYTES",
@@ -114,12 +135,13 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   }
   config->stats = opts.Has("stats");
   config->quiet = opts.Has("quiet");
-  long long v = 1;
+  const long long cores = UsableCores();
+  long long v = std::min(cores, kDefaultMaxJobs);
   if (opts.Has("jobs") && !ParsePositive(opts.Get("jobs"), 0, &v)) {
     *err = "--jobs takes a number of threads, 0 or more";
     return ArgsResult::kUsageError;
   }
-  config->jobs = static_cast<int>(v == 0 ? std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)) : std::min(v, 256LL));
+  config->jobs = static_cast<int>(v == 0 ? cores : std::min(v, 256LL));
   if (opts.Has("max-line-length")) {
     if (!ParsePositive(opts.Get("max-line-length"), 1, &v)) {
       *err = "--max-line-length takes a number of bytes, 1 or more";
