@@ -184,21 +184,15 @@ class Queue {
   bool closed_ = false;
 };
 
-// One parsing thread: its own interner, parser and stack counts, merged
-// into the reading thread's when the input ends (a distinct stack costs
-// one merge, not every sample a hand-over). The reading thread's own
-// worker adds straight to the run's interner and counts instead: one table
-// fewer to fill, fault in and merge.
+// One parsing thread's parser for one input: it adds to tables of its own
+// (FoldInputs::WorkerTables, kept across inputs and merged at the end: a
+// distinct stack costs one merge, not every sample a hand-over), or, for
+// the reading thread, straight to the run's interner and counts.
 struct Worker {
-  explicit Worker(const PerfScriptOptions& options)
-      : parser(options, &own_names, &own_counts) {}
   Worker(const PerfScriptOptions& options, StringInterner* names,
          StackCounts* counts)
-      : parser(options, names, counts), shared(true) {}
-  StringInterner own_names;
-  StackCounts own_counts;
+      : parser(options, names, counts) {}
   PerfScriptParser parser;
-  bool shared = false;  // adds to the run's tables, not own_*
   std::string error;
   uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
 };
@@ -258,22 +252,6 @@ size_t CountNewlines(std::string_view s) {
 #endif
   for (; i < n; ++i) total += p[i] == '\n';
   return total;
-}
-
-// Adds a worker's stacks to `counts`, translating its frame ids.
-void MergeWorker(Worker* w, StringInterner* names, StackCounts* counts) {
-  if (w->shared) return;
-  std::vector<SymbolId> map(w->own_names.size());
-  for (SymbolId id = 0; id < map.size(); ++id) {
-    map[id] = names->Intern(w->own_names.Get(id));
-  }
-  std::vector<SymbolId> frames;
-  w->own_counts.ForEach([&](std::span<const SymbolId> ids, const PerlNumber& weight,
-                        uint64_t samples) {
-    frames.clear();
-    for (SymbolId id : ids) frames.push_back(map[id]);
-    counts->Add(frames, weight, samples);
-  });
 }
 
 }  // namespace
@@ -490,8 +468,13 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
           parallel_event_ = options.event_filter;
           workers.push_back(
               std::make_unique<Worker>(options, names_, &counts_));
+          while (worker_tables_.size() < jobs - 1) {
+            worker_tables_.push_back(std::make_unique<WorkerTables>());
+          }
           for (size_t i = 1; i < jobs; ++i) {
-            workers.push_back(std::make_unique<Worker>(options));
+            WorkerTables* own = worker_tables_[i - 1].get();
+            workers.push_back(
+                std::make_unique<Worker>(options, &own->names, &own->counts));
             threads.emplace_back(RunWorker, workers.back().get(), &chunks,
                                  &pool, file, config_.max_line, index);
           }
@@ -521,7 +504,6 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
       *err = w->error;
     }
     MergeStats(&worker_stats_, w->parser.stats());
-    MergeWorker(w.get(), names_, &counts_);
   }
   return error_at == UINT64_MAX && ok;
 }
@@ -530,9 +512,40 @@ void FoldInputs::Finish() {
   LimitStats before = limit_totals();
   parser_.Finish();  // may end the last input's last sample
   NoteLimits(last_file_, before);
-  counts_.MoveInto(trie_);
+  if (worker_tables_.empty()) {
+    counts_.MoveInto(trie_);
+  } else {
+    MoveTablesIntoTrie();
+  }
   stats_ = parser_.stats();
   MergeStats(&stats_, worker_stats_);
+}
+
+// The worker threads' tables and this one's are sorted at once, each on a
+// thread (the workers' after their ids are rewritten into the run's), and
+// the trie is built in one sweep of their merged order.
+void FoldInputs::MoveTablesIntoTrie() {
+  std::vector<std::vector<SymbolId>> maps(worker_tables_.size());
+  for (size_t k = 0; k < worker_tables_.size(); ++k) {
+    const StringInterner& own = worker_tables_[k]->names;
+    maps[k].resize(own.size());
+    for (SymbolId id = 0; id < own.size(); ++id) {
+      maps[k][id] = names_->Intern(own.Get(id));
+    }
+  }
+  const std::vector<uint32_t> rank = StackTrie::KeyRanks(*names_);
+  std::vector<std::thread> sorters;
+  for (size_t k = 0; k < worker_tables_.size(); ++k) {
+    sorters.emplace_back([&, k] {
+      worker_tables_[k]->counts.SortForMove(rank, maps[k]);
+    });
+  }
+  counts_.SortForMove(rank);
+  for (std::thread& t : sorters) t.join();
+  std::vector<StackCounts*> tables{&counts_};
+  for (auto& w : worker_tables_) tables.push_back(&w->counts);
+  StackCounts::MoveSortedInto(tables, rank, trie_);
+  worker_tables_.clear();
 }
 
 }  // namespace flamefold

@@ -113,12 +113,7 @@ void StackCounts::Grow() {
 
 namespace {
 
-// A stack to sort: its ids, and its place in the table.
-struct SortItem {
-  const SymbolId* ids;
-  uint32_t length;
-  uint32_t entry;
-};
+using SortItem = StackCounts::SortItem;
 
 // Stacks sort in the byte order of their folded lines: frame by frame, a
 // frame by the rank of "name" where the stack ends and of "name;" where it
@@ -218,27 +213,155 @@ void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
 // created in the order the trie's Walk visits them, which lets it go through
 // them in id order instead of sorting each node's children.
 void StackCounts::MoveInto(StackTrie* trie) {
-  Flush();
-  const SymbolId* ids = ids_.data();
-  BigVector<SortItem> sorted(entries_.size());
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    sorted[i] = {ids + entries_[i].offset, entries_[i].length,
-                 static_cast<uint32_t>(i)};
-  }
   const std::vector<uint32_t> rank = StackTrie::KeyRanks(trie->names());
+  SortForMove(rank);
+  StackCounts* self = this;
+  MoveSortedInto(std::span<StackCounts* const>(&self, 1), rank, trie);
+}
+
+void StackCounts::SortForMove(const std::vector<uint32_t>& rank,
+                              std::span<const SymbolId> map) {
+  Flush();
+  if (!map.empty()) {
+    for (SymbolId& id : ids_) id = map[id];
+  }
+  const SymbolId* ids = ids_.data();
+  sorted_.resize(entries_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    sorted_[i] = {ids + entries_[i].offset, entries_[i].length,
+                  static_cast<uint32_t>(i)};
+  }
   // How many leading keys each stack shares with the one before (the
   // frames they share and both go on from), for the node count and the
   // build.
-  BigVector<uint32_t> shared(sorted.size(), 0);
-  MultikeySort(StackOrder(&rank), sorted.data(), shared.data(), sorted.size(),
-               0, 2 * std::bit_width(sorted.size()) + 16);
-  size_t nodes = 0;
-  for (size_t i = 0; i < sorted.size(); ++i) nodes += sorted[i].length - shared[i];
+  shared_.assign(sorted_.size(), 0);
+  MultikeySort(StackOrder(&rank), sorted_.data(), shared_.data(),
+               sorted_.size(), 0, 2 * std::bit_width(sorted_.size()) + 16);
+}
+
+void StackCounts::Reset() {
+  ids_ = {};
+  entries_ = {};
+  sorted_ = {};
+  shared_ = {};
+  slots_.assign(1024, Slot{0, 0});
+  mask_ = 1023;
+  total_samples_ = 0;
+}
+
+namespace {
+
+// The sorted tables' stacks in their merged order: each step yields the
+// least head (the first table's on a tie) and how many leading keys it
+// shares with the stack yielded before.
+//
+// Each head's shared keys with the last stack yielded (`lcp`) are kept, so
+// heads are compared without reading their shared prefixes again (as in
+// LCP merge): the head that shares more with the last stack is the lesser
+// (both follow it; the other one differs from it first, upwards); only
+// heads that share as much are compared, from there on.
+class MergedStacks {
+ public:
+  struct Run {
+    std::span<const SortItem> sorted;
+    const uint32_t* shared;
+    size_t next = 0;
+    uint32_t lcp = 0;  // keys the head shares with the last stack yielded
+  };
+  MergedStacks(std::vector<Run> runs, const StackOrder& order)
+      : order_(order), runs_(std::move(runs)) {}
+
+  /// The next stack (false when none is left): its run and its shared keys.
+  bool Next(size_t* run, const SortItem** item, uint32_t* shared) {
+    size_t best = SIZE_MAX;
+    for (size_t r = 0; r < runs_.size(); ++r) {
+      const Run& c = runs_[r];
+      if (c.next == c.sorted.size()) continue;
+      if (best == SIZE_MAX) {
+        best = r;
+        continue;
+      }
+      const Run& b = runs_[best];
+      if (c.lcp > b.lcp ||
+          (c.lcp == b.lcp &&
+           order_.LessFrom(c.sorted[c.next], b.sorted[b.next], c.lcp))) {
+        best = r;
+      }
+    }
+    if (best == SIZE_MAX) return false;
+    Run& r = runs_[best];
+    const SortItem& x = r.sorted[r.next];
+    const uint32_t lcp = r.lcp;
+    // The other heads against x: one that shared less with the last stack
+    // shares that much with x; one that shared as much may share more.
+    for (size_t o = 0; o < runs_.size(); ++o) {
+      Run& c = runs_[o];
+      if (o == best || c.next == c.sorted.size() || c.lcp < lcp) continue;
+      c.lcp = Common(x, c.sorted[c.next], lcp);
+    }
+    ++r.next;
+    if (r.next < r.sorted.size()) r.lcp = r.shared[r.next];
+    *run = best;
+    *item = &x;
+    *shared = lcp;
+    return true;
+  }
+
+  /// The stack `ahead` places after the next one of run `r`, if any, and
+  /// the keys it shares with the one before it in its run.
+  const SortItem* Ahead(size_t r, size_t ahead, uint32_t* shared) const {
+    const Run& run = runs_[r];
+    if (run.next + ahead >= run.sorted.size()) return nullptr;
+    *shared = run.shared[run.next + ahead];
+    return &run.sorted[run.next + ahead];
+  }
+  size_t runs() const { return runs_.size(); }
+
+ private:
+  // The keys `a` and `b` share, knowing they share the first `from`.
+  uint32_t Common(const SortItem& a, const SortItem& b, uint32_t from) const {
+    size_t d = from;
+    const size_t limit = std::min(a.length, b.length);
+    while (d < limit && order_.KeyAt(a, d) == order_.KeyAt(b, d)) ++d;
+    return static_cast<uint32_t>(d);
+  }
+
+  const StackOrder& order_;
+  std::vector<Run> runs_;
+};
+
+}  // namespace
+
+// The stacks are taken in the byte order of their folded lines: stacks that
+// share leading keys are then neighbours, so each stack only walks the nodes
+// past what it shares with the one before (the nodes of that shared part are
+// on `path`). Into an empty trie, every node past the shared part is new (a
+// stack that shared more with an earlier one would share it with the one
+// just before as well; the same stack from another table shares all its
+// keys), but for a node that ended an earlier stack (see `ended`), so it is
+// appended without a look-up; and the nodes are then created in the order
+// the trie's Walk visits them, which lets it go through them in id order
+// instead of sorting each node's children.
+void StackCounts::MoveSortedInto(std::span<StackCounts* const> tables,
+                                 const std::vector<uint32_t>& rank,
+                                 StackTrie* trie) {
+  std::vector<MergedStacks::Run> runs;
+  size_t nodes = 0, stacks = 0;
+  for (StackCounts* t : tables) {
+    runs.push_back({std::span<const SortItem>(t->sorted_.data(), t->sorted_.size()),
+                    t->shared_.data()});
+    for (size_t i = 0; i < t->sorted_.size(); ++i) {
+      nodes += t->sorted_[i].length - t->shared_[i];
+    }
+    stacks += t->sorted_.size();
+  }
+  const StackOrder order(&rank);
+  MergedStacks merged(std::move(runs), order);
   const bool fresh = trie->node_count() == 1;
   // Into an empty trie: at most `nodes` nodes (fewer when a node both ends a
-  // stack and has children, and lines sort between: see `ended`), one
-  // allocation.
-  if (fresh) trie->Reserve(nodes, sorted.size());
+  // stack and has children, and lines sort between: see `ended`; or when
+  // tables share stacks), one allocation.
+  if (fresh) trie->Reserve(nodes, stacks);
   std::vector<NodeId> path{StackTrie::kRoot};
   // A stack that ends at a node N comes before the stacks that go on
   // through N, but not always just before: the lines of a sibling whose
@@ -253,15 +376,19 @@ void StackCounts::MoveInto(StackTrie* trie) {
     NodeId node;
   };
   std::vector<Ended> ended;
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    if (i + 8 < sorted.size()) {
-      // In sorted order, the ids and entries are read at random.
-      const SortItem& next = sorted[i + 8];
-      __builtin_prefetch(next.ids + shared[i + 8]);
-      __builtin_prefetch(&entries_[next.entry]);
+  size_t run;
+  const SortItem* item;
+  uint32_t level;
+  while (merged.Next(&run, &item, &level)) {
+    // In sorted order, the ids and entries are read at random.
+    for (size_t r = 0; r < merged.runs(); ++r) {
+      uint32_t from;
+      if (const SortItem* next = merged.Ahead(r, 8, &from)) {
+        __builtin_prefetch(next->ids + from);
+        __builtin_prefetch(&tables[r]->entries_[next->entry]);
+      }
     }
-    const SortItem& s = sorted[i];
-    const uint32_t level = shared[i];
+    const SortItem& s = *item;
     path.resize(level + 1);
     NodeId found = StackTrie::kRoot;
     if (fresh && level < s.length) {
@@ -289,17 +416,13 @@ void StackCounts::MoveInto(StackTrie* trie) {
       }
       path.push_back(n);
     }
-    if (fresh && s.length > 0) {
+    if (fresh && s.length > 0 && level < s.length) {
       ended.push_back({s.length - 1, s.ids[s.length - 1], path.back()});
     }
-    const Entry& e = entries_[s.entry];
+    const Entry& e = tables[run]->entries_[s.entry];
     trie->AddCounts(path.back(), e.weight, e.samples);
   }
-  ids_ = {};
-  entries_ = {};
-  slots_.assign(1024, Slot{0, 0});
-  mask_ = 1023;
-  total_samples_ = 0;
+  for (StackCounts* t : tables) t->Reset();
 }
 
 }  // namespace flamefold

@@ -46,6 +46,14 @@ class FoldInputs {
   void NoteLimits(const std::string& file, const LimitStats& before);
   bool AddParallel(const std::string& file, uint64_t index,
                    ByteSource* source, std::string* err);
+  void MoveTablesIntoTrie();
+
+  // The stacks parsed by one worker thread, in names of its own: kept
+  // across inputs, sorted and merged into the trie by Finish().
+  struct WorkerTables {
+    StringInterner names;
+    StackCounts counts;
+  };
 
   std::vector<std::pair<std::string, LimitStats>> limit_hits_;
   std::string last_file_;
@@ -53,6 +61,7 @@ class FoldInputs {
   StringInterner* names_;
   StackTrie* trie_;
   StackCounts counts_;       // the stacks read, until Finish() builds trie_
+  std::vector<std::unique_ptr<WorkerTables>> worker_tables_;  // --jobs N
   PerfScriptParser parser_;  // the sequential parser; its state spans inputs
   PerfScriptStats stats_;         // all of it, after Finish()
   PerfScriptStats worker_stats_;  // what the parallel workers parsed

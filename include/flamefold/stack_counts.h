@@ -51,6 +51,30 @@ class StackCounts : public SampleSink {
   /// empties this table, freeing its memory.
   void MoveInto(StackTrie* trie);
 
+  /// Tables filled on several threads, each with names of its own, become
+  /// one trie in two steps. First each table sorts its stacks in the byte
+  /// order of their folded lines (`rank` is StackTrie::KeyRanks of the
+  /// trie's names), after rewriting every frame id f as map[f] when `map` is
+  /// given (a table's own ids into the trie's). This touches nothing but
+  /// this table, so tables sort on threads of their own; afterwards only
+  /// MoveSortedInto may use the table.
+  void SortForMove(const std::vector<uint32_t>& rank,
+                   std::span<const SymbolId> map = {});
+  /// Then the sorted tables' stacks are added to `trie` in one sweep of
+  /// their merged order (a stack found in several tables adds up), and the
+  /// tables are emptied. The trie must be empty for the fast build; else
+  /// each stack is looked up.
+  static void MoveSortedInto(std::span<StackCounts* const> tables,
+                             const std::vector<uint32_t>& rank,
+                             StackTrie* trie);
+
+  /// A stack in sorted order: its ids and its entry (for the sort).
+  struct SortItem {
+    const SymbolId* ids;
+    uint32_t length;
+    uint32_t entry;
+  };
+
   /// The number of distinct stacks (after inserting what is queued).
   size_t size() {
     Flush();
@@ -88,9 +112,13 @@ class StackCounts : public SampleSink {
   Queued queue_[kDepth];  // a ring: the oldest at queue_head_
   size_t queue_head_ = 0, queued_ = 0;
 
+  void Reset();
+
   BigArray<SymbolId> ids_;
   BigArray<Entry> entries_;
   BigVector<Slot> slots_;
+  BigVector<SortItem> sorted_;  // after SortForMove
+  BigVector<uint32_t> shared_;  // keys each sorted_[i] shares with the one before
   size_t mask_;
   uint64_t total_samples_ = 0;
 };

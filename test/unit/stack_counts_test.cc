@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -135,4 +136,83 @@ TEST_CASE("stack counts build a trie in walk order when names extend others") {
       CHECK(built.ChildOf(built.parent(n), built.frame(n)) == n);
     }
   }
+}
+
+TEST_CASE("tables with names of their own sort apart and merge into one trie") {
+  // As --jobs N does: each table counts stacks in ids of its own interner,
+  // sorts them (on its own thread, after its ids are mapped into the run's),
+  // and one sweep of the merged order builds the trie. Stacks found in
+  // several tables add up; names that extend others ("f" < "f.a" < "f;x")
+  // must still give one node per name under a node, in walk order.
+  const std::vector<std::string> pool = {"f", "f.a", "f.a.b", "f!", "f:",
+                                         "f a", "f_", "g", "f.b", "fa", ""};
+  std::mt19937 rng(17);
+  for (int round = 0; round < 12; ++round) {
+    const size_t tables = 2 + round % 3;
+    StringInterner run_names;
+    StackTrie direct(&run_names), built(&run_names);
+    std::vector<std::unique_ptr<StringInterner>> own(tables);
+    std::vector<std::unique_ptr<StackCounts>> counts(tables);
+    for (size_t t = 0; t < tables; ++t) {
+      own[t] = std::make_unique<StringInterner>();
+      counts[t] = std::make_unique<StackCounts>();
+    }
+    // Table 0 is the run's own (its ids are the run's); the others intern
+    // names in their own order, so ids differ between tables.
+    for (int s = 0; s < 4000; ++s) {
+      const size_t t = rng() % tables;
+      StringInterner* names = t == 0 ? &run_names : own[t].get();
+      std::vector<std::string> frames(rng() % 7);
+      for (std::string& f : frames) f = pool[rng() % pool.size()];
+      if (round % 2 == 1 && s % 3 == 0) frames.insert(frames.begin(), 300, "root");
+      PerlNumber w = PerlNumber::FromUint(rng() % 9);
+      counts[t]->Add(Ids(names, frames), w, 1);
+      direct.Add(Ids(&run_names, frames), w);
+    }
+    std::vector<std::vector<SymbolId>> maps(tables);
+    for (size_t t = 1; t < tables; ++t) {
+      for (SymbolId id = 0; id < own[t]->size(); ++id) {
+        maps[t].push_back(run_names.Intern(own[t]->Get(id)));
+      }
+    }
+    const std::vector<uint32_t> rank = StackTrie::KeyRanks(run_names);
+    std::vector<StackCounts*> all;
+    for (size_t t = 0; t < tables; ++t) {
+      counts[t]->SortForMove(rank, maps[t]);
+      all.push_back(counts[t].get());
+    }
+    StackCounts::MoveSortedInto(all, rank, &built);
+    CHECK(testing::FoldedText(built) == testing::FoldedText(direct));
+    CHECK(built.node_count() == direct.node_count());
+    CHECK(built.total_samples() == direct.total_samples());
+    CHECK(built.IdsInWalkOrder());
+    bool one_node_per_name = true;
+    for (NodeId n = 1; n < built.node_count(); ++n) {
+      one_node_per_name = one_node_per_name &&
+                          built.ChildOf(built.parent(n), built.frame(n)) == n;
+    }
+    CHECK(one_node_per_name);
+    for (size_t t = 0; t < tables; ++t) CHECK(counts[t]->size() == 0);
+  }
+}
+
+TEST_CASE("the same stacks in two tables add up, node for node") {
+  StringInterner names;
+  StackCounts a, b;
+  for (const auto& s : std::vector<std::vector<std::string>>{
+           {"m", "x"}, {"m"}, {"m", "x", "y"}, {}, {"n"}}) {
+    a.Add(Ids(&names, s), PerlNumber::FromUint(1), 1);
+    b.Add(Ids(&names, s), PerlNumber::FromUint(10), 2);
+  }
+  b.Add(Ids(&names, {"m", "x.a"}), PerlNumber::FromUint(5), 1);
+  StackTrie trie(&names);
+  const std::vector<uint32_t> rank = StackTrie::KeyRanks(names);
+  a.SortForMove(rank);
+  b.SortForMove(rank);
+  std::vector<StackCounts*> both{&a, &b};
+  StackCounts::MoveSortedInto(both, rank, &trie);
+  CHECK(testing::FoldedText(trie) == "m 11\nm;x 11\nm;x.a 5\nm;x;y 11\nn 11\n");
+  CHECK(trie.total_samples() == 16);
+  CHECK(trie.node_count() == 6);  // root, m, m;x, m;x.a, m;x;y, n
+  CHECK(trie.weight(StackTrie::kRoot).uint_value() == 11);
 }
