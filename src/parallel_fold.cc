@@ -522,29 +522,34 @@ void FoldInputs::Finish() {
 }
 
 // The worker threads' tables and this one's are sorted at once, each on a
-// thread (the workers' after their ids are rewritten into the run's), and
-// the trie is built in one sweep of their merged order.
+// thread and in the order of its own names' ranks (the same order), while
+// this thread maps the workers' names into the run's; then the trie is
+// built in one sweep of their merged order.
 void FoldInputs::MoveTablesIntoTrie() {
-  std::vector<std::vector<SymbolId>> maps(worker_tables_.size());
-  for (size_t k = 0; k < worker_tables_.size(); ++k) {
-    const StringInterner& own = worker_tables_[k]->names;
-    maps[k].resize(own.size());
+  const size_t k = worker_tables_.size();
+  std::vector<std::thread> sorters;
+  std::vector<std::vector<uint32_t>> own_ranks(k);
+  for (size_t i = 0; i < k; ++i) {
+    sorters.emplace_back([this, &own_ranks, i] {
+      own_ranks[i] = StackTrie::KeyRanks(worker_tables_[i]->names);
+      worker_tables_[i]->counts.SortForMove(own_ranks[i]);
+    });
+  }
+  // maps[0]: this thread's table, already in the run's ids.
+  std::vector<std::vector<SymbolId>> maps(k + 1);
+  for (size_t i = 0; i < k; ++i) {
+    const StringInterner& own = worker_tables_[i]->names;  // read-only here
+    maps[i + 1].resize(own.size());
     for (SymbolId id = 0; id < own.size(); ++id) {
-      maps[k][id] = names_->Intern(own.Get(id));
+      maps[i + 1][id] = names_->Intern(own.Get(id));
     }
   }
   const std::vector<uint32_t> rank = StackTrie::KeyRanks(*names_);
-  std::vector<std::thread> sorters;
-  for (size_t k = 0; k < worker_tables_.size(); ++k) {
-    sorters.emplace_back([&, k] {
-      worker_tables_[k]->counts.SortForMove(rank, maps[k]);
-    });
-  }
   counts_.SortForMove(rank);
   for (std::thread& t : sorters) t.join();
   std::vector<StackCounts*> tables{&counts_};
   for (auto& w : worker_tables_) tables.push_back(&w->counts);
-  StackCounts::MoveSortedInto(tables, rank, trie_);
+  StackCounts::MoveSortedInto(tables, maps, rank, trie_);
   worker_tables_.clear();
 }
 

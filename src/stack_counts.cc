@@ -216,15 +216,11 @@ void StackCounts::MoveInto(StackTrie* trie) {
   const std::vector<uint32_t> rank = StackTrie::KeyRanks(trie->names());
   SortForMove(rank);
   StackCounts* self = this;
-  MoveSortedInto(std::span<StackCounts* const>(&self, 1), rank, trie);
+  MoveSortedInto(std::span<StackCounts* const>(&self, 1), {}, rank, trie);
 }
 
-void StackCounts::SortForMove(const std::vector<uint32_t>& rank,
-                              std::span<const SymbolId> map) {
+void StackCounts::SortForMove(const std::vector<uint32_t>& rank) {
   Flush();
-  if (!map.empty()) {
-    for (SymbolId& id : ids_) id = map[id];
-  }
   const SymbolId* ids = ids_.data();
   sorted_.resize(entries_.size());
   for (size_t i = 0; i < entries_.size(); ++i) {
@@ -265,11 +261,18 @@ class MergedStacks {
   struct Run {
     std::span<const SortItem> sorted;
     const uint32_t* shared;
+    const SymbolId* map;  // the run's ids into the trie's; null: the same
     size_t next = 0;
     uint32_t lcp = 0;  // keys the head shares with the last stack yielded
   };
-  MergedStacks(std::vector<Run> runs, const StackOrder& order)
-      : order_(order), runs_(std::move(runs)) {}
+  MergedStacks(std::vector<Run> runs, const std::vector<uint32_t>& rank)
+      : rank_(rank.data()), runs_(std::move(runs)) {}
+
+  /// Frame `depth` of `s`, a stack of run `r`, as a trie id.
+  SymbolId Id(size_t r, const SortItem& s, size_t depth) const {
+    const SymbolId id = s.ids[depth];
+    return runs_[r].map == nullptr ? id : runs_[r].map[id];
+  }
 
   /// The next stack (false when none is left): its run and its shared keys.
   bool Next(size_t* run, const SortItem** item, uint32_t* shared) {
@@ -283,8 +286,8 @@ class MergedStacks {
       }
       const Run& b = runs_[best];
       if (c.lcp > b.lcp ||
-          (c.lcp == b.lcp &&
-           order_.LessFrom(c.sorted[c.next], b.sorted[b.next], c.lcp))) {
+          (c.lcp == b.lcp && Less(r, c.sorted[c.next], best,
+                                  b.sorted[b.next], c.lcp))) {
         best = r;
       }
     }
@@ -297,7 +300,7 @@ class MergedStacks {
     for (size_t o = 0; o < runs_.size(); ++o) {
       Run& c = runs_[o];
       if (o == best || c.next == c.sorted.size() || c.lcp < lcp) continue;
-      c.lcp = Common(x, c.sorted[c.next], lcp);
+      c.lcp = Common(best, x, o, c.sorted[c.next], lcp);
     }
     ++r.next;
     if (r.next < r.sorted.size()) r.lcp = r.shared[r.next];
@@ -318,15 +321,31 @@ class MergedStacks {
   size_t runs() const { return runs_.size(); }
 
  private:
+  // As StackOrder::KeyAt, for a stack of run `r`.
+  uint32_t KeyAt(size_t r, const SortItem& s, size_t depth) const {
+    if (depth >= s.length) return 0;
+    return rank_[2 * Id(r, s, depth) + (depth + 1 < s.length)] + 1;
+  }
+  // Stack `a` of run `ra` sorts before stack `b` of run `rb`, whose first
+  // `depth` keys are equal.
+  bool Less(size_t ra, const SortItem& a, size_t rb, const SortItem& b,
+            size_t depth) const {
+    for (size_t i = depth;; ++i) {
+      uint32_t ka = KeyAt(ra, a, i), kb = KeyAt(rb, b, i);
+      if (ka != kb) return ka < kb;
+      if (i + 1 >= a.length) return false;  // both end here: equal
+    }
+  }
   // The keys `a` and `b` share, knowing they share the first `from`.
-  uint32_t Common(const SortItem& a, const SortItem& b, uint32_t from) const {
+  uint32_t Common(size_t ra, const SortItem& a, size_t rb, const SortItem& b,
+                  uint32_t from) const {
     size_t d = from;
     const size_t limit = std::min(a.length, b.length);
-    while (d < limit && order_.KeyAt(a, d) == order_.KeyAt(b, d)) ++d;
+    while (d < limit && KeyAt(ra, a, d) == KeyAt(rb, b, d)) ++d;
     return static_cast<uint32_t>(d);
   }
 
-  const StackOrder& order_;
+  const uint32_t* rank_;
   std::vector<Run> runs_;
 };
 
@@ -342,21 +361,24 @@ class MergedStacks {
 // appended without a look-up; and the nodes are then created in the order
 // the trie's Walk visits them, which lets it go through them in id order
 // instead of sorting each node's children.
-void StackCounts::MoveSortedInto(std::span<StackCounts* const> tables,
-                                 const std::vector<uint32_t>& rank,
-                                 StackTrie* trie) {
+void StackCounts::MoveSortedInto(
+    std::span<StackCounts* const> tables,
+    std::span<const std::vector<SymbolId>> maps,
+    const std::vector<uint32_t>& rank, StackTrie* trie) {
   std::vector<MergedStacks::Run> runs;
   size_t nodes = 0, stacks = 0;
-  for (StackCounts* t : tables) {
+  for (size_t k = 0; k < tables.size(); ++k) {
+    const StackCounts* t = tables[k];
+    const SymbolId* map =
+        k < maps.size() && !maps[k].empty() ? maps[k].data() : nullptr;
     runs.push_back({std::span<const SortItem>(t->sorted_.data(), t->sorted_.size()),
-                    t->shared_.data()});
+                    t->shared_.data(), map});
     for (size_t i = 0; i < t->sorted_.size(); ++i) {
       nodes += t->sorted_[i].length - t->shared_[i];
     }
     stacks += t->sorted_.size();
   }
-  const StackOrder order(&rank);
-  MergedStacks merged(std::move(runs), order);
+  MergedStacks merged(std::move(runs), rank);
   const bool fresh = trie->node_count() == 1;
   // Into an empty trie: at most `nodes` nodes (fewer when a node both ends a
   // stack and has children, and lines sort between: see `ended`; or when
@@ -393,7 +415,7 @@ void StackCounts::MoveSortedInto(std::span<StackCounts* const> tables,
     NodeId found = StackTrie::kRoot;
     if (fresh && level < s.length) {
       while (!ended.empty() && ended.back().level > level) ended.pop_back();
-      const SymbolId f = s.ids[level];
+      const SymbolId f = merged.Id(run, s, level);
       const uint32_t key = rank[2 * f + (level + 1 < s.length)];
       while (!ended.empty() && ended.back().level == level &&
              rank[2 * ended.back().frame + 1] < key) {
@@ -408,16 +430,17 @@ void StackCounts::MoveSortedInto(std::span<StackCounts* const> tables,
     for (size_t k = level; k < s.length; ++k) {
       NodeId n;
       if (!fresh) {
-        n = trie->ChildOf(path.back(), s.ids[k]);
+        n = trie->ChildOf(path.back(), merged.Id(run, s, k));
       } else if (k == level && found != StackTrie::kRoot) {
         n = found;
       } else {
-        n = trie->AppendChild(path.back(), s.ids[k]);
+        n = trie->AppendChild(path.back(), merged.Id(run, s, k));
       }
       path.push_back(n);
     }
     if (fresh && s.length > 0 && level < s.length) {
-      ended.push_back({s.length - 1, s.ids[s.length - 1], path.back()});
+      ended.push_back({s.length - 1, merged.Id(run, s, s.length - 1),
+                       path.back()});
     }
     const Entry& e = tables[run]->entries_[s.entry];
     trie->AddCounts(path.back(), e.weight, e.samples);

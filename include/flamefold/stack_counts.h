@@ -53,18 +53,19 @@ class StackCounts : public SampleSink {
 
   /// Tables filled on several threads, each with names of its own, become
   /// one trie in two steps. First each table sorts its stacks in the byte
-  /// order of their folded lines (`rank` is StackTrie::KeyRanks of the
-  /// trie's names), after rewriting every frame id f as map[f] when `map` is
-  /// given (a table's own ids into the trie's). This touches nothing but
-  /// this table, so tables sort on threads of their own; afterwards only
-  /// MoveSortedInto may use the table.
-  void SortForMove(const std::vector<uint32_t>& rank,
-                   std::span<const SymbolId> map = {});
+  /// order of their folded lines; `rank` is StackTrie::KeyRanks of the
+  /// table's own names (the order does not depend on the interner). This
+  /// touches nothing but this table, so tables sort on threads of their
+  /// own; afterwards only MoveSortedInto may use the table.
+  void SortForMove(const std::vector<uint32_t>& rank);
   /// Then the sorted tables' stacks are added to `trie` in one sweep of
   /// their merged order (a stack found in several tables adds up), and the
-  /// tables are emptied. The trie must be empty for the fast build; else
-  /// each stack is looked up.
+  /// tables are emptied. `maps[k]` rewrites table k's frame ids into the
+  /// trie's (none, or an empty one: the same ids); `rank` is KeyRanks of the
+  /// trie's names. The trie must be empty for the fast build; else each
+  /// stack is looked up.
   static void MoveSortedInto(std::span<StackCounts* const> tables,
+                             std::span<const std::vector<SymbolId>> maps,
                              const std::vector<uint32_t>& rank,
                              StackTrie* trie);
 

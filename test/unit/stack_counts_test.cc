@@ -140,8 +140,9 @@ TEST_CASE("stack counts build a trie in walk order when names extend others") {
 
 TEST_CASE("tables with names of their own sort apart and merge into one trie") {
   // As --jobs N does: each table counts stacks in ids of its own interner,
-  // sorts them (on its own thread, after its ids are mapped into the run's),
-  // and one sweep of the merged order builds the trie. Stacks found in
+  // sorts them by the ranks of its own names (on its own thread), and one
+  // sweep of the merged order, with the ids mapped into the run's, builds
+  // the trie. Stacks found in
   // several tables add up; names that extend others ("f" < "f.a" < "f;x")
   // must still give one node per name under a node, in walk order.
   const std::vector<std::string> pool = {"f", "f.a", "f.a.b", "f!", "f:",
@@ -178,10 +179,10 @@ TEST_CASE("tables with names of their own sort apart and merge into one trie") {
     const std::vector<uint32_t> rank = StackTrie::KeyRanks(run_names);
     std::vector<StackCounts*> all;
     for (size_t t = 0; t < tables; ++t) {
-      counts[t]->SortForMove(rank, maps[t]);
+      counts[t]->SortForMove(t == 0 ? rank : StackTrie::KeyRanks(*own[t]));
       all.push_back(counts[t].get());
     }
-    StackCounts::MoveSortedInto(all, rank, &built);
+    StackCounts::MoveSortedInto(all, maps, rank, &built);
     CHECK(testing::FoldedText(built) == testing::FoldedText(direct));
     CHECK(built.node_count() == direct.node_count());
     CHECK(built.total_samples() == direct.total_samples());
@@ -210,7 +211,7 @@ TEST_CASE("the same stacks in two tables add up, node for node") {
   a.SortForMove(rank);
   b.SortForMove(rank);
   std::vector<StackCounts*> both{&a, &b};
-  StackCounts::MoveSortedInto(both, rank, &trie);
+  StackCounts::MoveSortedInto(both, {}, rank, &trie);
   CHECK(testing::FoldedText(trie) == "m 11\nm;x 11\nm;x.a 5\nm;x;y 11\nn 11\n");
   CHECK(trie.total_samples() == 16);
   CHECK(trie.node_count() == 6);  // root, m, m;x, m;x.a, m;x;y, n
