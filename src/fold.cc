@@ -35,10 +35,6 @@ long long UsableCores() {
   return std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
-}  // namespace
-
-namespace {
-
 constexpr OptionSpec kSpecs[] = {
     {"pid", OptType::kFlag, true, false, "", "process frame as comm-PID"},
     {"tid", OptType::kFlag, true, false, "",

@@ -132,18 +132,13 @@ struct Chunk {
   size_t end = 0;
 };
 
-// A blocking queue; with a capacity, so that memory stays at a few chunks
-// per thread whatever the input size.
+// A queue with a capacity, so that memory stays at a few chunks per thread
+// whatever the input size: a full queue refuses (TryPush), and the reading
+// thread then parses the chunk itself.
 template <typename T>
 class Queue {
  public:
   explicit Queue(size_t cap) : cap_(cap) {}
-  void Push(T item) {
-    std::unique_lock<std::mutex> lock(mu_);
-    not_full_.wait(lock, [&] { return q_.size() < cap_; });
-    q_.push_back(std::move(item));
-    not_empty_.notify_one();
-  }
   /// Adds `*item` (moving it) if there is room; false, leaving it, if not.
   bool TryPush(T* item) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -174,12 +169,11 @@ class Queue {
     if (q_.empty()) return std::nullopt;
     T item = std::move(q_.front());
     q_.pop_front();
-    not_full_.notify_one();
     return item;
   }
   size_t cap_;
   std::mutex mu_;
-  std::condition_variable not_full_, not_empty_;
+  std::condition_variable not_empty_;
   std::deque<T> q_;
   bool closed_ = false;
 };
@@ -395,28 +389,25 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   // reported, whichever thread met it.
   uint64_t sequential_error_at = UINT64_MAX;
   std::string why;
+  auto feed = [&](LineReader* reader) {
+    bool fed = parser_.Feed(reader, file, &why, lines, index);
+    if (!fed) {  // a read error comes after all the text read before it
+      *err = reader->error().empty() ? why : file + ": " + why;
+      sequential_error_at = reader->error().empty() ? lines : UINT64_MAX;
+    }
+    lines += reader->line_number();
+    return fed;
+  };
   auto feed_sequential = [&](std::string_view text) {
     LineReader reader(text, config_.max_line);
-    bool fed = parser_.Feed(&reader, file, &why, lines, index);
-    if (!fed) {
-      *err = why;
-      sequential_error_at = lines;
-    }
-    lines += reader.line_number();
-    return fed;
+    return feed(&reader);
   };
   // Parses `read` (bytes read and not handed out) and then the rest of the
   // input sequentially.
   auto feed_rest_sequential = [&](std::string_view read) {
     HeadSource rest(read, source);
     LineReader reader(&rest, config_.max_line);
-    bool fed = parser_.Feed(&reader, file, &why, lines, index);
-    if (!fed) {
-      *err = reader.error().empty() ? why : file + ": " + why;
-      sequential_error_at = reader.error().empty() ? lines : UINT64_MAX;
-    }
-    lines += reader.line_number();
-    return fed;
+    return feed(&reader);
   };
   BufferPool pool;
   TextBuffer buf = pool.Take();  // the text read and not handed out yet

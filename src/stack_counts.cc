@@ -60,16 +60,6 @@ void StackCounts::InsertOldest() {
   --queued_;
 }
 
-void StackCounts::ForEach(
-    const std::function<void(std::span<const SymbolId>, const PerlNumber&,
-                             uint64_t)>& visit) {
-  Flush();
-  for (const Entry& e : entries_) {
-    visit(std::span<const SymbolId>(ids_.data() + e.offset, e.length),
-          e.weight, e.samples);
-  }
-}
-
 void StackCounts::Insert(std::span<const SymbolId> frames, uint64_t h,
                          const PerlNumber& weight, uint64_t samples) {
   uint32_t tag = static_cast<uint32_t>(h >> 32);
@@ -119,26 +109,53 @@ using SortItem = StackCounts::SortItem;
 // frame by the rank of "name" where the stack ends and of "name;" where it
 // goes on (StackTrie::KeyRanks). The key at `depth` is that rank + 1, or 0
 // past the end (only the empty stack has none at depth 0). Equal keys mean
-// the same frame, and both stacks end there or both go on.
-class StackOrder {
+// the same frame, and both stacks end there or both go on. A KeyOrder<true>
+// reads the stacks' ids through a map, as those of another interner
+// (--jobs N); the sort itself uses KeyOrder<false>, without the look-up.
+template <bool kMapped>
+class KeyOrder {
  public:
-  explicit StackOrder(const std::vector<uint32_t>* rank) : rank_(rank->data()) {}
+  explicit KeyOrder(const std::vector<uint32_t>* rank,
+                    const SymbolId* map = nullptr)
+      : rank_(rank->data()), map_(map) {}
+  /// Frame `depth` of `s` (< s.length) in the ranked interner's ids.
+  SymbolId Id(const SortItem& s, size_t depth) const {
+    if constexpr (kMapped) return map_[s.ids[depth]];
+    return s.ids[depth];
+  }
   uint32_t KeyAt(const SortItem& s, size_t depth) const {
     if (depth >= s.length) return 0;
-    return rank_[2 * s.ids[depth] + (depth + 1 < s.length)] + 1;
-  }
-  // Order from `depth` on (the keys before are equal).
-  bool LessFrom(const SortItem& a, const SortItem& b, size_t depth) const {
-    for (size_t i = depth;; ++i) {
-      uint32_t ka = KeyAt(a, i), kb = KeyAt(b, i);
-      if (ka != kb) return ka < kb;
-      if (i + 1 >= a.length) return false;  // both end here: equal
-    }
+    return rank_[2 * Id(s, depth) + (depth + 1 < s.length)] + 1;
   }
 
  private:
   const uint32_t* rank_;
+  const SymbolId* map_;
 };
+using StackOrder = KeyOrder<false>;
+using MappedOrder = KeyOrder<true>;
+
+// Whether `a` (keys by `oa`) sorts before `b` (keys by `ob`); their first
+// `depth` keys are equal.
+template <typename Order>
+bool LessFrom(const Order& oa, const SortItem& a, const Order& ob,
+              const SortItem& b, size_t depth) {
+  for (size_t i = depth;; ++i) {
+    uint32_t ka = oa.KeyAt(a, i), kb = ob.KeyAt(b, i);
+    if (ka != kb) return ka < kb;
+    if (i + 1 >= a.length) return false;  // both end here: equal
+  }
+}
+
+// The number of leading keys `a` and `b` share, knowing they share `from`.
+template <typename Order>
+uint32_t CommonKeys(const Order& oa, const SortItem& a, const Order& ob,
+                    const SortItem& b, size_t from) {
+  size_t d = from;
+  const size_t limit = std::min(a.length, b.length);
+  while (d < limit && oa.KeyAt(a, d) == ob.KeyAt(b, d)) ++d;
+  return static_cast<uint32_t>(d);
+}
 
 // After sorting a[0, n), whose stacks share their first `depth` keys:
 // lcp[i] = the number of leading keys a[i] shares with a[i - 1] (lcp[0] is
@@ -146,10 +163,7 @@ class StackOrder {
 void SetLcp(const StackOrder& order, const SortItem* a, uint32_t* lcp,
             size_t n, size_t depth) {
   for (size_t i = 1; i < n; ++i) {
-    size_t d = depth;
-    const size_t limit = std::min(a[i - 1].length, a[i].length);
-    while (d < limit && order.KeyAt(a[i - 1], d) == order.KeyAt(a[i], d)) ++d;
-    lcp[i] = static_cast<uint32_t>(d);
+    lcp[i] = CommonKeys(order, a[i - 1], order, a[i], depth);
   }
 }
 
@@ -171,7 +185,7 @@ void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
   while (n > 1) {
     if (n <= 12 || budget == 0) {
       std::sort(a, a + n, [&order, depth](const SortItem& x, const SortItem& y) {
-        return order.LessFrom(x, y, depth);
+        return LessFrom(order, x, order, y, depth);
       });
       SetLcp(order, a, lcp, n, depth);
       return;
@@ -261,17 +275,15 @@ class MergedStacks {
   struct Run {
     std::span<const SortItem> sorted;
     const uint32_t* shared;
-    const SymbolId* map;  // the run's ids into the trie's; null: the same
+    MappedOrder order;  // the trie's ranks, through the run's id map
     size_t next = 0;
     uint32_t lcp = 0;  // keys the head shares with the last stack yielded
   };
-  MergedStacks(std::vector<Run> runs, const std::vector<uint32_t>& rank)
-      : rank_(rank.data()), runs_(std::move(runs)) {}
+  explicit MergedStacks(std::vector<Run> runs) : runs_(std::move(runs)) {}
 
   /// Frame `depth` of `s`, a stack of run `r`, as a trie id.
   SymbolId Id(size_t r, const SortItem& s, size_t depth) const {
-    const SymbolId id = s.ids[depth];
-    return runs_[r].map == nullptr ? id : runs_[r].map[id];
+    return runs_[r].order.Id(s, depth);
   }
 
   /// The next stack (false when none is left): its run and its shared keys.
@@ -286,8 +298,8 @@ class MergedStacks {
       }
       const Run& b = runs_[best];
       if (c.lcp > b.lcp ||
-          (c.lcp == b.lcp && Less(r, c.sorted[c.next], best,
-                                  b.sorted[b.next], c.lcp))) {
+          (c.lcp == b.lcp && LessFrom(c.order, c.sorted[c.next], b.order,
+                                      b.sorted[b.next], c.lcp))) {
         best = r;
       }
     }
@@ -300,7 +312,7 @@ class MergedStacks {
     for (size_t o = 0; o < runs_.size(); ++o) {
       Run& c = runs_[o];
       if (o == best || c.next == c.sorted.size() || c.lcp < lcp) continue;
-      c.lcp = Common(best, x, o, c.sorted[c.next], lcp);
+      c.lcp = CommonKeys(r.order, x, c.order, c.sorted[c.next], lcp);
     }
     ++r.next;
     if (r.next < r.sorted.size()) r.lcp = r.shared[r.next];
@@ -321,31 +333,6 @@ class MergedStacks {
   size_t runs() const { return runs_.size(); }
 
  private:
-  // As StackOrder::KeyAt, for a stack of run `r`.
-  uint32_t KeyAt(size_t r, const SortItem& s, size_t depth) const {
-    if (depth >= s.length) return 0;
-    return rank_[2 * Id(r, s, depth) + (depth + 1 < s.length)] + 1;
-  }
-  // Stack `a` of run `ra` sorts before stack `b` of run `rb`, whose first
-  // `depth` keys are equal.
-  bool Less(size_t ra, const SortItem& a, size_t rb, const SortItem& b,
-            size_t depth) const {
-    for (size_t i = depth;; ++i) {
-      uint32_t ka = KeyAt(ra, a, i), kb = KeyAt(rb, b, i);
-      if (ka != kb) return ka < kb;
-      if (i + 1 >= a.length) return false;  // both end here: equal
-    }
-  }
-  // The keys `a` and `b` share, knowing they share the first `from`.
-  uint32_t Common(size_t ra, const SortItem& a, size_t rb, const SortItem& b,
-                  uint32_t from) const {
-    size_t d = from;
-    const size_t limit = std::min(a.length, b.length);
-    while (d < limit && KeyAt(ra, a, d) == KeyAt(rb, b, d)) ++d;
-    return static_cast<uint32_t>(d);
-  }
-
-  const uint32_t* rank_;
   std::vector<Run> runs_;
 };
 
@@ -365,20 +352,23 @@ void StackCounts::MoveSortedInto(
     std::span<StackCounts* const> tables,
     std::span<const std::vector<SymbolId>> maps,
     const std::vector<uint32_t>& rank, StackTrie* trie) {
+  // A table without a map has the trie's ids: it reads them through this.
+  std::vector<SymbolId> same(rank.size() / 2);
+  std::iota(same.begin(), same.end(), SymbolId{0});
   std::vector<MergedStacks::Run> runs;
   size_t nodes = 0, stacks = 0;
   for (size_t k = 0; k < tables.size(); ++k) {
     const StackCounts* t = tables[k];
     const SymbolId* map =
-        k < maps.size() && !maps[k].empty() ? maps[k].data() : nullptr;
+        k < maps.size() && !maps[k].empty() ? maps[k].data() : same.data();
     runs.push_back({std::span<const SortItem>(t->sorted_.data(), t->sorted_.size()),
-                    t->shared_.data(), map});
+                    t->shared_.data(), MappedOrder(&rank, map)});
     for (size_t i = 0; i < t->sorted_.size(); ++i) {
       nodes += t->sorted_[i].length - t->shared_[i];
     }
     stacks += t->sorted_.size();
   }
-  MergedStacks merged(std::move(runs), rank);
+  MergedStacks merged(std::move(runs));
   const bool fresh = trie->node_count() == 1;
   // Into an empty trie: at most `nodes` nodes (fewer when a node both ends a
   // stack and has children, and lines sort between: see `ended`; or when

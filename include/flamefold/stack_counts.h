@@ -12,7 +12,6 @@
 #define FLAMEFOLD_STACK_COUNTS_H_
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <vector>
 
@@ -43,9 +42,6 @@ class StackCounts : public SampleSink {
            uint64_t samples);
   /// Inserts the queued samples.
   void Flush();
-  /// Calls `visit(frames, weight, samples)` for every distinct stack.
-  void ForEach(const std::function<void(std::span<const SymbolId>,
-                                        const PerlNumber&, uint64_t)>& visit);
 
   /// Adds every stack to `trie` (whose names are the ids used here) and
   /// empties this table, freeing its memory.
