@@ -94,12 +94,23 @@ struct UnwindFiles::Rule {
 struct UnwindFiles::File {
   const char* data = nullptr;
   size_t size = 0;
+  uint64_t elf_base = 0;  // the first PT_LOAD's page (perf's elf_base_address)
   int fd = -1;
   Elf* elf = nullptr;
   Dwarf* dwarf = nullptr;
   Dwarf_CFI* eh = nullptr;
   Dwarf_CFI* debug = nullptr;
-  std::unordered_map<uint64_t, std::unique_ptr<Rule>> rules;
+  // By the addresses looked up in .eh_frame and in .debug_frame.
+  struct RuleKey {
+    uint64_t eh, debug;
+    bool operator==(const RuleKey&) const = default;
+  };
+  struct RuleKeyHash {
+    size_t operator()(const RuleKey& k) const {
+      return std::hash<uint64_t>()(k.eh * 0x9e3779b97f4a7c15ULL ^ k.debug);
+    }
+  };
+  std::unordered_map<RuleKey, std::unique_ptr<Rule>, RuleKeyHash> rules;
 
   ~File() {
     if (eh) dwarf_cfi_end(eh);
@@ -133,6 +144,20 @@ bool HasData(Elf* elf, const char* name) {
   return false;
 }
 
+// The page of the first PT_LOAD's address: 0 for a shared object or a PIE,
+// 0x400000 for a classic executable.
+uint64_t FirstLoadPage(Elf* elf) {
+  size_t n = 0;
+  if (elf_getphdrnum(elf, &n) != 0) return 0;
+  for (size_t i = 0; i < n; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD) {
+      return ph.p_vaddr & ~uint64_t{0xfff};
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 UnwindFiles::File* UnwindFiles::Get(const std::string& path) {
@@ -155,6 +180,7 @@ UnwindFiles::File* UnwindFiles::Get(const std::string& path) {
     (void)init;
     f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, nullptr);
     if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
+      f->elf_base = FirstLoadPage(f->elf);
       // perf's libunwind reads .eh_frame through .eh_frame_hdr only, and
       // then .debug_frame.
       if (HasData(f->elf, ".eh_frame_hdr")) f->eh = dwarf_getcfi_elf(f->elf);
@@ -173,14 +199,25 @@ std::string_view UnwindFiles::Bytes(const std::string& path) {
   return {f->data, f->size};
 }
 
-const UnwindFiles::Rule* UnwindFiles::RuleAt(const std::string& path,
-                                             uint64_t addr) {
-  File* f = Get(path);
-  auto [it, added] = f->rules.try_emplace(addr);
+const UnwindFiles::Rule* UnwindFiles::RuleAt(const UnwindMapping& m,
+                                             uint64_t ip, bool* has_cfi) {
+  File* f = Get(m.file);
+  // .eh_frame: at the object's base as perf finds it; .debug_frame: by the
+  // offset in the file of the mapping holding `ip`.
+  // .eh_frame is looked up first, and .debug_frame where it finds nothing.
+  uint64_t eh_addr = ip - (m.lowest_start - f->elf_base);
+  uint64_t debug_addr = ip - (m.start - m.pgoff);
+  Dwarf_CFI* debug = f->debug;
+  if (!f->eh && !debug && !m.debug_file.empty() && m.debug_file != m.file) {
+    debug = Get(m.debug_file)->debug;
+  }
+  *has_cfi = f->eh || debug;
+  if (!*has_cfi) return nullptr;
+  auto [it, added] = f->rules.try_emplace(File::RuleKey{eh_addr, debug_addr});
   if (!added) return it->second.get();
   Dwarf_Frame* frame = nullptr;
-  if (!(f->eh && dwarf_cfi_addrframe(f->eh, addr, &frame) == 0) &&
-      !(f->debug && dwarf_cfi_addrframe(f->debug, addr, &frame) == 0)) {
+  if (!(f->eh && dwarf_cfi_addrframe(f->eh, eh_addr, &frame) == 0) &&
+      !(debug && dwarf_cfi_addrframe(debug, debug_addr, &frame) == 0)) {
     return nullptr;
   }
   auto rule = std::make_unique<Rule>();
@@ -249,12 +286,17 @@ bool DwarfUnwinder::ReadWord(uint64_t addr, uint64_t* value) {
     std::memcpy(value, stack.data() + (addr - sp_), 8);
     return true;
   }
+  // Above the copy, on the stack still: the copy was too short.
+  if (addr >= sp_ && addr - sp_ < (uint64_t{1} << 24)) read_past_copy_ = true;
   UnwindMapping m;
-  if (!maps_->Find(addr, &m) || m.file.empty()) return false;
+  if (!maps_->Find(addr, &m)) return false;
+  *value = 0;  // what perf reads where the mapping's file has no such word
+  if (m.file.empty()) return true;
   std::string_view bytes = files_->Bytes(m.file);
   uint64_t off = addr - m.start + m.pgoff;
-  if (off > bytes.size() || bytes.size() - off < 8) return false;
-  std::memcpy(value, bytes.data() + off, 8);
+  if (off <= bytes.size() && bytes.size() - off >= 8) {
+    std::memcpy(value, bytes.data() + off, 8);
+  }
   return true;
 }
 
@@ -405,11 +447,19 @@ int DwarfUnwinder::Step(State* s) {
     return l.kind == Loc::kMemory && ReadWord(l.v, v);
   };
   uint64_t look = s->use_prev ? s->ip - 1 : s->ip;
+  // perf's find_proc_info fails (-EINVAL) where no mapping holds the
+  // address, or its object has no file or no CFI: libunwind then stops.
+  // Only where the object has CFI that does not cover the address (
+  // -UNW_ENOINFO) does it go on by the frame-pointer guess.
   const UnwindFiles::Rule* rule = nullptr;
   UnwindMapping m;
+  bool has_cfi = false;
   if (maps_->Find(look, &m) && !m.file.empty()) {
-    rule = files_->RuleAt(m.file, look - (m.start - m.pgoff));
+    rule = files_->RuleAt(m, look, &has_cfi);
   }
+  no_cfi_ = !has_cfi;
+  guessed_ = has_cfi && rule == nullptr;
+  if (no_cfi_) return -1;
   int sp = arch_->dwarf_sp;
   if (rule) {
     const Dwarf_Op* ops = rule->ops.data();
@@ -464,17 +514,32 @@ int DwarfUnwinder::Step(State* s) {
   return 1;
 }
 
-void DwarfUnwinder::Unwind(const UnwindSample& sample, size_t max_frames,
-                           std::vector<uint64_t>* ips) {
+const char* UnwindStopName(UnwindStop stop) {
+  switch (stop) {
+    case UnwindStop::kNone: return "none";
+    case UnwindStop::kNoCfi: return "no CFI in the object or no object";
+    case UnwindStop::kGuessed: return "address without CFI (frame-pointer guess)";
+    case UnwindStop::kStackCopy: return "stack copy too short";
+    case UnwindStop::kUnreadable: return "register or memory not recoverable";
+  }
+  return "?";
+}
+
+UnwindResult DwarfUnwinder::Unwind(const UnwindSample& sample,
+                                   size_t max_frames,
+                                   std::vector<uint64_t>* ips) {
   ips->clear();
+  UnwindResult result;
   uint64_t pc = 0, sp = 0;
   if (!sample.regs || max_frames == 0 ||
       !PerfRegister(sample.regs_mask, *sample.regs, arch_->perf_ip, &pc) ||
       !PerfRegister(sample.regs_mask, *sample.regs, arch_->perf_sp, &sp)) {
-    return;
+    return result;
   }
   ips->push_back(pc);
-  if (sample.stack.empty()) return;
+  if (sample.stack.empty()) {
+    return {UnwindStop::kStackCopy, pc};
+  }
   sample_ = &sample;
   sp_ = sp;
   State s;
@@ -487,11 +552,30 @@ void DwarfUnwinder::Unwind(const UnwindSample& sample, size_t max_frames,
       s.locs[p->dwarf] = Loc{Loc::kValue, v};
     }
   }
-  while (ips->size() < max_frames && Step(&s) > 0) {
+  // What is told: a read past the stack copy, else what ended the walk,
+  // else the first frame-pointer guess.
+  UnwindResult copy, guess;
+  while (ips->size() < max_frames) {
+    uint64_t at = ips->back();
+    read_past_copy_ = false;
+    int step = Step(&s);
+    if (read_past_copy_ && copy.stop == UnwindStop::kNone) {
+      copy = {UnwindStop::kStackCopy, at};
+    }
+    if (guessed_ && guess.stop == UnwindStop::kNone) {
+      guess = {UnwindStop::kGuessed, at};
+    }
+    if (step < 0) {
+      result = {no_cfi_ ? UnwindStop::kNoCfi : UnwindStop::kUnreadable, at};
+    }
+    if (step <= 0) break;
     // The caller resumes after its call: its frame is at ip - 1.
     ips->push_back(s.ip - 1);
   }
+  if (copy.stop != UnwindStop::kNone) result = copy;
+  if (result.stop == UnwindStop::kNone) result = guess;
   sample_ = nullptr;
+  return result;
 }
 
 }  // namespace flamefold

@@ -299,6 +299,10 @@ static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  file.c_str(), (unsigned long long)stats.records,
                  (unsigned long long)stats.samples,
                  (unsigned long long)stats.samples_skipped);
+    if (stats.unwound > 0) {
+      std::fprintf(stderr, "flamefold: stats: %s: %s\n", file.c_str(),
+                   UnwindStopSummary(stats).c_str());
+    }
   }
   return ok;
 }

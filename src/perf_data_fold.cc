@@ -72,7 +72,7 @@ class Maps {
     }
     for (const Map& k : keep) maps_[k.start] = k;
     maps_[m.start] = m;
-    last_ = nullptr;
+    Changed();
   }
   /// Moves the bounds of the mapping that starts at `old_start`.
   void Resize(uint64_t old_start, uint64_t start, uint64_t end) {
@@ -83,7 +83,7 @@ class Maps {
     m.start = start;
     m.end = end;
     maps_[start] = m;
-    last_ = nullptr;
+    Changed();
   }
   const Map* Find(uint64_t addr) const {
     if (last_ && addr >= last_->start && addr < last_->end) return last_;
@@ -94,10 +94,30 @@ class Maps {
     last_ = &it->second;
     return last_;
   }
+  /// The lowest start of the mappings of `dso` (0 if none). Cached until
+  /// the mappings change.
+  uint64_t LowestStart(const Dso* dso) const {
+    auto [it, added] = lowest_.try_emplace(dso, 0);
+    if (added) {
+      for (const auto& [start, m] : maps_) {
+        if (m.dso == dso) {
+          it->second = start;
+          break;
+        }
+      }
+    }
+    return it->second;
+  }
 
  private:
+  void Changed() {
+    last_ = nullptr;
+    lowest_.clear();
+  }
+
   std::map<uint64_t, Map> maps_;
   mutable const Map* last_ = nullptr;  // the last hit: frames cluster
+  mutable std::unordered_map<const Dso*, uint64_t> lowest_;
 };
 
 // The file-backed mappings of one address space, as the DWARF unwinder
@@ -108,14 +128,18 @@ class UnwindView : public UnwindMaps {
       : maps_(maps), symbols_(symbols) {}
   bool Find(uint64_t addr, UnwindMapping* out) override {
     const Map* m = maps_->Find(addr);
-    if (!m || m->identity || !m->dso || m->dso->kind != DsoKind::kUser) {
-      return false;
-    }
-    symbols_->Prepare(m->dso);
+    if (!m) return false;
+    *out = UnwindMapping{};
     out->start = m->start;
     out->end = m->end;
     out->pgoff = m->pgoff;
+    if (m->identity || !m->dso || m->dso->kind != DsoKind::kUser) {
+      return true;  // no file: anonymous memory, [stack], a JIT map
+    }
+    symbols_->Prepare(m->dso);
+    out->lowest_start = maps_->LowestStart(m->dso);
     out->file = m->dso->binary;
+    out->debug_file = m->dso->symsrc;
     return true;
   }
 
@@ -648,11 +672,22 @@ class Replayer : public PerfDataReader::Visitor {
     }
     UnwindSample us{a.sample_regs_user, &sample_.user_regs,
                     sample_.user_stack};
-    slot.unwinder->Unwind(us, kMaxStack, &ips_);
+    stats_->unwound++;
+    UnwindResult r = slot.unwinder->Unwind(us, kMaxStack, &ips_);
+    if (r.stop != UnwindStop::kNone) NoteUnwindStop(t, r);
     for (uint64_t ip : ips_) {
       if (ip == 0) continue;
       AppendUnwoundFrame(t, ip);
     }
+  }
+
+  // Counts a walk that ended early, or went on by guess, by reason and by
+  // the DSO of the frame where it happened.
+  void NoteUnwindStop(const Thread* t, const UnwindResult& r) {
+    const Map* map = FindMap(t, abi::kMiscUser, r.where);
+    std::string dso = map && map->dso ? map->dso->name : "[unknown]";
+    stats_->unwind_stops[{r.stop, dso}]++;
+    stats_->unwind_stopped++;
   }
 
   // A user frame as perf prints it after unwinding: the inlined frames at
@@ -817,6 +852,27 @@ class MappedFile {
 
 }  // namespace
 
+std::string UnwindStopSummary(const PerfDataStats& stats) {
+  std::string out = "DWARF unwinding ended early or left the CFI in " +
+                    std::to_string(stats.unwind_stopped) + " of " +
+                    std::to_string(stats.unwound) +
+                    " unwound sample(s), so their stacks may be short or "
+                    "wrong:";
+  UnwindStop reason = UnwindStop::kNone;
+  for (const auto& [key, count] : stats.unwind_stops) {
+    if (key.first == reason) {
+      out += ", ";
+    } else {
+      out += reason == UnwindStop::kNone ? " " : "; ";
+      reason = key.first;
+      out += UnwindStopName(reason);
+      out += ": ";
+    }
+    out += key.second + " (" + std::to_string(count) + ")";
+  }
+  return out;
+}
+
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
@@ -839,6 +895,9 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
   bool ok = reader.Read(&replay, err) && replay.Finish(err);
   stats->truncated = reader.truncated();
   stats->warnings = symbols.warnings();
+  if (stats->unwind_stopped > 0) {
+    stats->warnings.push_back(name + ": " + UnwindStopSummary(*stats));
+  }
   const PerfDataInfo& info = reader.info();
   stats->hostname = info.hostname;
   stats->perf_version = info.perf_version;

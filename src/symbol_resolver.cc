@@ -227,6 +227,34 @@ void SymbolResolver::LoadKernel() {
   if (!kernel_warning_.empty()) warnings_.push_back(kernel_warning_);
 }
 
+// perf's dso__data_fd: the object itself, where unwinding reads its CFI
+// (.eh_frame) and code, is the build-id cache's copy ("elf", or "vdso"),
+// else the file at its path (under --symfs). Seen with strace on perf 6.1:
+// .../.build-id/93/ac61.../elf is opened for libc, never the separate debug
+// file, whose .eh_frame is an empty NOBITS section. A file whose build id
+// differs from the recorded one is not used: its CFI would be another
+// program's.
+std::string SymbolResolver::DataFile(const Dso& dso, const std::string& hex,
+                                     const std::string& binary,
+                                     const ElfInfo* binary_info) const {
+  if (hex.size() > 2) {
+    std::string cached = options_.debug_dir + "/.build-id/" +
+                         hex.substr(0, 2) + "/" + hex.substr(2) +
+                         (dso.path == "[vdso]" ? "/vdso" : "/elf");
+    ElfInfo ci;
+    std::string err;
+    if (IsRegularFile(cached) && ReadElfInfo(cached, &ci, &err) &&
+        ci.build_id == dso.build_id) {
+      return cached;
+    }
+  }
+  if (binary_info &&
+      (dso.build_id.empty() || binary_info->build_id == dso.build_id)) {
+    return binary;
+  }
+  return "";
+}
+
 // Tries perf's candidates in its order; see the header. Touches nothing
 // but `dso`, so that it may run on the preloading thread.
 void SymbolResolver::LoadUser(Dso* dso) const {
@@ -274,10 +302,7 @@ void SymbolResolver::LoadUser(Dso* dso) const {
   if (syms.empty()) syms = runtime;
   if (runtime.empty()) runtime = syms;
   dso->symsrc = syms;
-  // perf reads code and CFI from the file its symbols came from (seen with
-  // strace: a separate debug file, whose .eh_frame is empty, when there is
-  // one), else from the file with the dynamic symbols.
-  dso->binary = syms;
+  dso->binary = DataFile(*dso, hex, binary, readable ? &info : nullptr);
   if (syms.empty()) {
     dso->load_warnings.push_back(
         path + ": no symbols found" +

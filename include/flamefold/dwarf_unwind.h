@@ -7,13 +7,20 @@
 //     parses .eh_frame, when the file has .eh_frame_hdr, else
 //     .debug_frame): the CFA, then the caller's registers and return
 //     address; the stack pointer reads as the CFA, as in libunwind;
-//   - without CFI, libunwind's guess on x86-64: the frame pointer chain,
-//     if RBP points a little above the CFA (then the CFA moves by 16);
+//   - where the object has CFI that does not cover the address,
+//     libunwind's guess on x86-64: the frame pointer chain, if RBP points
+//     a little above the CFA (then the CFA moves by 16); where there is
+//     no mapping, no file or no CFI at all, the walk ends;
 //   - each caller is the return address minus one (so that it falls in
 //     the calling instruction), unless its frame is a signal frame;
 //   - memory is read from the stack copy (a word at the copy's very end
 //     is refused, as perf refuses it), else from the file mapped there;
-//     a read that fails ends the walk;
+//     a read outside every mapping fails and ends the walk, but one inside
+//     a mapping whose file cannot give the word (past the copy on the
+//     stack, anonymous memory, past the file's end) reads as 0, because
+//     perf's access_dso_mem then returns 1, which libunwind takes for
+//     success (so perf prints a last frame 0xffffffffffffffff where a
+//     return address lay past the stack copy);
 //   - at most `max_frames` frames.
 // The unwinding rules are cached per (file, address), so the cost of the
 // CFI follows the distinct code locations, not the samples.
@@ -53,12 +60,21 @@ bool PerfRegister(uint64_t mask, const std::vector<uint64_t>& regs,
 /// What the unwinder needs to know of the address space.
 struct UnwindMapping {
   uint64_t start = 0, end = 0, pgoff = 0;
-  std::string file;  // the file on disk to read; "" when there is none
+  // The lowest start of all the mappings of the same object in the address
+  // space (those left from before an exec included): perf 6.1 places the
+  // object's .eh_frame_hdr there (read_unwind_spec_eh_frame), so that when
+  // a stale mapping lies lower, its CFI is not found and libunwind guesses.
+  uint64_t lowest_start = 0;
+  std::string file;  // the object on disk (code, CFI); "" when there is none
+  // Where .debug_frame is looked for when `file` has no CFI of its own (a
+  // separate debug file); "" when none.
+  std::string debug_file;
 };
 class UnwindMaps {
  public:
   virtual ~UnwindMaps() = default;
-  /// The file-backed mapping holding `addr`; false when none.
+  /// The mapping holding `addr` (`file` empty when it has none: anonymous
+  /// memory, the stack, a JIT map); false when no mapping holds it.
   virtual bool Find(uint64_t addr, UnwindMapping* out) = 0;
 };
 
@@ -76,9 +92,14 @@ class UnwindFiles {
 
   struct Rule;
   struct File;
-  /// The unwinding rule at `addr` (the file's own addresses) of `path`;
-  /// nullptr when its CFI does not cover `addr`. Cached.
-  const Rule* RuleAt(const std::string& path, uint64_t addr);
+  /// The unwinding rule at the run-time address `ip` of the object `m.file`
+  /// mapped as `m`: from its .eh_frame (through .eh_frame_hdr), placed as
+  /// perf places it (see UnwindMapping::lowest_start), else from its
+  /// .debug_frame, else, when it has neither, from the .debug_frame of
+  /// `m.debug_file` (perf's order). nullptr when that CFI does not cover
+  /// the address. Cached per file address. `*has_cfi` says whether the
+  /// object has any CFI.
+  const Rule* RuleAt(const UnwindMapping& m, uint64_t ip, bool* has_cfi);
 
  private:
   File* Get(const std::string& path);
@@ -91,15 +112,35 @@ struct UnwindSample {
   std::string_view stack;
 };
 
+/// Why a walk ended before the outermost frame (whose return address the
+/// CFI marks undefined) or the frame limit. Each is a place where perf's
+/// stacks may be short too, but never one to pass over without a word.
+enum class UnwindStop : uint8_t {
+  kNone,          // the outermost frame, or `max_frames`
+  kNoCfi,         // no mapping, no file or no CFI at all there: it ends
+  kGuessed,       // CFI that does not cover the address: the frame-pointer
+                  // guess was used
+  kStackCopy,     // a read past the end of the sample's stack copy
+  kUnreadable,    // a register or a word that could not be recovered
+};
+const char* UnwindStopName(UnwindStop stop);
+
+struct UnwindResult {
+  UnwindStop stop = UnwindStop::kNone;
+  uint64_t where = 0;  // the address of the frame where it happened
+};
+
 class DwarfUnwinder {
  public:
   DwarfUnwinder(const RegisterMap* arch, UnwindMaps* maps,
                 UnwindFiles* files);
 
   /// The frames of `sample`, innermost first, into `*ips` (cleared). Empty
-  /// when the sample has no PC or SP.
-  void Unwind(const UnwindSample& sample, size_t max_frames,
-              std::vector<uint64_t>* ips);
+  /// when the sample has no PC or SP. The result says whether the walk ended
+  /// early or left the CFI for the frame-pointer guess (the first such
+  /// frame).
+  UnwindResult Unwind(const UnwindSample& sample, size_t max_frames,
+                      std::vector<uint64_t>* ips);
 
  private:
   struct State;
@@ -111,6 +152,9 @@ class DwarfUnwinder {
   UnwindFiles* files_;
   const UnwindSample* sample_ = nullptr;
   uint64_t sp_ = 0;
+  bool read_past_copy_ = false;  // the last failed read was above the copy
+  bool no_cfi_ = false;   // the last Step found no CFI for its object
+  bool guessed_ = false;  // the last Step guessed by the frame pointer
 };
 
 }  // namespace flamefold

@@ -18,11 +18,13 @@
 #define FLAMEFOLD_PERF_DATA_FOLD_H_
 
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "flamefold/byte_source.h"
+#include "flamefold/dwarf_unwind.h"
 #include "flamefold/perf_script.h"
 #include "flamefold/symbol_resolver.h"
 
@@ -34,10 +36,18 @@ struct PerfDataStats {
   uint64_t samples_skipped = 0;  // guest mode
   uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
   std::string truncated;         // what a cut-short input lost
+  // --call-graph dwarf: samples unwound, and those whose walk ended early
+  // or went on by the frame-pointer guess, by (reason, DSO name).
+  uint64_t unwound = 0, unwind_stopped = 0;
+  std::map<std::pair<UnwindStop, std::string>, uint64_t> unwind_stops;
   std::vector<std::string> warnings;
   // From the feature sections, for --stats.
   std::string hostname, perf_version, cmdline;
 };
+
+/// One line: how many unwound samples ended early, by reason, with the
+/// DSOs and counts.
+std::string UnwindStopSummary(const PerfDataStats& stats);
 
 /// How RenderPerfData writes the samples.
 struct PerfDataText {

@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "flamefold/elf_symbols.h"
 #include "flamefold/symbol_table.h"
 
 namespace flamefold {
@@ -53,10 +54,13 @@ struct Dso {
   std::atomic<uint8_t> load_state{0};
   std::vector<std::string> load_warnings;
   // Set when a user DSO is loaded: the file its symbols came from (where
-  // perf runs addr2line; a separate debug file included), which is also
-  // the file perf reads its code and CFI from when unwinding; "" when
-  // none was found.
+  // perf runs addr2line; a separate debug file included), where unwinding
+  // also looks for .debug_frame when the object has no CFI of its own;
+  // "" when none was found.
   std::string symsrc;
+  // The object itself, as perf reads its code and CFI when unwinding (its
+  // copy in the build-id cache, else the file at its path); "" when no
+  // file with the recorded build id is there.
   std::string binary;
   // The first candidate with a .symtab (perf's symsrc_filename, where its
   // addr2line looks up source lines); "" when none has one.
@@ -132,6 +136,9 @@ class SymbolResolver {
   void LoadUserOnce(Dso* dso);
   bool TryLoadUser(Dso* dso);
   void LoadUser(Dso* dso) const;
+  std::string DataFile(const Dso& dso, const std::string& hex,
+                       const std::string& binary,
+                       const ElfInfo* binary_info) const;
   void LoadKernel();
   std::string ReadKallsyms(Dso* kernel);
   std::string Symfs(const std::string& path) const;

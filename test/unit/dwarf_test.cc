@@ -1,5 +1,6 @@
 // DWARF call graphs: the register table, the unwinder over in-memory stacks
-// (no CFI: libunwind's frame-pointer guess, the stack copy's bounds), and
+// (libunwind's frame-pointer guess, where a walk ends and why, the stack
+// copy's bounds), and
 // addr2line's records computed in-process (on the golden tests' binaries,
 // found through $TESTDATA).
 #include <doctest/doctest.h>
@@ -57,11 +58,29 @@ TEST_CASE("sample registers come in the order of the mask's bits") {
   CHECK_FALSE(PerfRegister(mask, short_regs, 8, &v));
 }
 
-// No file is mapped anywhere: no CFI, so every step is libunwind's guess
-// from the frame pointer.
-class NoMaps : public UnwindMaps {
+std::string TestFile(const char* rel);
+
+// Code at 0x400000-0x500000 is a shared object whose CFI covers none of
+// it (placed as if a lower mapping of the same object existed: lowest
+// start 0), so every step there is libunwind's frame-pointer guess; the
+// stack at 0x7000 is mapped without a file; nothing else is mapped.
+class GuessMaps : public UnwindMaps {
  public:
-  bool Find(uint64_t, UnwindMapping*) override { return false; }
+  bool Find(uint64_t addr, UnwindMapping* out) override {
+    *out = UnwindMapping{};
+    if (addr >= 0x400000 && addr < 0x500000) {
+      out->start = 0x400000;
+      out->end = 0x500000;
+      out->file = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
+      return true;
+    }
+    if (addr >= 0x7000 && addr < 0x9000) {
+      out->start = 0x7000;
+      out->end = 0x9000;
+      return true;
+    }
+    return false;
+  }
 };
 
 struct FakeStack {
@@ -73,15 +92,17 @@ struct FakeStack {
 };
 
 std::vector<uint64_t> Walk(const FakeStack& st, uint64_t ip, uint64_t rbp,
-                           size_t max_frames = 127) {
+                           size_t max_frames = 127,
+                           UnwindResult* result = nullptr) {
   const RegisterMap* x86 = RegisterMapFor("x86_64");
-  NoMaps maps;
+  GuessMaps maps;
   UnwindFiles files;
   DwarfUnwinder u(x86, &maps, &files);
   std::vector<uint64_t> regs = {rbp, FakeStack::kSp, ip};
   UnwindSample s{(1u << 6) | (1u << 7) | (1u << 8), &regs, st.bytes};
   std::vector<uint64_t> ips;
-  u.Unwind(s, max_frames, &ips);
+  UnwindResult r = u.Unwind(s, max_frames, &ips);
+  if (result) *result = r;
   return ips;
 }
 
@@ -92,8 +113,11 @@ TEST_CASE("without CFI, the frame-pointer chain, callers at ip - 1") {
   st.Put(0x7018, 0x401234);
   st.Put(0x7040, 0);  // the outermost frame: rbp 0 ends the chain
   st.Put(0x7048, 0x405678);
-  CHECK(Walk(st, 0x400100, 0x7010) ==
+  UnwindResult r;
+  CHECK(Walk(st, 0x400100, 0x7010, 127, &r) ==
         std::vector<uint64_t>{0x400100, 0x401233, 0x405677});
+  CHECK(r.stop == UnwindStop::kGuessed);  // said, never silent
+  CHECK(r.where == 0x400100);
   // At most max_frames frames.
   CHECK(Walk(st, 0x400100, 0x7010, 2) ==
         std::vector<uint64_t>{0x400100, 0x401233});
@@ -113,19 +137,54 @@ TEST_CASE("the guess is refused when the frame pointer is off the stack") {
 TEST_CASE("reads stay inside the stack copy, its last word excluded") {
   FakeStack st;
   uint64_t last = FakeStack::kSp + st.bytes.size() - 8;
-  // The return address would be the copy's last word: perf refuses it.
+  // The return address would be the copy's last word: perf refuses it,
+  // and reads the mapped stack there as 0 (see below).
   st.Put(last - 8, 0x7010);
   st.Put(last, 0x401234);
-  CHECK(Walk(st, 0x400100, last - 8) == std::vector<uint64_t>{0x400100});
+  CHECK(Walk(st, 0x400100, last - 8) ==
+        std::vector<uint64_t>{0x400100, ~uint64_t{0}});
   // One word lower, it is read.
   FakeStack ok;
   ok.Put(last - 16, 0);
   ok.Put(last - 8, 0x401234);
   CHECK(Walk(ok, 0x400100, last - 16) ==
         std::vector<uint64_t>{0x400100, 0x401233});
-  // A frame pointer past the copy: nothing is read there.
+  // A frame pointer past the copy, on the stack: 0 is read there.
   CHECK(Walk(st, 0x400100, 0x7000 + 0x1000) ==
+        std::vector<uint64_t>{0x400100, ~uint64_t{0}});
+  // Past the stack's mapping: nothing is read, the walk ends.
+  CHECK(Walk(st, 0x400100, 0x7000 + 0x2000) ==
         std::vector<uint64_t>{0x400100});
+}
+
+TEST_CASE("past the copy, a mapped stack reads as 0, as in perf") {
+  // The return address lies past the copy, on the mapped stack: perf's
+  // access_mem gives 0 and libunwind takes it, so the last frame is
+  // 0 - 1; the walk ends there (no mapping at 0).
+  FakeStack st;
+  uint64_t end = FakeStack::kSp + st.bytes.size();
+  st.Put(end - 24, end);  // rbp: the next frame starts at the copy's end
+  st.Put(end - 16, 0x401234);
+  UnwindResult r;
+  CHECK(Walk(st, 0x400100, end - 24, 127, &r) ==
+        std::vector<uint64_t>{0x400100, 0x401233, ~uint64_t{0}});
+  CHECK(r.stop == UnwindStop::kStackCopy);
+  CHECK(r.where == 0x401233);
+}
+
+TEST_CASE("where no mapping holds the address, the walk ends at once") {
+  FakeStack st;
+  st.Put(0x7010, 0);
+  st.Put(0x7018, 0x401234);
+  UnwindResult r;
+  // perf's find_proc_info fails there, and libunwind makes no guess.
+  CHECK(Walk(st, 0x600000, 0x7010, 127, &r) ==
+        std::vector<uint64_t>{0x600000});
+  CHECK(r.stop == UnwindStop::kNoCfi);
+  CHECK(r.where == 0x600000);
+  // The same on a mapping without a file (anonymous memory, a JIT).
+  CHECK(Walk(st, 0x7100, 0x7010, 127, &r) == std::vector<uint64_t>{0x7100});
+  CHECK(r.stop == UnwindStop::kNoCfi);
 }
 
 TEST_CASE("a frame-pointer loop ends: the CFA moves up at each guess") {
@@ -139,7 +198,7 @@ TEST_CASE("a frame-pointer loop ends: the CFA moves up at each guess") {
 
 TEST_CASE("a sample without PC or SP gives no frame") {
   const RegisterMap* x86 = RegisterMapFor("x86_64");
-  NoMaps maps;
+  GuessMaps maps;
   UnwindFiles files;
   DwarfUnwinder u(x86, &maps, &files);
   std::vector<uint64_t> regs = {0x400100};
