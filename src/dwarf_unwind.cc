@@ -521,6 +521,8 @@ const char* UnwindStopName(UnwindStop stop) {
     case UnwindStop::kGuessed: return "address without CFI (frame-pointer guess)";
     case UnwindStop::kStackCopy: return "stack copy too short";
     case UnwindStop::kUnreadable: return "register or memory not recoverable";
+    case UnwindStop::kNoObject:
+      return "no object of the process readable (no user frame)";
   }
   return "?";
 }

@@ -64,6 +64,9 @@ constexpr OptionSpec kSpecs[] = {
      "look binaries up under DIR, as perf --symfs (perf.data, --inline)"},
     {"kallsyms", OptType::kString, false, false, "FILE",
      "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
+    {"buildid-dir", OptType::kString, false, false, "DIR",
+     "perf.data input: the build-id cache, as perf --buildid-dir "
+     "(default $HOME/.debug)"},
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
     {"jobs|j", OptType::kInt, false, false, "N",
@@ -124,6 +127,7 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   config->output = opts.Get("output");
   config->symbols.symfs = opts.Get("symfs");
   config->symbols.kallsyms = opts.Get("kallsyms");
+  config->symbols.debug_dir = opts.Get("buildid-dir");
   if (opts.Has("inline")) {  // --context alone does nothing, as in Perl
     config->inliner = std::make_shared<FrameInliner>(config->symbols.symfs,
                                                      opts.Has("context"));

@@ -98,6 +98,10 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
   PerfDataText text;
   text.exact = false;
   text.srcline = parser->options().srcline;
+  // perf script's default fields give the Perl script no PID ("comm-?");
+  // --modern asks for the PID and TID every sample holds.
+  const PerfScriptOptions& po = parser->options();
+  text.pid_tid = po.modern && (po.include_pid || po.include_tid);
   bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text,
                                  map_path);
   queue.Close();

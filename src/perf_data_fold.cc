@@ -113,11 +113,23 @@ class Maps {
   void Changed() {
     last_ = nullptr;
     lowest_.clear();
+    ++version_;
   }
 
   std::map<uint64_t, Map> maps_;
   mutable const Map* last_ = nullptr;  // the last hit: frames cluster
   mutable std::unordered_map<const Dso*, uint64_t> lowest_;
+  uint64_t version_ = 0;  // counts the changes
+
+ public:
+  uint64_t version() const { return version_; }
+  template <typename F>
+  bool Any(const F& f) const {
+    for (const auto& [start, m] : maps_) {
+      if (f(m)) return true;
+    }
+    return false;
+  }
 };
 
 // The file-backed mappings of one address space, as the DWARF unwinder
@@ -126,6 +138,18 @@ class UnwindView : public UnwindMaps {
  public:
   UnwindView(const Maps* maps, SymbolResolver* symbols)
       : maps_(maps), symbols_(symbols) {}
+  /// perf's unwind__prepare_access: the address space is unwound only
+  /// once one of its mappings is an object perf can open as ELF (else its
+  /// dwarf samples get no user frame at all, not even the sampled one).
+  bool Ready() {
+    if (ready_ || checked_ == maps_->version()) return ready_;
+    checked_ = maps_->version();
+    ready_ = maps_->Any([this](const Map& m) {
+      return !m.identity && m.dso && symbols_->HasElfObject(m.dso);
+    });
+    return ready_;
+  }
+
   bool Find(uint64_t addr, UnwindMapping* out) override {
     const Map* m = maps_->Find(addr);
     if (!m) return false;
@@ -146,6 +170,8 @@ class UnwindView : public UnwindMaps {
  private:
   const Maps* maps_;
   SymbolResolver* symbols_;
+  bool ready_ = false;
+  uint64_t checked_ = UINT64_MAX;
 };
 
 struct Thread {
@@ -211,7 +237,8 @@ class Replayer : public PerfDataReader::Visitor {
   Replayer(PerfDataReader* reader, SymbolResolver* symbols,
            const ChunkSink& emit, PerfDataStats* stats, PerfDataText text)
       : reader_(reader), symbols_(symbols), emit_(emit), stats_(stats),
-        exact_(text.exact || text.srcline), srcline_(text.srcline) {
+        exact_(text.exact || text.srcline), srcline_(text.srcline),
+        pid_tid_(text.pid_tid) {
     Thread* idle = FindNew(0, 0);
     idle->comm = "swapper";
     idle->comm_set = true;
@@ -603,7 +630,12 @@ class Replayer : public PerfDataReader::Visitor {
       out_ += t.comm;
       out_ += ' ';
     }
-    if (st & abi::kSampleTid) {  // "%5d "
+    if ((st & abi::kSampleTid) && pid_tid_) {  // "%5d/%-5d "
+      AppendNumber(static_cast<int32_t>(sample_.pid), 5);
+      out_ += '/';
+      AppendNumber(static_cast<int32_t>(sample_.tid), 1);
+      out_ += ' ';
+    } else if (st & abi::kSampleTid) {  // "%5d "
       AppendNumber(static_cast<int32_t>(sample_.tid), 5);
       out_ += ' ';
     }
@@ -673,6 +705,12 @@ class Replayer : public PerfDataReader::Visitor {
     UnwindSample us{a.sample_regs_user, &sample_.user_regs,
                     sample_.user_stack};
     stats_->unwound++;
+    if (!slot.view->Ready()) {
+      uint64_t pc = 0;  // the user-space address the registers hold
+      PerfRegister(us.regs_mask, *us.regs, arch_->perf_ip, &pc);
+      NoteUnwindStop(t, {UnwindStop::kNoObject, pc});
+      return;
+    }
     UnwindResult r = slot.unwinder->Unwind(us, kMaxStack, &ips_);
     if (r.stop != UnwindStop::kNone) NoteUnwindStop(t, r);
     for (uint64_t ip : ips_) {
@@ -771,6 +809,7 @@ class Replayer : public PerfDataReader::Visitor {
   PerfDataStats* stats_;
   bool exact_;
   bool srcline_;  // perf script -F+srcline
+  bool pid_tid_;  // perf script -F+pid
   size_t name_width_ = 0;
   std::unordered_map<std::string, std::string> build_ids_;
   std::unordered_map<int32_t, Thread> threads_;

@@ -227,6 +227,38 @@ void SymbolResolver::LoadKernel() {
   if (!kernel_warning_.empty()) warnings_.push_back(kernel_warning_);
 }
 
+namespace {
+
+bool StartsWithElfMagic(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char magic[4] = {};
+  bool elf = std::fread(magic, 1, 4, f) == 4 && magic[0] == 0x7f &&
+             magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+  std::fclose(f);
+  return elf;
+}
+
+}  // namespace
+
+bool SymbolResolver::HasElfObject(Dso* dso) {
+  if (dso->elf_object >= 0) return dso->elf_object == 1;
+  bool elf = false;
+  if (dso->kind == DsoKind::kUser) {
+    std::string hex = BuildIdHex(dso->build_id);
+    if (hex.size() > 2) {
+      elf = StartsWithElfMagic(options_.debug_dir + "/.build-id/" +
+                               hex.substr(0, 2) + "/" + hex.substr(2) +
+                               (dso->path == "[vdso]" ? "/vdso" : "/elf"));
+    }
+    if (!elf && IsRegularFile(Symfs(dso->path))) {
+      elf = StartsWithElfMagic(Symfs(dso->path));
+    }
+  }
+  dso->elf_object = elf ? 1 : 0;
+  return elf;
+}
+
 // perf's dso__data_fd: the object itself, where unwinding reads its CFI
 // (.eh_frame) and code, is the build-id cache's copy ("elf", or "vdso"),
 // else the file at its path (under --symfs). Seen with strace on perf 6.1:

@@ -122,6 +122,8 @@ enum class UnwindStop : uint8_t {
                   // guess was used
   kStackCopy,     // a read past the end of the sample's stack copy
   kUnreadable,    // a register or a word that could not be recovered
+  kNoObject,      // no object of the process could be read: perf gives
+                  // no user frame at all
 };
 const char* UnwindStopName(UnwindStop stop);
 

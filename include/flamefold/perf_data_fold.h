@@ -61,6 +61,9 @@ struct PerfDataText {
   /// then written exactly, whatever `exact` says: stackcollapse-perf.pl
   /// takes a frame line for the source line of a frame that has none.
   bool srcline = false;
+  /// As `perf script -F +pid`: "comm PID/TID" in each sample's header
+  /// instead of "comm TID", so that --pid and --tid see the process.
+  bool pid_tid = false;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`

@@ -52,6 +52,7 @@ struct Dso {
   // that warnings come as without preloading (in order of first use, and
   // none for a DSO never used).
   std::atomic<uint8_t> load_state{0};
+  int8_t elf_object = -1;  // HasElfObject's answer; -1: not asked yet
   std::vector<std::string> load_warnings;
   // Set when a user DSO is loaded: the file its symbols came from (where
   // perf runs addr2line; a separate debug file included), where unwinding
@@ -121,6 +122,11 @@ class SymbolResolver {
 
   /// The symbol name and offset perf prints for `addr` of `dso`, cached.
   const std::string& Name(Dso* dso, uint64_t addr);
+  /// Whether perf could open `dso`'s object and read an ELF header there
+  /// (its build-id cache copy, else the file at its path; perf's
+  /// dso__type): perf unwinds a process's --call-graph dwarf samples only
+  /// once one of its mappings is such an object. Cached; needs no symbols.
+  bool HasElfObject(Dso* dso);
   /// Loads `dso` now if it is not (its symbols and files).
   void Prepare(Dso* dso) {
     if (!dso->loaded) Load(dso);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh [fp|dwarf]    (default: both)
-# "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones
-# (last section).
+#   testdata/perf-data/record.sh [fp|dwarf|dyn]    (default: all)
+# "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones,
+# "dyn" dynamically linked programs recorded both ways (last sections).
 # The programs are built static and kept under root/ at the path they ran
 # from (/tmp/ffrec), so that `--symfs root` finds them on any host. Kernel
 # cases keep the kallsyms lines their samples need (the symbols hit, the one
@@ -67,7 +67,7 @@ for i in sorted(keep, key=lambda i: int(lines[i].split()[0], 16)):
 PY
 }
 
-if [ "$only" != dwarf ]; then
+if [ "$only" = "" ] || [ "$only" = fp ]; then
 rm -rf "$run" && mkdir -p "$run"
 cp "$here/work.c" "$here/jit.c" "$run/"
 cd "$run"
@@ -140,7 +140,7 @@ fi
 # also has expectations with --inline and --context (the Perl script runs
 # addr2line on the binaries at /tmp/ffdw), and dwarf-cxx keeps its perf
 # script text (script.txt.gz) to check the same on text input.
-if [ "$only" != fp ]; then
+if [ "$only" = "" ] || [ "$only" = dwarf ]; then
 dw=/tmp/ffdw
 mkdir -p "$run"  # trim_kallsyms's scratch
 rm -rf "$dw" && mkdir -p "$dw"
@@ -178,6 +178,78 @@ script dwarf-cxx | gzip -9n > "$here/dwarf-cxx/script.txt.gz"
 # seed of the hostile DWARF inputs of testdata/bad/make.py.
 perf record -q -F 99 --call-graph dwarf,1024 -o - ./shlib 600 2>/dev/null \
   > "$here/dwarf-shlib/small-pipe.data"
+fi
+
+# --- Dynamically linked programs, as users record them ---------------------
+# dyn.c (libc: qsort calling back, string functions, write) and dyn.cc
+# (libstdc++: std::map<std::string> and std::sort on three threads), each
+# recorded with frame pointers (-g) and with --call-graph dwarf (perf's
+# default 8 KB of stack). The shared objects the samples touch are kept in
+# dyn-root/ at their paths, their code and data zeroed by zero-code.py (what
+# perf and flamefold read of them, headers, symbols and CFI, is intact; 1.7 MB
+# packed instead of 3.6 MB); dyn-root-dbg/ is the same (symbolic links) plus
+# libc's separate debug file from libc6-dbg at its build-id path, stripped
+# of its DWARF sections (symbols kept: perf takes libc's symbols from it, and
+# unwinding must not take its empty .eh_frame). Each CASE folds with the
+# debug file visible (root -> ../dyn-root-dbg); CASE-nodebug is the same
+# recording without it (root -> ../dyn-root).
+if [ "$only" = "" ] || [ "$only" = dyn ]; then
+dy=/tmp/ffdyn
+mkdir -p "$run"
+rm -rf "$dy" && mkdir -p "$dy"
+cp "$here/dyn.c" "$here/dyn.cc" "$dy/"
+cd "$dy"
+gcc -O2 -g -fno-omit-frame-pointer -o dyn-fp dyn.c
+gcc -O2 -g -fomit-frame-pointer -o dyn-dwarf dyn.c
+# The C++ program without debug information, as Debian ships programs
+# (their debug files are in -dbgsym packages that users rarely install).
+g++ -O2 -fno-omit-frame-pointer -pthread -o dyncxx-fp dyn.cc
+g++ -O2 -fomit-frame-pointer -pthread -o dyncxx-dwarf dyn.cc
+lib=/usr/lib/x86_64-linux-gnu
+libc_dbg=$(readlink -f "/usr/lib/debug/.build-id/$(readelf -n $lib/libc.so.6 |
+  awk '/Build ID/ { print substr($3, 1, 2) "/" substr($3, 3) }').debug")
+r=$here/dyn-root rd=$here/dyn-root-dbg
+rm -rf "$r" "$rd" && mkdir -p "$r$dy" "$r$lib" "$rd$dy" "$rd$lib"
+cp dyn-fp dyn-dwarf dyncxx-fp dyncxx-dwarf "$r$dy/"
+for f in libc.so.6 ld-linux-x86-64.so.2 libstdc++.so.6.0.30 libm.so.6 \
+    libgcc_s.so.1; do
+  cp "$lib/$f" "$r$lib/"
+  python3 "$here/zero-code.py" "$r$lib/$f"  # symbols and CFI kept
+  ln -s "../../../../dyn-root$lib/$f" "$rd$lib/$f"
+done
+for f in dyn-fp dyn-dwarf dyncxx-fp dyncxx-dwarf; do
+  ln -s "../../../dyn-root$dy/$f" "$rd$dy/$f"
+done
+dbg=${libc_dbg#/usr/lib/debug/}
+mkdir -p "$(dirname "$rd/usr/lib/debug/$dbg")"
+strip --strip-debug -o "$rd/usr/lib/debug/$dbg" "$libc_dbg"
+dycases="dyn-c-fp dyn-c-dwarf dyn-cxx-fp dyn-cxx-dwarf"
+for c in $dycases; do
+  rm -rf "${here:?}/$c" "${here:?}/$c-nodebug"
+  mkdir -p "$here/$c" "$here/$c-nodebug"
+done
+perf record -q -F 499 -g -o "$here/dyn-c-fp/perf.data" ./dyn-fp 300 \
+  > /dev/null 2>&1
+perf record -q -z -F 499 --call-graph dwarf \
+  -o "$here/dyn-c-dwarf/perf.data" ./dyn-dwarf 300 > /dev/null 2>&1
+perf record -q -F 499 -g -o "$here/dyn-cxx-fp/perf.data" ./dyncxx-fp 60000 \
+  > /dev/null 2>&1
+perf record -q -z -F 499 --call-graph dwarf \
+  -o "$here/dyn-cxx-dwarf/perf.data" ./dyncxx-dwarf 60000 > /dev/null 2>&1
+for c in $dycases; do
+  ln -s ../dyn-root-dbg "$here/$c/root"
+  ln -s ../dyn-root "$here/$c-nodebug/root"
+  ln -s "../$c/perf.data" "$here/$c-nodebug/perf.data"
+  expect "$c" default
+  expect "$c" pid --pid
+  ln -s "../$c/kallsyms" "$here/$c-nodebug/kallsyms"
+  expect "$c-nodebug" default
+done
+# --modern --pid/--tid on perf.data take the PID and TID each sample holds:
+# what the Perl script prints for perf script -F +pid.
+for o in pid tid; do
+  script dyn-c-fp -F +pid | "$collapse" "--$o" > "$here/dyn-c-fp/modern+$o.folded"
+done
 fi
 
 ls -la "$here"/*/
