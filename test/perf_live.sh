@@ -1,0 +1,114 @@
+#!/bin/bash
+# Records programs that nobody here wrote, on the machine the test runs on,
+# and folds each recording both ways: `flamefold FILE.data` (the replay and
+# DWARF unwinder) against `perf script -i FILE.data | flamefold` (the text
+# path, which prints what stackcollapse-perf.pl prints: see the golden
+# suites) and, when $FLAMEGRAPH_DIR (default /tmp/FlameGraph) holds
+# stackcollapse-perf.pl, against the Perl script itself. Each must give the
+# same stacks for the whole sample weight.
+#
+# Programs: Debian's sort, gzip and python3 (dynamically linked, stripped;
+# libc with its separate debug file where libc6-dbg is installed), each with
+# frame pointers (-g) and with --call-graph dwarf. Each is folded twice:
+# with the system as it is (perf record's build-id cache, /usr/lib/debug),
+# and as on a host without debug files: an empty build-id cache and a
+# --symfs root that links /usr/bin and /usr/lib but not /usr/lib/debug.
+#
+# Skipped (exit 77, with the reason) only where perf may not record.
+set -u
+: "${BUILD_DIR:?}"
+ff=$BUILD_DIR/src/tools/flamefold
+collapse=${FLAMEGRAPH_DIR:-/tmp/FlameGraph}/stackcollapse-perf.pl
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+if ! command -v perf >/dev/null ||
+    ! perf record -q -o probe.data -- true >/dev/null 2>&1; then
+  echo "SKIP: perf cannot record here (not installed, or not permitted:" \
+    "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null))"
+  exit 77
+fi
+for p in sort gzip python3; do
+  [ -x /usr/bin/$p ] || { echo "FAIL: /usr/bin/$p is not installed"; exit 1; }
+done
+export HOME=$work/home  # perf record's build-id cache, ours alone
+mkdir -p "$HOME" nodebug/usr empty-cache
+ln -s /usr/bin nodebug/usr/bin
+mkdir -p nodebug/usr/lib
+for d in /usr/lib/*; do
+  [ "$d" = /usr/lib/debug ] || ln -s "$d" "nodebug$d"
+done
+ln -s usr/bin nodebug/bin
+ln -s usr/lib nodebug/lib
+ln -s usr/lib64 nodebug/lib64 2>/dev/null
+[ -e /usr/lib64 ] && ln -s /usr/lib64 nodebug/usr/lib64
+
+# A few MB of text: sort and gzip spend their time in their own code and
+# libc's (read, memcpy, strcoll).
+python3 -c '
+import random
+r = random.Random(7)
+words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
+with open("text", "w") as f:
+    for i in range(150000):
+        f.write(" ".join(r.choice(words) + str(r.randrange(10**6)) for _ in range(6)) + "\n")
+'
+py='import json; d=[{"k": i, "v": str(i) * 3} for i in range(60000)]; [json.loads(json.dumps(d)) for _ in range(3)]'
+
+fail=0 pass=0
+weight() {  # weight EXPECTED ACTUAL: % of EXPECTED's weight in identical stacks
+  awk 'FNR == NR { n = $NF; sub(/ [0-9]+$/, ""); want[$0] += n; total += n; next }
+       { n = $NF; sub(/ [0-9]+$/, ""); got[$0] += n }
+       END { for (k in want) same += (got[k] < want[k] ? got[k] : want[k])
+             printf "%.2f", total ? 100 * same / total : 100 }' "$1" "$2"
+}
+compare() {  # compare WHAT EXPECTED ACTUAL
+  local w
+  w=$(weight "$2" "$3")
+  if [ -s "$2" ] && sort "$2" | cmp -s - <(sort "$3"); then
+    pass=$((pass + 1)); echo "ok   $1: $w% of the weight identical"
+  else
+    fail=$((fail + 1)); echo "FAIL $1: $w% of the weight identical"
+    diff <(sort "$2") <(sort "$3") | head -6 | cut -c1-300
+  fi
+}
+for prog in sort gzip python3; do
+  for mode in fp dwarf; do
+    name=$prog-$mode
+    cg=(-g); [ $mode = dwarf ] && cg=(--call-graph dwarf)
+    case $prog in
+      sort) cmd=(sort -S 16M text -o /dev/null) ;;
+      gzip) cmd=(gzip -6 -c text) ;;
+      python3) cmd=(/usr/bin/python3 -c "$py") ;;
+    esac
+    perf record -q -F 499 "${cg[@]}" -o $name.data -- "${cmd[@]}" \
+      > /dev/null 2> $name.record-err || { echo "FAIL $name: perf record:";
+      cat $name.record-err; fail=$((fail + 1)); continue; }
+    for host in here nodebug; do
+      popts=() fopts=()
+      if [ $host = nodebug ]; then
+        # (perf reads no kernel symbols under --symfs unless told where)
+        popts=(--buildid-dir "$work/empty-cache")
+        fopts=(--buildid-dir "$work/empty-cache" --symfs "$work/nodebug"
+               --kallsyms /proc/kallsyms)
+        sopts=(--symfs "$work/nodebug" --kallsyms /proc/kallsyms)
+      else
+        sopts=()
+      fi
+      perf "${popts[@]}" script -i $name.data "${sopts[@]}" 2>/dev/null > $name.txt
+      "$ff" -q --jobs 1 $name.txt > $name.text.folded
+      "$ff" -q "${fopts[@]}" $name.data > $name.data.folded 2> $name.err ||
+        { echo "FAIL $name ($host): flamefold exit $?"; cat $name.err; }
+      compare "$name ($host): perf.data vs perf script | flamefold" \
+        $name.text.folded $name.data.folded
+      if [ -f "$collapse" ]; then
+        perl "$collapse" $name.txt > $name.perl.folded 2>/dev/null
+        compare "$name ($host): perf.data vs perf script | stackcollapse-perf.pl" \
+          $name.perl.folded $name.data.folded
+      fi
+    done
+  done
+done
+[ -f "$collapse" ] || echo "note: no $collapse here; compared with the text path only"
+echo "perf-live: $pass passed, $fail failed"
+[ $fail -eq 0 ]
