@@ -336,9 +336,16 @@ void SymbolResolver::LoadUser(Dso* dso) const {
   dso->symsrc = syms;
   dso->binary = DataFile(*dso, hex, binary, readable ? &info : nullptr);
   if (syms.empty()) {
+    std::string why;
+    if (readable && !dso->build_id.empty() && info.build_id != dso->build_id) {
+      // perf too passes over a file whose build id is not the recorded
+      // one: its symbols would name another build's code.
+      why = ": the file there has build id " + BuildIdHex(info.build_id) +
+            ", not the recorded one (rebuilt since?)";
+    }
     dso->load_warnings.push_back(
         path + ": no symbols found" +
-        (hex.empty() ? "" : " (build id " + hex + ")"));
+        (hex.empty() ? "" : " (build id " + hex + ")") + why);
     return;
   }
   if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {
