@@ -144,6 +144,9 @@ start=$(date +%s.%N)
 { perf record -F "$freq" "${cg_args[@]}" -o "$base.perf.data" "${target[@]}" -- "${what[@]}" 2>&1 1>&3 3>&- |
     (trap '' INT; tee "$log" | grep --line-buffered -v '^\[ perf record: ' >&2); } 3>&1
 rc=${PIPESTATUS[0]}
+# perf exits with the command's status, 130 when Ctrl-C ended it; bash runs
+# the trap only when a child dies of the signal, which perf does not.
+[ $rc = 130 ] && interrupted=1
 end=$(date +%s.%N)
 trap - INT
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
