@@ -208,7 +208,8 @@ bool CollectJobs(const BatchConfig& config, OutputList* outputs,
       return false;
     }
     bool dir = fs::is_directory(st);
-    outputs->ReadAbove(dir ? fs::path(path) : fs::path(path).parent_path());
+    fs::path folder = dir ? fs::path(path) : fs::path(path).parent_path();
+    outputs->ReadAbove(folder.empty() ? fs::path(".") : folder);
     if (!dir) {
       AddJob(config, *outputs, path, "",
              static_cast<uint64_t>(fs::file_size(path, ec)), jobs);
