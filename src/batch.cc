@@ -631,6 +631,12 @@ int RunBatch(const BatchConfig& config, const Diag& diag) {
     diag.Error(err);
     return kExitDataError;
   }
+  if (jobs.empty()) {
+    std::string paths;
+    for (const std::string& p : config.paths) paths += (paths.empty() ? "" : ", ") + p;
+    diag.Warning("no file to convert in " + paths +
+                 " (hidden files and flamebatch's own outputs are passed over)");
+  }
   RefuseCollisions(config, outputs, &jobs);
   std::signal(SIGINT, RemoveTempsAndDie);
   std::signal(SIGTERM, RemoveTempsAndDie);
