@@ -105,6 +105,8 @@ std::string FoldHelp() {
          "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
 }
 
+std::span<const OptionSpec> FoldOptionSpecs() { return kSpecs; }
+
 ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
                          std::string* err) {
   ParsedOptions opts;

@@ -1,5 +1,11 @@
 // flamebatch: a folder of archived profiles -> folded + SVG (+ report) each,
 // converted in parallel, with progress on stderr.
+//
+// An input never loses a byte: each output is named after the whole input
+// file name (x.txt.gz -> x.txt.gz.folded, x.txt.gz.svg), so no two inputs of
+// one folder share an output; the outputs written are listed in
+// OUTDIR/.flamebatch-outputs, so that they are never taken for inputs, and a
+// file not listed there is never replaced.
 #ifndef FLAMEFOLD_BATCH_H_
 #define FLAMEFOLD_BATCH_H_
 
@@ -8,6 +14,7 @@
 
 #include "flamefold/diag.h"
 #include "flamefold/flamegraph_cli.h"
+#include "flamefold/fold.h"
 
 namespace flamefold {
 
@@ -19,38 +26,25 @@ struct BatchConfig {
   bool report = false;           // --report: NAME.report.txt as well
   bool force = false;            // --force: convert even when up to date
   bool quiet = false;            // -q: no warnings, no progress
+  FoldConfig fold;               // flamefold's options, for the folding
   FlameSvgConfig svg_config;     // every flamesvg option, for the SVGs
   std::vector<std::string> paths;  // files and folders (recursive)
 };
 
 enum class BatchArgs { kRun, kHelp, kVersion, kUsageError };
 
-/// Parses flamebatch's options (spelled in full) and hands the rest to
-/// flamesvg's parser, whose operands are the paths.
+/// Parses flamebatch's options and flamefold's (spelled in full), and hands
+/// the rest to flamesvg's parser, whose operands are the paths.
 BatchArgs ParseBatchArgs(int argc, char** argv, BatchConfig* config,
                          std::string* err);
 
 std::string BatchHelp();
 
-/// One input file and where its outputs go ("OUTDIR/rel/dir/NAME").
-struct BatchJob {
-  std::string input;
-  std::string out_base;
-  std::string label;   // the path relative to the folder given
-  uint64_t bytes = 0;
-};
+/// The name of the list of outputs flamebatch keeps in OUTDIR.
+inline constexpr const char* kOutputListName = ".flamebatch-outputs";
 
-/// Expands files and folders into jobs, sorted, skipping hidden entries and
-/// anything inside OUTDIR. Sets *err for a path that does not exist.
-bool CollectJobs(const BatchConfig& config, std::vector<BatchJob>* jobs,
-                 std::string* err);
-
-/// "NAME" of an input file: its name less a .gz/.zst ending, then less one
-/// of .txt .data .folded .perf .stacks ("web1.perf.data" -> "web1.perf",
-/// "perf.data" -> "perf", "cpu.txt.zst" -> "cpu").
-std::string OutputName(const std::string& file_name);
-
-/// Converts every job; returns the exit status (1 when any input failed).
+/// Converts every input; returns the exit status (1 when any input failed
+/// or was refused, as its outputs would replace a file).
 int RunBatch(const BatchConfig& config, const Diag& diag);
 
 }  // namespace flamefold

@@ -4,11 +4,13 @@
 #define FLAMEFOLD_FOLD_H_
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "flamefold/diag.h"
 #include "flamefold/line_reader.h"
+#include "flamefold/options.h"
 #include "flamefold/output.h"
 #include "flamefold/perf_script.h"
 #include "flamefold/symbol_resolver.h"
@@ -40,6 +42,10 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
 
 /// The text of `flamefold --help`.
 std::string FoldHelp();
+
+/// flamefold's option table, for tools that take fold options and hand
+/// them to ParseFoldArgs (flamebatch).
+std::span<const OptionSpec> FoldOptionSpecs();
 
 /// Folds every input into `out`. Returns the exit status; messages go
 /// through `diag`.

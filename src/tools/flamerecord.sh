@@ -25,6 +25,13 @@ Options:
   -o DIR                where to write (default: the current directory)
   -h, --help            print this help and exit
   -V, --version         print the version and exit
+Fold options (flamefold's, passed on; see flamefold --help):
+  --tid --kernel --jit --addrs --srcline --inline --context --modern
+  --event-filter EVENT  --include REGEX  --exclude REGEX  --symfs DIR
+  --kallsyms FILE  --max-line-length BYTES  --max-stack-depth N
+  --max-frame-length BYTES
+  (flamefold's --pid and --all name the target here; --tid keeps the PID
+  in the process frame, --kernel --jit is flamefold's --all.)
 Ctrl-C ends the recording early; what was recorded is still converted.
 USAGE
 }
@@ -32,8 +39,16 @@ die_usage() { echo "$me: error: $1" >&2; echo "Try 'flamerecord --help' for more
 die() { echo "$me: error: $1" >&2; exit 1; }
 
 pid="" user="" all=0 freq=99 duration="" cg=fp icicle=0 chart=0 dir=. cmd=()
+fold_args=() script_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --tid|--kernel|--jit|--addrs|--inline|--context|--modern) fold_args+=("$1"); shift ;;
+    --srcline) fold_args+=("$1"); script_args+=(-F +srcline); shift ;;
+    --event-filter|--include|--exclude|--symfs|--kallsyms|--max-line-length|--max-stack-depth|--max-frame-length)
+      [ $# -ge 2 ] || die_usage "$1 needs a value"; set -- "$1=$2" "${@:3}" ;;
+    --event-filter=*|--include=*|--exclude=*|--max-line-length=*|--max-stack-depth=*|--max-frame-length=*)
+      fold_args+=("$1"); shift ;;
+    --symfs=*|--kallsyms=*) fold_args+=("$1"); script_args+=("$1"); shift ;;
     --pid) [ $# -ge 2 ] || die_usage "--pid needs a PID list"; pid=$2; shift 2 ;;
     --pid=*) pid=${1#*=}; shift ;;
     --user) [ $# -ge 2 ] || die_usage "--user needs a user name"; user=$2; shift 2 ;;
@@ -70,14 +85,17 @@ case "$cg" in
   *) die_usage "--call-graph takes fp, dwarf or lbr" ;;
 esac
 
-command -v perf >/dev/null 2>&1 ||
-  die "perf is not installed: on Debian, apt-get install linux-perf"
 # The tools installed beside this script (or FLAMEFOLD_BIN).
 bin=${FLAMEFOLD_BIN:-$(cd "$(dirname "$0")" && pwd)}
 for t in flamefold flamesvg flamereport; do
   [ -x "$bin/$t" ] || die "$bin/$t not found (set FLAMEFOLD_BIN to the folder of the flamefold tools)"
 done
+# The fold options are checked by flamefold itself, before recording.
+why=$("$bin/flamefold" -q "${fold_args[@]}" < /dev/null 2>&1 >/dev/null)
+[ $? != 2 ] || die_usage "$(sed -n 's/^flamefold: error: //p' <<< "$why" | head -n 1)"
 
+command -v perf >/dev/null 2>&1 ||
+  die "perf is not installed: on Debian, apt-get install linux-perf"
 # perf_event_paranoid decides what an unprivileged user may record.
 if [ "$(id -u)" != 0 ] && [ -r /proc/sys/kernel/perf_event_paranoid ]; then
   level=$(cat /proc/sys/kernel/perf_event_paranoid)
@@ -89,46 +107,103 @@ if [ "$(id -u)" != 0 ] && [ -r /proc/sys/kernel/perf_event_paranoid ]; then
   fi
 fi
 
+made_dir=0
+[ -d "$dir" ] || made_dir=1
 mkdir -p "$dir" || die "cannot create $dir"
-base=$dir/$(hostname -s 2>/dev/null || echo host).$(date +%Y%m%d-%H%M%S)
+host=$(hostname -s 2>/dev/null || echo host)
+base=$dir/$host.$(date +%Y%m%d-%H%M%S)
 target=()
-[ -n "$pid" ] && target=(-p "$pid")
-[ -n "$user" ] && target=(-u "$user")
-[ $all = 1 ] && target=(-a)
+who=""
+[ -n "$pid" ] && target=(-p "$pid") && desc="PID $pid"
+[ -n "$user" ] && target=(-u "$user") && desc="user $user"
+[ $all = 1 ] && target=(-a) && desc="the whole host"
 if [ ${#cmd[@]} -gt 0 ]; then
+  desc=${cmd[*]} who="'${cmd[*]}'"
   if [ -n "$duration" ]; then what=(timeout --foreground -s INT "$duration" "${cmd[@]}"); else what=("${cmd[@]}"); fi
 else
   what=(sleep "${duration:-60}")
 fi
+who=${who:-$desc}
+log=$(mktemp) && script_log=$(mktemp) || die "cannot create a temporary file"
+trap 'rm -f "$log" "$script_log"' EXIT
+# Removes what a failed recording left, so that no empty artifact remains.
+discard() {
+  rm -f "$base.perf.data" "$base.perf-script.txt.gz" "$base.folded" "$base.svg" "$base.report.txt"
+  [ $made_dir = 0 ] || rmdir "$dir" 2>/dev/null
+}
 
-# Ctrl-C reaches perf, which stops and writes what it has; this script keeps
-# going (a handler, not an ignore, so that perf still gets the signal).
+# perf's messages (and the command's own standard error) reach the user as
+# they come, less perf's "[ perf record: ...]" progress lines; a copy is kept
+# to explain a failure. Ctrl-C reaches perf, which stops and writes what it
+# has; this script keeps going (a handler, not an ignore, so that perf still
+# gets the signal), and so does the filter (which ignores it).
 interrupted=0
 trap 'interrupted=1' INT
-echo "$me: recording at $freq Hz into $base.perf.data (Ctrl-C to stop early)" >&2
-perf record -F "$freq" "${cg_args[@]}" -o "$base.perf.data" "${target[@]}" -- "${what[@]}" 2> "$base.perf-record.log"
-rc=$?
+echo "$me: recording $who at $freq Hz into $base.perf.data (Ctrl-C to stop early)" >&2
+start=$(date +%s.%N)
+{ perf record -F "$freq" "${cg_args[@]}" -o "$base.perf.data" "${target[@]}" -- "${what[@]}" 2>&1 1>&3 3>&- |
+    (trap '' INT; tee "$log" | grep --line-buffered -v '^\[ perf record: ' >&2); } 3>&1
+rc=${PIPESTATUS[0]}
+# perf exits with the command's status, 130 when Ctrl-C ended it; bash runs
+# the trap only when a child dies of the signal, which perf does not.
+[ $rc = 130 ] && interrupted=1
+end=$(date +%s.%N)
 trap - INT
-if [ ! -s "$base.perf.data" ]; then
-  sed 's/^/  perf: /' "$base.perf-record.log" >&2
-  if grep -qiE "permission|paranoid|not permitted" "$base.perf-record.log"; then
-    die "perf may not record here: run as root, or lower kernel.perf_event_paranoid (see above)"
+secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
+record_failed() {
+  discard
+  if grep -qiE "permission|paranoid|not permitted" "$log"; then
+    die "perf may not record here: run as root, or lower kernel.perf_event_paranoid (see perf's message above)"
   fi
-  die "perf record failed (status $rc)"
-fi
+  die "perf record failed (status $rc): see perf's message above"
+}
+[ -s "$base.perf.data" ] || record_failed
 [ $interrupted = 1 ] && echo "$me: interrupted: converting what was recorded" >&2
-rm -f "$base.perf-record.log"
 
+# perf record exits with the command's status, so a failed perf record shows
+# only in a recording perf script cannot read: its message then is perf
+# record's, above; otherwise perf script's own is passed through.
+set -o pipefail
+if ! perf script "${script_args[@]}" -i "$base.perf.data" 2> "$script_log" | gzip -c > "$base.perf-script.txt.gz"; then
+  [ $rc != 0 ] && record_failed
+  cat "$script_log" >&2
+  discard
+  die "perf script failed on $base.perf.data"
+fi
+cat "$script_log" >&2
+if [ $rc != 0 ] && [ $interrupted = 0 ] && { [ -z "$duration" ] || [ $rc != 124 ]; }; then
+  echo "$me: warning: $who exited with status $rc" >&2
+fi
+if [ -z "$(gzip -dc "$base.perf-script.txt.gz" | head -c 1)" ]; then
+  discard
+  die "no samples were recorded in $secs s of $who: it may have ended before the first sample or not run on a CPU (try a higher --freq or a longer --duration)"
+fi
+
+"$bin/flamefold" "${fold_args[@]}" "$base.perf-script.txt.gz" > "$base.folded" || { rm -f "$base.folded"; die "flamefold failed"; }
+# One event line per sample in the transcript (the folded counts may be
+# periods, not samples).
+samples=$(gzip -dc "$base.perf-script.txt.gz" | grep -c '^[^[:space:]#]')
+if [ ! -s "$base.folded" ]; then
+  rm -f "$base.folded"
+  die "no stack was left after folding (see the fold options): the recording is kept in $base.perf.data"
+fi
+event=$(perf evlist -i "$base.perf.data" 2>/dev/null | paste -sd, -)
+title="$desc: ${event:-unknown event}, $secs s at $freq Hz"
+recorded="recorded by flamerecord on $host at $(date -r "$base.perf.data" '+%Y-%m-%d %H:%M:%S %Z')"
 svg_args=()
 [ $icicle = 1 ] && svg_args+=(--inverted)
 [ $chart = 1 ] && svg_args+=(--flamechart)
-set -o pipefail
-perf script -i "$base.perf.data" 2>/dev/null | gzip -c > "$base.perf-script.txt.gz" ||
-  die "perf script failed on $base.perf.data"
-"$bin/flamefold" "$base.perf-script.txt.gz" > "$base.folded" || die "flamefold failed"
-"$bin/flamesvg" "${svg_args[@]}" --title "$(basename "$base")" "$base.folded" > "$base.svg" ||
-  die "flamesvg failed"
-"$bin/flamereport" "$base.folded" > "$base.report.txt" || die "flamereport failed"
+"$bin/flamesvg" "${svg_args[@]}" --title "$title" --subtitle "$recorded" "$base.folded" > "$base.svg" ||
+  { rm -f "$base.svg"; die "flamesvg failed"; }
+{
+  echo "Recorded: $desc"
+  echo "Event: ${event:-unknown}, $freq Hz, call graph $cg"
+  echo "Duration: $secs s, $samples samples"
+  echo "Host: $host, $(date -r "$base.perf.data" '+%Y-%m-%d %H:%M:%S %Z')"
+  echo
+  "$bin/flamereport" "$base.folded"
+} > "$base.report.txt" || { rm -f "$base.report.txt"; die "flamereport failed"; }
+echo "$me: recorded $samples samples of ${event:-unknown event} in $secs s of $who" >&2
 for ext in perf.data perf-script.txt.gz folded svg report.txt; do
   echo "$base.$ext"
 done

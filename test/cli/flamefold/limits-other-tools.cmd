@@ -7,4 +7,4 @@ grep -c '<title>p;a (' out.svg
 $TOOLS/flamediff --max-stack-depth 3 in.folded in.folded; echo "flamediff $?"
 $TOOLS/flamereport --max-stack-depth 2 --format csv in.folded; echo "flamereport $?"
 mkdir arch && cp in.folded arch/
-$TOOLS/flamebatch --jobs 1 --max-frame-length 4 -o out arch 2>&1 | grep -v '^flamebatch: \[\|^flamebatch: [0-9]* converted'; cat out/in.folded
+$TOOLS/flamebatch --jobs 1 --max-frame-length 4 -o out arch 2>&1 | grep -v '^flamebatch: \[\|^flamebatch: [0-9]* converted'; cat out/in.folded.folded
