@@ -267,8 +267,8 @@ std::string FoldInputs::event() const {
 // An uncompressed file is mapped rather than read.
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,
-                 std::string* err) {
-  PerfDataStats stats;
+                 PerfDataStats* out, std::string* err) {
+  PerfDataStats& stats = *out;
   std::string map_path = in.compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in.source.get(), config.symbols, parser, index,
                          &stats, err, map_path);
@@ -340,7 +340,9 @@ bool FoldInputs::AddInput(const std::string& file, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-      return AddPerfData(config_, file, index, in, &parser_, err);
+      recordings_.emplace_back(file, PerfDataStats());
+      return AddPerfData(config_, file, index, in, &parser_,
+                         &recordings_.back().second, err);
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;
