@@ -18,9 +18,9 @@ constexpr OptionSpec kSpecs[] = {
     {"format|f", OptType::kString, false, false, "FORMAT",
      "text (default), csv or json"},
     {"depth", OptType::kInt, false, false, "N",
-     "levels of callees under each function (default 2; 0: none)"},
+     "levels of callers and callees of each function (default 2; 0: none)"},
     {"width", OptType::kInt, false, false, "N",
-     "callees shown at each level (default 3)"},
+     "callers and callees shown at each level (default 3)"},
     {"symfs", OptType::kString, false, false, "DIR",
      "perf.data input: look binaries up under DIR, as perf --symfs"},
     {"kallsyms", OptType::kString, false, false, "FILE",
@@ -50,8 +50,10 @@ std::string ReportHelp() {
   return "Usage: flamereport [OPTIONS] [FILE...]\n"
          "Reports where a profile spends its samples: the functions with the\n"
          "most self samples (running in them), each with its heaviest\n"
-         "callees, and the functions with the most total samples (running in\n"
-         "them or in what they call; a recursive stack counts once).\n"
+         "callers and callees, and the functions with the most total samples\n"
+         "(running in them or in what they call; a recursive stack counts\n"
+         "once). On perf input the counts are sums of sample periods, and a\n"
+         "perf.data report opens with the recording's facts.\n"
          "FILE is perf script output, perf.data or folded stacks, plain,\n"
          "gzip or zstd, as flamefold reads them; standard input when no FILE\n"
          "is given or FILE is -. The first frame of each stack is the\n"
@@ -59,7 +61,8 @@ std::string ReportHelp() {
          "Options:\n" +
          FormatOptionHelp(kSpecs) +
          "\nCSV columns: rank,function,self_samples,self_pct,total_samples,"
-         "total_pct\n(ranked by self samples).\n"
+         "total_pct,\ncallers,callees (ranked by self samples; _period for "
+         "_samples on\nperf input with periods).\n"
          "Example: perf script | flamereport --top 20\n"
          "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
 }
