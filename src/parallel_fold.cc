@@ -263,7 +263,8 @@ std::string FoldInputs::event() const {
 }
 
 // perf.data: replayed into perf script text for the sequential parser;
-// what the input lost or lacked is said as warnings.
+// what the input lost or lacked is said as warnings, and what the replay
+// found (the recording's facts) is left in `*out`.
 // An uncompressed file is mapped rather than read.
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,

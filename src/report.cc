@@ -254,6 +254,10 @@ void WriteTextRecording(const std::string& file, const PerfDataStats& r,
   line("Command:", r.cmdline.empty() ? missing : Printable(r.cmdline, 4096));
   line("Perf version:", r.perf_version.empty() ? missing
                                                 : Printable(r.perf_version));
+  if (!r.truncated.empty()) {
+    line("Cut short:", Printable(r.truncated, 4096) +
+                           "; read up to the last whole record");
+  }
   for (const PerfDataStats::Event& e : r.events) {
     line("Event:", Sampling(e) + ": " + Count(e.samples) + " samples");
   }
@@ -431,7 +435,8 @@ void WriteJsonRecording(const std::string& file, const PerfDataStats& r,
              ",\"os_release\":" + JsonOrNull(r.os_release) +
              ",\"arch\":" + JsonOrNull(r.arch) +
              ",\"perf_version\":" + JsonOrNull(r.perf_version) +
-             ",\"cmdline\":" + JsonOrNull(r.cmdline) + ",\"events\":[");
+             ",\"cmdline\":" + JsonOrNull(r.cmdline) +
+             ",\"cut_short\":" + JsonOrNull(r.truncated) + ",\"events\":[");
   for (size_t i = 0; i < r.events.size(); ++i) {
     const PerfDataStats::Event& e = r.events[i];
     std::string rate = std::to_string(e.rate);
