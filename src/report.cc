@@ -237,6 +237,49 @@ std::string Sampling(const PerfDataStats::Event& e) {
   return s + "every " + Count(e.rate) + " events";
 }
 
+// "N of M frames (P%), most in DSO (n), ..." for the frames without a
+// symbol and the three DSOs most of them are in.
+std::string NoSymbolShare(const PerfDataStats& r) {
+  std::string s = Count(r.frames_no_symbol) + " of " + Count(r.frames) +
+                  " frames (" +
+                  FormatPercent(Percent(PerlNumber::FromUint(r.frames_no_symbol),
+                                        PerlNumber::FromUint(r.frames))) +
+                  "%)";
+  const size_t kShown = 3;
+  const auto& dsos = r.no_symbol_dsos;
+  for (size_t i = 0; i < dsos.size() && i < kShown; ++i) {
+    s += std::string(i == 0 ? ", most in " : ", ") +
+         Printable(dsos[i].first, 4096) + " (" + Count(dsos[i].second) + ")";
+  }
+  if (dsos.size() > kShown) {
+    s += " and " + std::to_string(dsos.size() - kShown) + " more DSO(s)";
+  }
+  return s;
+}
+
+// Whether the samples lost are known: from LOST_SAMPLES records, or none
+// lost at all. LOST records alone (older perf and kernels) count records of
+// any kind, so the samples among them are not known.
+bool LostSamplesKnown(const PerfDataStats& r) {
+  return r.lost_samples_recorded || r.lost_chunks == 0;
+}
+
+// "1.360 s (first to last sample)".
+std::string Duration(const PerfDataStats& r) {
+  if (r.first_time > r.last_time) return "(no sample times)";
+  return Seconds(static_cast<double>(r.last_time - r.first_time)) +
+         " (first to last sample)";
+}
+
+// "vm (6.18.44, x86_64)"; `missing` when the file names no host.
+std::string Host(const PerfDataStats& r, const std::string& missing) {
+  std::string host = r.hostname.empty() ? missing : Printable(r.hostname);
+  std::string system = r.os_release;
+  if (!r.arch.empty()) system += (system.empty() ? "" : ", ") + r.arch;
+  if (!system.empty()) host += " (" + Printable(system) + ")";
+  return host;
+}
+
 // The facts of a perf.data recording, as its header and records give them.
 void WriteTextRecording(const std::string& file, const PerfDataStats& r,
                         OutputSink* out) {
@@ -246,11 +289,7 @@ void WriteTextRecording(const std::string& file, const PerfDataStats& r,
   };
   const std::string missing = "(not in the file)";
   out->Write("Recording:       " + Printable(file, 4096) + "\n");
-  std::string host = r.hostname.empty() ? missing : Printable(r.hostname);
-  std::string system = r.os_release;
-  if (!r.arch.empty()) system += (system.empty() ? "" : ", ") + r.arch;
-  if (!system.empty()) host += " (" + Printable(system) + ")";
-  line("Host:", host);
+  line("Host:", Host(r, missing));
   line("Command:", r.cmdline.empty() ? missing : Printable(r.cmdline, 4096));
   line("Perf version:", r.perf_version.empty() ? missing
                                                 : Printable(r.perf_version));
@@ -261,36 +300,16 @@ void WriteTextRecording(const std::string& file, const PerfDataStats& r,
   for (const PerfDataStats::Event& e : r.events) {
     line("Event:", Sampling(e) + ": " + Count(e.samples) + " samples");
   }
-  line("Duration:", r.first_time <= r.last_time
-                        ? Seconds(static_cast<double>(r.last_time -
-                                                      r.first_time)) +
-                              " (first to last sample)"
-                        : "(no sample times)");
-  bool lost_known = r.lost_samples_recorded || r.lost_chunks == 0;
+  line("Duration:", Duration(r));
   line("Samples:", Count(r.samples) + ", lost: " +
-                       (lost_known ? Count(r.lost_samples) : "unknown"));
+                       (LostSamplesKnown(r) ? Count(r.lost_samples)
+                                            : "unknown"));
   if (r.lost_chunks > 0) {
     line("Lost records:", Count(r.lost_records) + " in " +
                               Count(r.lost_chunks) +
                               " chunk(s): the kernel's buffer was full");
   }
-  std::string frames = Count(r.frames_no_symbol) + " of " + Count(r.frames) +
-                       " frames (" +
-                       FormatPercent(Percent(
-                           PerlNumber::FromUint(r.frames_no_symbol),
-                           PerlNumber::FromUint(r.frames))) +
-                       "%)";
-  const size_t kDsosShown = 3;
-  for (size_t i = 0; i < r.no_symbol_dsos.size() && i < kDsosShown; ++i) {
-    frames += std::string(i == 0 ? ", most in " : ", ") +
-              Printable(r.no_symbol_dsos[i].first, 4096) + " (" +
-              Count(r.no_symbol_dsos[i].second) + ")";
-  }
-  if (r.no_symbol_dsos.size() > kDsosShown) {
-    frames += " and " + std::to_string(r.no_symbol_dsos.size() - kDsosShown) +
-              " more DSO(s)";
-  }
-  line("No symbol:", frames);
+  line("No symbol:", NoSymbolShare(r));
   out->Put('\n');
 }
 
@@ -451,9 +470,8 @@ void WriteJsonRecording(const std::string& file, const PerfDataStats& r,
              (timed ? std::to_string(r.last_time - r.first_time) : "null") +
              ",\"samples\":" + std::to_string(r.samples) +
              ",\"lost_samples\":" +
-             (r.lost_samples_recorded || r.lost_chunks == 0
-                  ? std::to_string(r.lost_samples)
-                  : "null") +
+             (LostSamplesKnown(r) ? std::to_string(r.lost_samples)
+                                  : "null") +
              ",\"lost_records\":" + std::to_string(r.lost_records) +
              ",\"lost_chunks\":" + std::to_string(r.lost_chunks) +
              ",\"frames\":" + std::to_string(r.frames) +
