@@ -263,12 +263,13 @@ std::string FoldInputs::event() const {
 }
 
 // perf.data: replayed into perf script text for the sequential parser;
-// what the input lost or lacked is said as warnings.
+// what the input lost or lacked is said as warnings, and what the replay
+// found (the recording's facts) is left in `*out`.
 // An uncompressed file is mapped rather than read.
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,
-                 std::string* err) {
-  PerfDataStats stats;
+                 PerfDataStats* out, std::string* err) {
+  PerfDataStats& stats = *out;
   std::string map_path = in.compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in.source.get(), config.symbols, parser, index,
                          &stats, err, map_path);
@@ -344,7 +345,9 @@ bool FoldInputs::AddInput(const std::string& file, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-      return AddPerfData(config_, file, index, in, &parser_, err);
+      recordings_.emplace_back(file, PerfDataStats());
+      return AddPerfData(config_, file, index, in, &parser_,
+                         &recordings_.back().second, err);
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;

@@ -948,6 +948,21 @@ bool PerfDataReader::ParseFork(const PerfRecord& rec, PerfFork* m,
   return true;
 }
 
+bool PerfDataReader::ParseLost(const PerfRecord& rec, uint64_t* lost,
+                               std::string* err) const {
+  constexpr uint16_t kMiscLostSamplesBpf = 1u << 15;
+  Cursor c(rec.body, rec.offset + 8, info_.swapped);
+  uint64_t id = 0;
+  if ((rec.type == abi::kRecordLost && !c.Get(&id)) || !c.Get(lost)) {
+    *err = At(rec.offset) + "lost record cut short";
+    return false;
+  }
+  if (rec.type == abi::kRecordLostSamples && (rec.misc & kMiscLostSamplesBpf)) {
+    *lost = 0;
+  }
+  return true;
+}
+
 bool PerfDataReader::ParseKsymbol(const PerfRecord& rec, PerfKsymbol* m,
                                   std::string* err) const {
   Cursor c(rec.body, rec.offset + 8, info_.swapped);

@@ -228,7 +228,9 @@ bool IsUserDso(const std::string& f) {
   return f.find(".ko") == std::string::npos;
 }
 
-constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bit
+constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bits
+constexpr int kFreqBit = 10;
+constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
 constexpr uint32_t kMapHugetlb = 0x40000;
 constexpr uint32_t kProtExec = 4;
 
@@ -245,6 +247,7 @@ class Replayer : public PerfDataReader::Visitor {
   }
 
   bool OnHeader(const PerfDataInfo& info, std::string*) override {
+    attr_samples_.assign(info.attrs.size(), 0);
     for (const PerfAttr& a : info.attrs) {
       name_width_ = std::max(name_width_, a.name.size());
     }
@@ -268,6 +271,17 @@ class Replayer : public PerfDataReader::Visitor {
 
   bool OnRecord(const PerfRecord& rec, std::string* err) override {
     stats_->records++;
+    if (rec.type == abi::kRecordLost || rec.type == abi::kRecordLostSamples) {
+      uint64_t lost = 0;
+      if (!reader_->ParseLost(rec, &lost, err)) return false;
+      if (rec.type == abi::kRecordLost) {
+        stats_->lost_records += lost;
+        stats_->lost_chunks++;
+      } else {
+        stats_->lost_samples += lost;
+        stats_->lost_samples_recorded = true;
+      }
+    }
     if (rec.type == abi::kRecordFinishedRound) {
       if (!Flush(next_flush_, err)) return false;
       next_flush_ = max_time_;
@@ -289,6 +303,32 @@ class Replayer : public PerfDataReader::Visitor {
   bool Finish(std::string* err) {
     if (!Flush(UINT64_MAX, err)) return false;
     return EmitPending(err);
+  }
+
+  /// Puts the recording's facts in `stats`: its events with their sample
+  /// counts and the frames without a symbol by DSO.
+  void Summarize(const PerfDataInfo& info) const {
+    for (size_t i = 0; i < info.attrs.size(); ++i) {
+      const PerfAttr& a = info.attrs[i];
+      uint64_t n = i < attr_samples_.size() ? attr_samples_[i] : 0;
+      if (n == 0 && a.type == abi::kTypeSoftware && a.config == kSwDummy) {
+        continue;
+      }
+      stats_->events.push_back({a.name, a.flag(kFreqBit), a.sample_period, n});
+    }
+    stats_->frames = frame_count_;
+    std::map<std::string, uint64_t> by_name;  // two DSOs may share a name
+    if (no_map_frames_ > 0) by_name["[unknown]"] = no_map_frames_;
+    for (const auto& [dso, n] : no_symbol_) {
+      if (n > 0) by_name[dso->name] += n;
+    }
+    auto& dsos = stats_->no_symbol_dsos;
+    dsos.assign(by_name.begin(), by_name.end());
+    stats_->frames_no_symbol = 0;
+    for (const auto& [name, n] : dsos) stats_->frames_no_symbol += n;
+    std::sort(dsos.begin(), dsos.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
   }
 
  private:
@@ -478,13 +518,14 @@ class Replayer : public PerfDataReader::Visitor {
   // "<addr> <sym+off> (<dso>)" as perf script prints a frame, with
   // "\n  <srcline>" after it for --srcline. The text of a frame in a map is
   // cached per (DSO, address): its cost follows the distinct addresses,
-  // not the samples.
-  void AppendFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
+  // not the samples. Returns the counter of frames without a symbol of the
+  // frame's DSO when it has none (for CountFrame), else nullptr.
+  uint64_t* AppendFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
     const Map* map = FindMap(t, cpumode, ip);
     if (!map) {
       AppendHex16(ip);
       out_ += " [unknown] ([unknown])";
-      return;
+      return &no_map_frames_;
     }
     uint64_t map_ip = map->MapIp(ip);
     uint64_t shown = map->dso->kind == DsoKind::kModule ? ip - map->start
@@ -517,12 +558,24 @@ class Replayer : public PerfDataReader::Visitor {
         out_ += map->dso->name;
         out_ += ')';
         if (srcline_) AppendSrcline(srclines_.ForFrame(map->dso, map_ip));
-        it->second = frame_texts_.Store(std::string_view(out_).substr(mark));
+        it->second.text =
+            frame_texts_.Store(std::string_view(out_).substr(mark));
+        it->second.no_symbol =
+            name == "[unknown]" ? &no_symbol_[map->dso] : nullptr;
         out_.resize(mark);
       }
-      slot = FrameSlot{map->dso, shown, it->second.data(), it->second.size()};
+      slot = FrameSlot{map->dso, shown, it->second.text.data(),
+                       it->second.text.size(), it->second.no_symbol};
     }
     out_.append(slot.text, slot.size);
+    return slot.no_symbol;
+  }
+
+  // Counts a frame printed, and `no_symbol` (AppendFrame's result) when
+  // the frame has no symbol.
+  void CountFrame(uint64_t* no_symbol, uint64_t frames = 1) {
+    frame_count_ += frames;
+    if (no_symbol) ++*no_symbol;
   }
 
   // perf's "\n  " before a source line; nothing when there is none.
@@ -562,9 +615,10 @@ class Replayer : public PerfDataReader::Visitor {
     out_.append(buf, n);
   }
 
-  // perf script's callee-first walk of the call chain.
+  // perf script's callee-first walk of the call chain. A guest or corrupt
+  // context within the frames perf shows makes perf drop them all.
   void AppendChain(const Thread* t, const std::vector<uint64_t>& chain) {
-    size_t mark = out_.size();
+    if (DroppedChain(chain)) return;
     uint8_t cpumode = abi::kMiscUser;
     int entries = 0;
     for (size_t i = 0; i < chain.size() && entries < kMaxStack; ++i) {
@@ -576,23 +630,41 @@ class Replayer : public PerfDataReader::Visitor {
           cpumode = abi::kMiscKernel;
         } else if (ip == abi::kContextUser) {
           cpumode = abi::kMiscUser;
-        } else {
-          out_.resize(mark);  // guest or corrupt context: perf drops all
-          return;
         }
         continue;
       }
       ++entries;
       out_ += '\t';
-      AppendFrame(t, cpumode, ip);
+      CountFrame(AppendFrame(t, cpumode, ip));
       out_ += '\n';
     }
+  }
+
+  // Whether a context other than kernel, user and hypervisor comes before
+  // the walk above has taken its kMaxStack frames.
+  static bool DroppedChain(const std::vector<uint64_t>& chain) {
+    int entries = 0;
+    for (size_t i = 0; i < chain.size() && entries < kMaxStack; ++i) {
+      uint64_t ip = chain[i];
+      if (ip < abi::kContextMax) {
+        ++entries;
+      } else if (ip != abi::kContextHv && ip != abi::kContextKernel &&
+                 ip != abi::kContextUser) {
+        return true;
+      }
+    }
+    return false;
   }
 
   bool OnSample(const PerfRecord& rec, std::string* err) {
     if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
     if (!reader_->ParseSample(rec, &sample_, err)) return false;
     stats_->samples++;
+    if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
+    if (sample_.time != UINT64_MAX) {
+      stats_->first_time = std::min(stats_->first_time, sample_.time);
+      stats_->last_time = std::max(stats_->last_time, sample_.time);
+    }
     uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
     if (cpumode == abi::kMiscGuestKernel || cpumode == abi::kMiscGuestUser) {
       stats_->samples_skipped++;
@@ -612,7 +684,7 @@ class Replayer : public PerfDataReader::Visitor {
       if (dwarf && arch_) AppendUnwound(t, a);
     } else {
       out_ += ' ';
-      AppendFrame(t, cpumode, sample_.ip);
+      CountFrame(AppendFrame(t, cpumode, sample_.ip));
     }
     out_ += '\n';
     if (out_.size() >= kEmitBytes) return EmitPending(err);
@@ -731,29 +803,32 @@ class Replayer : public PerfDataReader::Visitor {
   // A user frame as perf prints it after unwinding: the inlined frames at
   // the address (innermost first, "(inlined)" instead of the DSO when the
   // name is not the symbol's own), else the plain frame. Cached per (DSO,
-  // address).
+  // address), with what it adds to the frame counts.
   void AppendUnwoundFrame(const Thread* t, uint64_t ip) {
     const Map* map = FindMap(t, abi::kMiscUser, ip);
     if (!map) {
       out_ += '\t';
-      AppendFrame(t, abi::kMiscUser, ip);
+      CountFrame(AppendFrame(t, abi::kMiscUser, ip));
       out_ += '\n';
       return;
     }
     uint64_t map_ip = map->MapIp(ip);
     auto [it, added] = unwound_.try_emplace(DsoAddress{map->dso, map_ip});
+    UnwoundText& u = it->second;
     if (added) {
       size_t mark = out_.size();
-      AppendInlined(map, map_ip);
-      if (out_.size() == mark) {
+      u.frames = AppendInlined(map, map_ip);
+      if (u.frames == 0) {
         out_ += '\t';
-        AppendFrame(t, abi::kMiscUser, ip);
+        u.no_symbol = AppendFrame(t, abi::kMiscUser, ip);
+        u.frames = 1;
         out_ += '\n';
       }
-      it->second.assign(out_, mark, std::string::npos);
+      u.text.assign(out_, mark, std::string::npos);
       out_.resize(mark);
     }
-    out_ += it->second;
+    out_ += u.text;
+    CountFrame(u.no_symbol, u.frames);
   }
 
   // perf's append_inlines: addr2line's records for the address, each named
@@ -761,17 +836,18 @@ class Replayer : public PerfDataReader::Visitor {
   // --srcline each record's own line goes before " (inlined)":
   //   |              abac operator()+0x2c
   //   |   dwarf.cc:38 (inlined)
-  void AppendInlined(const Map* map, uint64_t map_ip) {
+  // Returns the frames appended (0: none, the plain frame is printed).
+  size_t AppendInlined(const Map* map, uint64_t map_ip) {
     Dso* dso = map->dso;
-    if (dso->kind != DsoKind::kUser) return;
+    if (dso->kind != DsoKind::kUser) return 0;
     const std::string& name = symbols_->Name(dso, map_ip);
     size_t off = name.rfind("+0x");
-    if (name == "[unknown]" || off == std::string::npos) return;
+    if (name == "[unknown]" || off == std::string::npos) return 0;
     std::string path = PerfSrcline::Addr2lineFile(*dso);
-    if (path.empty()) return;
+    if (path.empty()) return 0;
     uint64_t addr = srclines_.ObjdumpAddress(*dso, map_ip);
     const SourceLookup* look = source_lines_.Lookup(path, addr, true);
-    if (!look || !look->found || look->records.empty()) return;
+    if (!look || !look->found || look->records.empty()) return 0;
     std::string_view base(name.data(), off);
     for (const SourceRecord& r : look->records) {
       std::string fn = r.function.empty() ? "??" : DemangleSymbol(r.function);
@@ -791,6 +867,7 @@ class Replayer : public PerfDataReader::Visitor {
       if (srcline_) AppendSrcline(PerfSrcline::FromRecord(r));
       out_ += inlined ? " (inlined)\n" : "\n";
     }
+    return look->records.size();
   }
 
   bool EmitPending(std::string* err) {
@@ -822,6 +899,13 @@ class Replayer : public PerfDataReader::Visitor {
   uint64_t seq_ = 0, next_flush_ = 0, max_time_ = 0;
   PerfSample sample_;
   std::string out_;
+  std::vector<uint64_t> attr_samples_;  // samples of each attr
+
+  // The frames printed, and those without a symbol by DSO (the frame
+  // caches keep a pointer to their DSO's counter: no lookup per frame).
+  uint64_t frame_count_ = 0;
+  uint64_t no_map_frames_ = 0;  // in no mapping: DSO "[unknown]"
+  std::unordered_map<const Dso*, uint64_t> no_symbol_;
 
   // DWARF unwinding: one unwinder per address space.
   const RegisterMap* arch_ = nullptr;
@@ -844,15 +928,26 @@ class Replayer : public PerfDataReader::Visitor {
     const char* text = nullptr;
     uint32_t size = 0;
     bool cached = false;
+    uint64_t* no_symbol = nullptr;  // AppendFrame's result for the frame
     FrameSlot() = default;
-    FrameSlot(const Dso* d, uint64_t s, const char* t, size_t n)
+    FrameSlot(const Dso* d, uint64_t s, const char* t, size_t n,
+              uint64_t* none)
         : dso(d), shown(s), text(t), size(static_cast<uint32_t>(n)),
-          cached(true) {}
+          cached(true), no_symbol(none) {}
+  };
+  struct FrameText {
+    std::string_view text;
+    uint64_t* no_symbol = nullptr;
+  };
+  struct UnwoundText {
+    std::string text;
+    size_t frames = 0;
+    uint64_t* no_symbol = nullptr;
   };
   static constexpr int kFrameCacheBits = 16;
   Arena frame_texts_;
-  std::unordered_map<DsoAddress, std::string_view, DsoAddressHash> frames_;
-  std::unordered_map<DsoAddress, std::string, DsoAddressHash> unwound_;
+  std::unordered_map<DsoAddress, FrameText, DsoAddressHash> frames_;
+  std::unordered_map<DsoAddress, UnwoundText, DsoAddressHash> unwound_;
   std::vector<FrameSlot> frame_cache_;
   int frame_cache_bits_ = 6;
 };
@@ -938,8 +1033,11 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
     stats->warnings.push_back(name + ": " + UnwindStopSummary(*stats));
   }
   const PerfDataInfo& info = reader.info();
+  replay.Summarize(info);
   stats->hostname = info.hostname;
   stats->perf_version = info.perf_version;
+  stats->os_release = info.os_release;
+  stats->arch = info.arch;
   stats->cmdline.clear();
   for (const std::string& arg : info.cmdline) {
     if (!stats->cmdline.empty()) stats->cmdline += ' ';

@@ -132,71 +132,92 @@ std::vector<size_t> ProfileSummary::RankByTotal(size_t limit) const {
   return Rank(functions_, limit, &FunctionStat::total, &FunctionStat::self);
 }
 
-// The tree being merged: children found by name through `index`, so a
-// function with many distinct callees merges in linear time.
+// The tree being merged: children found by key (the frame's name, and
+// whether it is the process frame) through `index`, so a function with many
+// distinct callees or callers merges in linear time.
 struct ProfileSummary::MergeNode {
   SymbolId name = 0;
+  bool process = false;
   PerlNumber samples;
   std::vector<MergeNode> children;
-  std::unordered_map<SymbolId, size_t> index;
+  std::unordered_map<uint64_t, size_t> index;
+
+  MergeNode& Child(SymbolId frame, bool is_process) {
+    uint64_t key = (uint64_t{is_process} << 32) | frame;
+    auto [it, added] = index.try_emplace(key, children.size());
+    if (added) children.push_back(MergeNode{frame, is_process, {}, {}, {}});
+    return children[it->second];
+  }
 };
 
 void ProfileSummary::MergeCallees(NodeId node, int depth,
                                   MergeNode* into) const {
   for (uint32_t k = child_start_[node]; k < child_start_[node + 1]; ++k) {
     NodeId child = child_list_[k];
-    SymbolId name = trie_.frame(child);
-    auto [it, added] = into->index.try_emplace(name, into->children.size());
-    if (added) into->children.push_back(MergeNode{name, {}, {}, {}});
-    MergeNode& target = into->children[it->second];
+    MergeNode& target = into->Child(trie_.frame(child), false);
     target.samples.Add(subtree_[child]);
     if (depth > 1) MergeCallees(child, depth - 1, &target);
   }
 }
 
-std::vector<CalleeNode> ProfileSummary::ToCallees(const MergeNode& merged,
-                                                  size_t width) const {
+// The frames above `call` (a function's outermost call in its stacks), up
+// to `depth` of them or to the process frame, each credited with the
+// samples under `call`.
+void ProfileSummary::MergeCallers(NodeId call, int depth,
+                                  MergeNode* into) const {
+  NodeId up = trie_.parent(call);
+  for (int level = 0; level < depth && up != StackTrie::kRoot; ++level) {
+    bool process = trie_.parent(up) == StackTrie::kRoot;
+    into = &into->Child(trie_.frame(up), process);
+    into->samples.Add(subtree_[call]);
+    up = trie_.parent(up);
+  }
+}
+
+std::vector<CallNode> ProfileSummary::ToNodes(const MergeNode& merged,
+                                              size_t width) const {
   std::vector<const MergeNode*> order;
   for (const MergeNode& c : merged.children) order.push_back(&c);
   auto names = [&](const MergeNode* n) { return trie_.names().Get(n->name); };
-  // Heaviest first, ties by name; only the `width` first are kept.
+  // Heaviest first, ties by name (functions before the process); only the
+  // `width` first are kept.
   auto heavier = [&](const MergeNode* a, const MergeNode* b) {
     if (PerlNumberLess(b->samples, a->samples)) return true;
     if (PerlNumberLess(a->samples, b->samples)) return false;
+    if (a->process != b->process) return b->process;
     return names(a) < names(b);
   };
   size_t keep = std::min(width, order.size());
   std::partial_sort(order.begin(), order.begin() + keep, order.end(), heavier);
-  std::vector<CalleeNode> out;
+  std::vector<CallNode> out;
   for (size_t i = 0; i < keep; ++i) {
     out.push_back({std::string(names(order[i])), order[i]->samples,
-                   ToCallees(*order[i], width)});
+                   ToNodes(*order[i], width), order[i]->process});
   }
   return out;
 }
 
-std::vector<CalleeNode> ProfileSummary::Callees(size_t index, int depth,
-                                                size_t width) const {
+std::vector<CallNode> ProfileSummary::Callees(size_t index, int depth,
+                                              size_t width) const {
   return Callees(std::vector<size_t>{index}, depth, width)[0];
 }
 
-std::vector<std::vector<CalleeNode>> ProfileSummary::Callees(
-    const std::vector<size_t>& indexes, int depth, size_t width) const {
-  std::vector<std::vector<CalleeNode>> out(indexes.size());
-  if (depth < 1 || indexes.empty()) return out;
-  // One walk finds the outermost call of each function asked for in every
-  // path (`active` counts the calls on the path; inner, recursive calls are
-  // inside that call's subtree). Then each function's tree is merged from
-  // its own calls and converted, one function at a time: the work is the
-  // nodes times `depth` and memory holds one merged tree. (Walking the
-  // whole profile for each batch of functions took time quadratic in the
-  // depth: minutes for `flamereport --top 0` on a 100,000-deep stack.)
+// One walk finds the outermost call of each function asked for in every
+// path (`active` counts the calls on the path; inner, recursive calls are
+// inside that call's subtree): (position in `indexes`, call node), sorted.
+// Each function's tree is then merged from its own calls and converted,
+// one function at a time: the work is the nodes times `depth` and memory
+// holds one merged tree. (Walking the whole profile for each batch of
+// functions took time quadratic in the depth: minutes for `flamereport
+// --top 0` on a 100,000-deep stack.)
+std::vector<std::pair<size_t, NodeId>> ProfileSummary::OutermostCalls(
+    const std::vector<size_t>& indexes) const {
   std::vector<int64_t> slot(trie_.names().size(), -1);
   for (size_t i = 0; i < indexes.size(); ++i) {
     slot[trie_.names().Find(functions_[indexes[i]].name)] =
         static_cast<int64_t>(i);
   }
-  std::vector<std::pair<size_t, NodeId>> calls;  // (slot, outermost call)
+  std::vector<std::pair<size_t, NodeId>> calls;
   std::vector<uint32_t> active(trie_.names().size(), 0);
   for (uint32_t k = child_start_[0]; k < child_start_[1]; ++k) {
     WalkCalls(trie_, child_start_, child_list_, child_list_[k], &active,
@@ -208,13 +229,33 @@ std::vector<std::vector<CalleeNode>> ProfileSummary::Callees(
               });
   }
   std::sort(calls.begin(), calls.end());
+  return calls;
+}
+
+std::vector<std::vector<CallNode>> ProfileSummary::Callees(
+    const std::vector<size_t>& indexes, int depth, size_t width) const {
+  return Trees(indexes, depth, width, &ProfileSummary::MergeCallees);
+}
+
+std::vector<std::vector<CallNode>> ProfileSummary::Callers(
+    const std::vector<size_t>& indexes, int depth, size_t width) const {
+  return Trees(indexes, depth, width, &ProfileSummary::MergeCallers);
+}
+
+// The tree of each function, merged by `merge` from its outermost calls.
+std::vector<std::vector<CallNode>> ProfileSummary::Trees(
+    const std::vector<size_t>& indexes, int depth, size_t width,
+    MergeFn merge) const {
+  std::vector<std::vector<CallNode>> out(indexes.size());
+  if (depth < 1 || indexes.empty()) return out;
+  std::vector<std::pair<size_t, NodeId>> calls = OutermostCalls(indexes);
   for (size_t i = 0; i < calls.size();) {
     size_t which = calls[i].first;
     MergeNode merged;
     for (; i < calls.size() && calls[i].first == which; ++i) {
-      MergeCallees(calls[i].second, depth, &merged);
+      (this->*merge)(calls[i].second, depth, &merged);
     }
-    out[which] = ToCallees(merged, width);
+    out[which] = ToNodes(merged, width);
   }
   return out;
 }

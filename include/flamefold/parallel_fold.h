@@ -11,6 +11,7 @@
 
 #include "flamefold/fold.h"
 #include "flamefold/folded.h"
+#include "flamefold/perf_data_fold.h"
 #include "flamefold/perf_script.h"
 #include "flamefold/stack_counts.h"
 #include "flamefold/stack_trie.h"
@@ -40,6 +41,12 @@ class FoldInputs {
   }
   /// What the limits cut in all the inputs read so far.
   LimitStats limit_totals() const;
+  /// The perf.data inputs read, in order, each with what its replay found
+  /// (the recording's facts, for flamereport).
+  const std::vector<std::pair<std::string, PerfDataStats>>& recordings()
+      const {
+    return recordings_;
+  }
 
  private:
   bool AddInput(const std::string& file, std::string* err);
@@ -56,6 +63,7 @@ class FoldInputs {
   };
 
   std::vector<std::pair<std::string, LimitStats>> limit_hits_;
+  std::vector<std::pair<std::string, PerfDataStats>> recordings_;
   std::string last_file_;
   const FoldConfig& config_;
   StringInterner* names_;

@@ -160,6 +160,11 @@ class PerfDataReader {
   bool ParseFork(const PerfRecord& rec, PerfFork* out, std::string* err) const;
   bool ParseKsymbol(const PerfRecord& rec, PerfKsymbol* out,
                     std::string* err) const;
+  /// The number of samples a LOST or LOST_SAMPLES record says the kernel
+  /// dropped (0 for a LOST_SAMPLES record of samples a BPF filter dropped
+  /// on purpose).
+  bool ParseLost(const PerfRecord& rec, uint64_t* lost,
+                 std::string* err) const;
 
   /// The time of any record: the sample's, or the sample_id_all trailer's;
   /// UINT64_MAX when it has none.

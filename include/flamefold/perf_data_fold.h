@@ -41,8 +41,28 @@ struct PerfDataStats {
   uint64_t unwound = 0, unwind_stopped = 0;
   std::map<std::pair<UnwindStop, std::string>, uint64_t> unwind_stops;
   std::vector<std::string> warnings;
-  // From the feature sections, for --stats.
-  std::string hostname, perf_version, cmdline;
+  // From the feature sections, for --stats and flamereport.
+  std::string hostname, perf_version, cmdline, os_release, arch;
+  // The recording's own facts, for flamereport.
+  struct Event {
+    std::string name;
+    bool freq = false;  // rate: samples a second (-F); else events a sample
+    uint64_t rate = 0;
+    uint64_t samples = 0;
+  };
+  std::vector<Event> events;  // perf's dummy (tracking-only) events left out
+  uint64_t first_time = UINT64_MAX, last_time = 0;  // of the samples, in ns
+  // What the kernel could not write (its buffer was full), as perf
+  // record saw it: LOST_SAMPLES records count samples (perf 6.0 and
+  // kernels 6.0 on write one at the end); LOST records count records of
+  // any kind, in chunks.
+  uint64_t lost_samples = 0;
+  bool lost_samples_recorded = false;  // a LOST_SAMPLES record was read
+  uint64_t lost_records = 0, lost_chunks = 0;
+  uint64_t frames = 0;            // of every sample, as perf script prints
+  uint64_t frames_no_symbol = 0;  // ... them: those shown as [unknown]
+  /// The DSOs of those frames ("[unknown]": no mapping), most frames first.
+  std::vector<std::pair<std::string, uint64_t>> no_symbol_dsos;
 };
 
 /// One line: how many unwound samples ended early, by reason, with the

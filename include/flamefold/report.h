@@ -5,10 +5,12 @@
 #define FLAMEFOLD_REPORT_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flamefold/diag.h"
 #include "flamefold/output.h"
+#include "flamefold/perf_data_fold.h"
 #include "flamefold/report_stats.h"
 #include "flamefold/stack_limits.h"
 #include "flamefold/symbol_resolver.h"
@@ -38,9 +40,21 @@ ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
 /// The text of `flamereport --help`.
 std::string ReportHelp();
 
-/// Writes the report of `summary` (`event` is "" when unknown).
+/// What a report says about its input beside the stacks.
+struct ReportFacts {
+  std::string event;  // the event kept; "" when unknown
+  /// The samples of perf input (perf script text, perf.data) folded; 0
+  /// when there were none (folded stacks carry no sample numbers).
+  uint64_t samples = 0;
+  /// The counts are sums of sample periods, not numbers of samples.
+  bool periods = false;
+  /// Each perf.data input with its recording's facts.
+  std::vector<std::pair<std::string, PerfDataStats>> recordings;
+};
+
+/// Writes the report of `summary`.
 void WriteReport(const ReportConfig& config, const ProfileSummary& summary,
-                 const std::string& event, OutputSink* out);
+                 const ReportFacts& facts, OutputSink* out);
 
 /// Reads the inputs and writes the report. Returns the exit status.
 int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag);

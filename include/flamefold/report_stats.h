@@ -30,11 +30,14 @@ struct ProcessStat {
   PerlNumber samples;
 };
 
-/// One callee of a function, with the samples spent under it.
-struct CalleeNode {
+/// One callee of a function (with its callees as children), or one caller
+/// (with its callers as children), and the samples of the stacks through
+/// it.
+struct CallNode {
   std::string name;
   PerlNumber samples;
-  std::vector<CalleeNode> children;  // heaviest first
+  std::vector<CallNode> children;  // heaviest first
+  bool process = false;  // a caller that is the process frame: no function
 };
 
 /// Orders counts as numbers (exact for integers).
@@ -63,18 +66,32 @@ class ProfileSummary {
   /// Where the time of function `index` goes: its callees merged over every
   /// stack (from its outermost call in each), `depth` levels deep, the
   /// `width` heaviest at each level.
-  std::vector<CalleeNode> Callees(size_t index, int depth, size_t width) const;
+  std::vector<CallNode> Callees(size_t index, int depth, size_t width) const;
   /// The same for several functions at once, in one walk of the profile.
-  std::vector<std::vector<CalleeNode>> Callees(
+  std::vector<std::vector<CallNode>> Callees(
+      const std::vector<size_t>& indexes, int depth, size_t width) const;
+  /// Who is responsible for the time of each function: its callers, then
+  /// theirs, `depth` levels up, merged over every stack from its outermost
+  /// call in each (so each stack counts once, and a function is never its
+  /// own caller), the `width` heaviest at each level. A function called by
+  /// no other in a stack has the process frame as its caller; the chain
+  /// ends there.
+  std::vector<std::vector<CallNode>> Callers(
       const std::vector<size_t>& indexes, int depth, size_t width) const;
 
  private:
   void BuildChildren();
   void ComputeCounts();
   struct MergeNode;
+  std::vector<std::pair<size_t, NodeId>> OutermostCalls(
+      const std::vector<size_t>& indexes) const;
   void MergeCallees(NodeId node, int depth, MergeNode* into) const;
-  std::vector<CalleeNode> ToCallees(const MergeNode& merged,
-                                    size_t width) const;
+  void MergeCallers(NodeId call, int depth, MergeNode* into) const;
+  std::vector<CallNode> ToNodes(const MergeNode& merged, size_t width) const;
+  using MergeFn = void (ProfileSummary::*)(NodeId, int, MergeNode*) const;
+  std::vector<std::vector<CallNode>> Trees(const std::vector<size_t>& indexes,
+                                           int depth, size_t width,
+                                           MergeFn merge) const;
 
   const StackTrie& trie_;
   std::vector<PerlNumber> subtree_;      // samples at or below each node

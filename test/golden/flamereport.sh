@@ -22,12 +22,13 @@ if ! command -v python3 >/dev/null; then
 fi
 
 cat > "$T/reference.py" <<'PY'
-# reference.py FOLDED REPORT.json REPORT.csv REPORT.txt DEPTH WIDTH
+# reference.py FOLDED REPORT.json REPORT.csv REPORT.txt DEPTH WIDTH UNIT
 # Exits 1, printing the differences, when flamereport's numbers differ.
+# UNIT is what the counts are: samples, or period (perf input with periods).
 import csv, io, json, re, sys
 
 folded, json_path, csv_path, text_path = sys.argv[1:5]
-depth, width = int(sys.argv[5]), int(sys.argv[6])
+depth, width, unit = int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
 LINE = re.compile(rb'^(.*)\s(\d+(?:\.\d*)?)$', re.S)
 
 stacks = {}
@@ -58,7 +59,7 @@ def pct(x):
 by_self = sorted(self_, key=lambda f: (-self_[f], -tot[f], f))
 by_total = sorted(tot, key=lambda f: (-tot[f], -self_[f], f))
 
-def callees(f):
+def callees(f, depth=depth):
     tree = {}
     for stack, n in stacks.items():
         frames = stack.split(b';')
@@ -75,6 +76,25 @@ def callees(f):
         return [(c, node[c][0], trim(node[c][1])) for c in names]
     return trim(tree)
 
+def callers(f, depth=depth):
+    # Up from the outermost call, to the process frame (key: name, is it
+    # the process); ties: functions before the process, then by name.
+    tree = {}
+    for stack, n in stacks.items():
+        frames = stack.split(b';')
+        if f not in frames[1:]:
+            continue
+        i = frames.index(f, 1)
+        node = tree
+        for j in range(i - 1, max(i - 1 - depth, -1), -1):
+            entry = node.setdefault((frames[j], j == 0), [0, {}])
+            entry[0] += n
+            node = entry[1]
+    def trim(node):
+        keys = sorted(node, key=lambda k: (-node[k][0], k[1], k[0]))[:width]
+        return [(k, node[k][0], trim(node[k][1])) for k in keys]
+    return trim(tree)
+
 def name(b):
     return b.decode('utf-8', 'replace')
 
@@ -85,6 +105,7 @@ def same(what, got, want):
 
 rep = json.load(open(json_path, encoding='utf-8'))
 same('total_samples', rep['total_samples'], total)
+same('count_unit', rep['count_unit'], unit)
 same('distinct_stacks', rep['distinct_stacks'], len(stacks))
 want_procs = sorted(procs, key=lambda p: (-procs[p], p))
 same('processes', [(p['name'], p['samples'], '%.2f' % p['pct'])
@@ -107,23 +128,40 @@ def ref_tree(nodes):
     return [(name(c), n, pct(n), ref_tree(sub)) for c, n, sub in nodes]
 for r, f in zip(rep['top_self'], by_self):
     same('callees of %r' % name(f), json_tree(r['callees']), ref_tree(callees(f)))
+def json_callers(nodes):
+    return [(('process', c['process']) if 'process' in c else c['function'],
+             c['samples'], '%.2f' % c['pct'], json_callers(c['callers']))
+            for c in nodes]
+def ref_callers(nodes):
+    return [(('process', name(k[0])) if k[1] else name(k[0]), n, pct(n),
+             ref_callers(sub)) for k, n, sub in nodes]
+for r, f in zip(rep['top_self'], by_self):
+    same('callers of %r' % name(f), json_callers(r['callers']),
+         ref_callers(callers(f)))
 
 # CSV: the header, then the self ranking; names round-trip, invalid UTF-8
 # replaced (U+FFFD, as Python decodes it): the CSV is always valid UTF-8.
 data = open(csv_path, 'rb').read().decode('utf-8')  # strict: valid UTF-8
 table = list(csv.reader(io.StringIO(data, newline='')))
-same('csv header', table[0], ['rank', 'function', 'self_samples', 'self_pct',
-                              'total_samples', 'total_pct'])
+same('csv header', table[0], ['rank', 'function', 'self_' + unit, 'self_pct',
+                              'total_' + unit, 'total_pct', 'callers',
+                              'callees'])
+def csv_level(nodes, proc):  # the first level: "name count;..."
+    return ';'.join((k[0] if proc else k).decode('utf-8', 'replace') +
+                    (' (process)' if proc and k[1] else '') + ' ' + str(n)
+                    for k, n, _ in nodes)
 same('csv rows', table[1:],
      [[str(i + 1), f.decode('utf-8', 'replace'), str(self_[f]), pct(self_[f]),
-       str(tot[f]), pct(tot[f])] for i, f in enumerate(by_self)])
+       str(tot[f]), pct(tot[f]), csv_level(callers(f, min(depth, 1)), True),
+       csv_level(callees(f, min(depth, 1)), False)] for i, f in enumerate(by_self)])
 
 # Text: the header numbers with thousands separators.
 text = open(text_path, encoding='utf-8', errors='replace').read()
-for label, value in (('Total samples:', total),
+for label, value in (('Total samples:' if unit == 'samples' else
+                      'Total period:', total),
                      ('Distinct stacks:', len(stacks)),
                      ('Processes:', len(procs))):
-    if not re.search(r'^%s +%s$' % (label, re.escape('{:,}'.format(value))),
+    if not re.search(r'^%s +%s( ns \(.*\))?$' % (label, re.escape('{:,}'.format(value))),
                      text, re.M):
         errors.append('text: no line %r %s' % (label, '{:,}'.format(value)))
 for line in errors[:20]:
@@ -136,14 +174,14 @@ PY
 compare() {
   local name=$1 folded=$2; shift 2
   [ $# -gt 0 ] || set -- "$folded"
-  local depth=${DEPTH:-2} width=${WIDTH:-3}
+  local depth=${DEPTH:-2} width=${WIDTH:-3} unit=${UNIT:-samples}
   local opts=(--top 0 --depth "$depth" --width "$width")
   if ! "$REPORT" "${opts[@]}" -f json "$@" > "$T/r.json" 2> "$T/err" ||
      ! "$REPORT" "${opts[@]}" -f csv "$@" > "$T/r.csv" 2>> "$T/err" ||
      ! "$REPORT" "${opts[@]}" "$@" > "$T/r.txt" 2>> "$T/err"; then
     bad "$name: flamereport failed"; cat "$T/err"; return
   fi
-  if python3 "$T/reference.py" "$folded" "$T/r.json" "$T/r.csv" "$T/r.txt" "$depth" "$width"; then
+  if python3 "$T/reference.py" "$folded" "$T/r.json" "$T/r.csv" "$T/r.txt" "$depth" "$width" "$unit"; then
     ok "$name"
   else
     bad "$name: differs from the independent computation (above)"
@@ -158,8 +196,11 @@ golden() {
   compare "work-fp (conformance)" "$S/work-fp.folded"
   DEPTH=1 WIDTH=1 compare "example (conformance)" "$S/example.folded"
   # perf script text and gzip: flamereport folds them itself.
-  compare "cxx-fp perf script" "$E/cxx-fp-collapsed-none.txt" "$TESTDATA/perf-script/cxx-fp.txt"
-  compare "cxx-dwarf perf script" "$E/cxx-dwarf-collapsed-none.txt" "$TESTDATA/perf-script/cxx-dwarf.txt"
+  # Their counts are sums of periods (issue 16), except for tracepoints and
+  # the example (perf of 2015 printed no period).
+  UNIT=period compare "cxx-fp perf script" "$E/cxx-fp-collapsed-none.txt" "$TESTDATA/perf-script/cxx-fp.txt"
+  UNIT=period compare "cxx-dwarf perf script" "$E/cxx-dwarf-collapsed-none.txt" "$TESTDATA/perf-script/cxx-dwarf.txt"
+  compare "tracepoint perf script" "$E/tracepoint-collapsed-none.txt" "$TESTDATA/perf-script/tracepoint.txt"
   compare "example perf script, gzip" "$S/example.folded" \
     "$SHARED/conformance/flamegraph-perl/example-perf-stacks.txt.gz"
   # perf.data recorded here (testdata/perf-data): the reference is the
@@ -168,7 +209,7 @@ golden() {
   local P=$TESTDATA/perf-data c
   for c in fp-user two-events jit system-wide; do
     [ -f "$P/$c/perf.data" ] && [ -f "$P/$c/default.folded" ] || { echo "skip perf.data $c: not recorded"; continue; }
-    HOME=/nonexistent compare "perf.data $c" "$P/$c/default.folded" \
+    HOME=/nonexistent UNIT=period compare "perf.data $c" "$P/$c/default.folded" \
       --symfs "$P/root" --kallsyms "$P/$c/kallsyms" "$P/$c/perf.data"
   done
   # Several inputs add up, as flamefold adds them.

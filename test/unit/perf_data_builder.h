@@ -61,6 +61,14 @@ class PerfDataBuilder {
     for (uint64_t ip : chain) b += U64(ip);
     Record(9, misc, b);
   }
+  // LOST (records of any kind dropped, of sample id `id`) and LOST_SAMPLES
+  // (misc 1 << 15: dropped by a BPF filter, on purpose).
+  void Lost(uint64_t id, uint64_t lost, uint64_t time) {
+    Record(2, 0, U64(id) + U64(lost) + Trailer(0, 0, time));
+  }
+  void LostSamples(uint64_t lost, uint64_t time, uint16_t misc = 0) {
+    Record(13, misc, U64(lost) + Trailer(0, 0, time));
+  }
   void FinishedRound() { Record(68, 0, ""); }
   void Raw(const std::string& bytes) { data_ += bytes; }
   void Record(uint32_t type, uint16_t misc, const std::string& body) {

@@ -137,6 +137,39 @@ TEST_CASE("guest contexts drop the chain; guest samples are skipped") {
   CHECK(stats.samples_skipped == 1);
 }
 
+// Issue 16: flamereport opens with these facts; each was checked against
+// perf on real recordings (test/cli/flamereport), and here on the cases
+// those do not have.
+TEST_CASE("the recording's facts: events, times, lost, frames without symbol") {
+  JitDir dir;
+  PerfDataBuilder b = Base();
+  b.Sample(42, 42, 2000, 250, {kKernel, 0xffffffff81000110, kUser, 0x1010,
+                               0x1200, 0x9999});
+  b.Sample(42, 42, 500, 250, {kUser, 0x9999});
+  b.Sample(42, 42, 900, 250, {kGuest, 0x1010});  // dropped: no frame counted
+  b.Lost(7, 12, 600);
+  b.Lost(7, 3, 700);
+  b.LostSamples(9, 800);
+  b.LostSamples(100, 850, 1u << 15);  // a BPF filter's: not lost
+  PerfDataStats stats;
+  std::string text = Render(b.Build(), dir.Options(), &stats);
+  REQUIRE(stats.events.size() == 1);
+  CHECK(stats.events[0].name == "cpu-clock:ppp");
+  CHECK(!stats.events[0].freq);
+  CHECK(stats.events[0].rate == 1000);
+  CHECK(stats.events[0].samples == 3);
+  CHECK(stats.first_time == 500);
+  CHECK(stats.last_time == 2000);
+  CHECK(stats.lost_records == 15);
+  CHECK(stats.lost_chunks == 2);
+  CHECK(stats.lost_samples == 9);
+  CHECK(stats.lost_samples_recorded);
+  CHECK(stats.frames == 5);
+  CHECK(stats.frames_no_symbol == 3);  // 0x1200 (JIT map), 0x9999 twice
+  using Dsos = std::vector<std::pair<std::string, uint64_t>>;
+  CHECK(stats.no_symbol_dsos == Dsos{{"[unknown]", 2}, {"/tmp/perf-42.map", 1}});
+}
+
 TEST_CASE("perf.data folds through the perf script parser") {
   JitDir dir;
   PerfDataBuilder b = Base();

@@ -82,7 +82,7 @@ TEST_CASE("callees merge every call site, heaviest first, trimmed") {
   ProfileSummary s(trie);
   size_t f = 0;
   while (s.functions()[f].name != "f") ++f;
-  std::vector<CalleeNode> t = s.Callees(f, 2, 2);
+  std::vector<CallNode> t = s.Callees(f, 2, 2);
   REQUIRE(t.size() == 2);
   CHECK(t[0].name == "a");
   CHECK(t[0].samples.ToString() == "7");
@@ -90,6 +90,50 @@ TEST_CASE("callees merge every call site, heaviest first, trimmed") {
   CHECK(t[0].children[0].name == "x");
   CHECK(t[1].name == "b");  // 6; c (1) and f (1) were trimmed
   CHECK(s.Callees(f, 1, 5)[0].children.empty());
+}
+
+// Issue 16: a leaf hotspot showed an empty tree; who calls it is what the
+// user needs. Callers merge every stack from the function's outermost call,
+// so recursion does not make a function its own caller, and the chain ends
+// at the process frame.
+TEST_CASE("callers: merged, outermost call, ending at the process") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "a", "leaf"}, 5);
+  Add(&names, &trie, {"p", "main", "b", "leaf"}, 2);
+  Add(&names, &trie, {"p", "other", "a", "leaf"}, 1);
+  Add(&names, &trie, {"p", "leaf"}, 3);                  // called by no one
+  Add(&names, &trie, {"p", "main", "leaf", "leaf"}, 4);  // recursion
+  ProfileSummary s(trie);
+  size_t leaf = 0;
+  while (s.functions()[leaf].name != "leaf") ++leaf;
+  std::vector<CallNode> t = s.Callers({leaf}, 2, 3)[0];
+  REQUIRE(t.size() == 3);
+  CHECK(t[0].name == "a");  // 6
+  CHECK(t[0].samples.ToString() == "6");
+  REQUIRE(t[0].children.size() == 2);
+  CHECK(t[0].children[0].name == "main");  // 5, then other 1
+  CHECK(t[0].children[1].name == "other");
+  CHECK(t[1].name == "main");  // 4: the outer leaf of leaf;leaf
+  CHECK(!t[1].process);
+  REQUIRE(t[1].children.size() == 1);
+  CHECK(t[1].children[0].name == "p");
+  CHECK(t[1].children[0].process);
+  CHECK(t[2].name == "p");  // 3: the process itself; b (2) trimmed
+  CHECK(t[2].process);
+  CHECK(t[2].children.empty());
+  // A function named as the process is not merged with it.
+  StackTrie same(&names);
+  Add(&names, &same, {"p", "p", "f"}, 1);
+  Add(&names, &same, {"p", "f"}, 1);
+  ProfileSummary s2(same);
+  size_t f = 0;
+  while (s2.functions()[f].name != "f") ++f;
+  std::vector<CallNode> u = s2.Callers({f}, 1, 5)[0];
+  REQUIRE(u.size() == 2);
+  CHECK((u[0].name == "p" && !u[0].process));  // ties: functions first
+  CHECK((u[1].name == "p" && u[1].process));
+  CHECK(s2.Callers({f}, 0, 5)[0].empty());
 }
 
 TEST_CASE("formatting: thousands, percentages, CSV and JSON escaping") {
@@ -124,13 +168,17 @@ ReportArgs ParseArgs(std::vector<std::string> args, ReportConfig* config,
 }
 
 std::string Report(const StackTrie& trie, ReportFormat format, size_t top,
-                   const std::string& event = "") {
+                   const std::string& event = "", uint64_t periods_of = 0) {
   ReportConfig config;
   config.format = format;
   config.top = top;
   ProfileSummary summary(trie);
   StringSink out;
-  WriteReport(config, summary, event, &out);
+  ReportFacts facts;
+  facts.event = event;
+  facts.samples = periods_of;
+  facts.periods = periods_of > 0;
+  WriteReport(config, summary, facts, &out);
   return out.str();
 }
 }  // namespace
@@ -161,12 +209,19 @@ TEST_CASE("CSV: exactly the agreed columns, quoted names, self ranking") {
   Add(&names, &trie, {"p", "main", "a,b"}, 3);
   Add(&names, &trie, {"p", "main"}, 1);
   CHECK(Report(trie, ReportFormat::kCsv, 0) ==
-        "rank,function,self_samples,self_pct,total_samples,total_pct\n"
-        "1,\"a,b\",3,75.00,3,75.00\n"
-        "2,main,1,25.00,4,100.00\n");
+        "rank,function,self_samples,self_pct,total_samples,total_pct,"
+        "callers,callees\n"
+        "1,\"a,b\",3,75.00,3,75.00,main 3,\n"
+        "2,main,1,25.00,4,100.00,p (process) 4,\"a,b 3\"\n");
   CHECK(Report(trie, ReportFormat::kCsv, 1) ==
-        "rank,function,self_samples,self_pct,total_samples,total_pct\n"
-        "1,\"a,b\",3,75.00,3,75.00\n");
+        "rank,function,self_samples,self_pct,total_samples,total_pct,"
+        "callers,callees\n"
+        "1,\"a,b\",3,75.00,3,75.00,main 3,\n");
+  // Issue 16: perf input counts periods; the columns say so.
+  CHECK(Report(trie, ReportFormat::kCsv, 1, "cycles", 2) ==
+        "rank,function,self_period,self_pct,total_period,total_pct,"
+        "callers,callees\n"
+        "1,\"a,b\",3,75.00,3,75.00,main 3,\n");
 }
 
 TEST_CASE("JSON: header fields, rows and callee trees") {
@@ -181,10 +236,18 @@ TEST_CASE("JSON: header fields, rows and callee trees") {
         std::string::npos);
   CHECK(json.find("{\"rank\":2,\"function\":\"main\",\"self_samples\":1,"
                   "\"self_pct\":25.00,\"total_samples\":4,\"total_pct\":"
-                  "100.00,\"callees\":[{\"function\":\"f\",\"samples\":3,"
+                  "100.00,\"callers\":[{\"process\":\"p\",\"samples\":4,"
+                  "\"pct\":100.00,\"callers\":[]}],"
+                  "\"callees\":[{\"function\":\"f\",\"samples\":3,"
                   "\"pct\":75.00,\"callees\":[]}]}") != std::string::npos);
+  CHECK(json.find("\"count_unit\": \"samples\",\n  \"sample_count\": null,")
+        != std::string::npos);
+  CHECK(json.find("\"recordings\": [],") != std::string::npos);
   CHECK(Report(StackTrie(&names), ReportFormat::kJson, 0)
             .find("\"event\": null") != std::string::npos);
+  CHECK(Report(trie, ReportFormat::kJson, 0, "cycles", 3)
+            .find("\"count_unit\": \"period\",\n  \"sample_count\": 3,") !=
+        std::string::npos);
 }
 
 TEST_CASE("text: thousands separators and both tables") {
@@ -197,6 +260,29 @@ TEST_CASE("text: thousands separators and both tables") {
   CHECK(text.find("Top 2 functions by total samples:") != std::string::npos);
   CHECK(text.find("1,234,567  100.00%          0    0.00%  main") !=
         std::string::npos);
+  CHECK(text.find("  1,234,567  100.00%  1,234,567  100.00%  f\n"
+                  "         called by:\n"
+                  "           `- main  1,234,567 (100.00%)\n"
+                  "              `- p (process)  1,234,567 (100.00%)\n"
+                  "    2") != std::string::npos);  // f calls nothing
+  CHECK(text.find("calls:\n           `- f  1,234,567") != std::string::npos);
+}
+
+// Issue 16: 269 samples of perf input were reported as "Total samples:
+// 2,717,171,690": the counts were sums of periods.
+TEST_CASE("text: perf periods are called periods, with the samples") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "f"}, 2717171690);
+  std::string text = Report(trie, ReportFormat::kText, 10, "cpu-clock", 269);
+  CHECK(text.find("Total samples") == std::string::npos);
+  CHECK(text.rfind("Total period:    2,717,171,690 ns (2.717 s)\n"
+                   "Samples:         269\n"
+                   "Counts:          sums of the cpu-clock sample periods "
+                   "(ns), not numbers of samples\n", 0) == 0);
+  CHECK(text.find("Top 2 functions by self period:") != std::string::npos);
+  std::string cycles = Report(trie, ReportFormat::kText, 10, "cycles", 269);
+  CHECK(cycles.rfind("Total period:    2,717,171,690\n", 0) == 0);
 }
 
 // Regression (issue #8): flamereport --top 0 on a 100,000-deep stack of
@@ -235,6 +321,16 @@ TEST_CASE("report: callees of every function of a 100,000-deep stack") {
     ++checked;
   }
   CHECK(checked == kDepth - 1);
+  auto callers = s.Callers(all, 2, 3);
+  for (size_t r = 0; r < all.size(); ++r) {
+    int i = std::stoi(s.functions()[all[r]].name.substr(1));
+    std::string want = i == 0 ? "prog" : "f" + std::to_string(i - 1);
+    REQUIRE(callers[r].size() == 1);
+    if (callers[r][0].name != want || callers[r][0].process != (i == 0) ||
+        callers[r][0].children.size() != (i >= 1 ? 1u : 0u)) {
+      FAIL("wrong callers of f" << i);
+    }
+  }
 }
 
 TEST_CASE("CSV fields are valid UTF-8 whatever the name") {
