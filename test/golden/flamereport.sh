@@ -18,7 +18,8 @@ ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 if [ ! -x "$REPORT" ]; then echo "flamereport not built: $REPORT"; exit 1; fi
 if ! command -v python3 >/dev/null; then
-  echo "FAIL: python3 is needed for the independent computation (apt-get install python3)"; exit 1
+  . "$(dirname "$0")/../missing.sh"
+  missing "python3, for the independent computation (apt-get install python3)"
 fi
 
 cat > "$T/reference.py" <<'PY'

@@ -20,7 +20,8 @@ SVG=$(cd "$BUILD_DIR" && pwd)/src/tools/flamesvg
 DATA=$(cd "$TESTDATA/flamesvg" && pwd)
 PERL_FG=${FLAMEGRAPH_PL:-/tmp/FlameGraph/flamegraph.pl}
 [ -x "$SVG" ] || { echo "flamesvg not built: $SVG"; exit 1; }
-command -v python3 >/dev/null || { echo "SKIP: python3 is needed"; exit 77; }
+. "$(dirname "$0")/../missing.sh"
+command -v python3 >/dev/null || missing "python3 (apt-get install python3)"
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 if [ "${BLESS:-0}" = 1 ] && [ ! -f "$PERL_FG" ]; then
   echo "BLESS=1 needs flamegraph.pl at $PERL_FG"; exit 1

@@ -21,8 +21,8 @@ if [ ! -x "$FOLD" ]; then
   exit 1
 fi
 if ! command -v python3 > /dev/null; then
-  echo "fold-vs-perl: error: python3 is needed (apt-get install python3)"
-  exit 1
+  . "$here/../missing.sh"
+  missing "python3 (apt-get install python3)"
 fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
