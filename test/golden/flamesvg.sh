@@ -197,6 +197,8 @@ check gzip-input cmp -s file.svg gz.svg
 if command -v zstd >/dev/null; then
   zstd -q -c palettes.folded > p.zst && "$SVG" p.zst > zst.svg 2>/dev/null
   check zstd-input cmp -s file.svg zst.svg
+else
+  fail "zstd-input: no zstd command (apt-get install zstd)"
 fi
 tac palettes.folded > reversed.folded
 "$SVG" reversed.folded > unsorted-file.svg 2>/dev/null
