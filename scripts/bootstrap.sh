@@ -2,8 +2,10 @@
 # scripts/bootstrap.sh demo|test|build
 #
 # All set-up on a fresh Debian machine, then:
-#   demo   fold the example profile in testdata/ and render it to example.svg
-#   test   run every test suite (unit, golden, cli, browser, ...)
+#   demo   build flamefold and flamesvg only, fold the example profile in
+#          testdata/ and render it to example.svg
+#   test   build everything and run every test suite (unit, golden, cli,
+#          browser, fuzz, ...); they read only the repository
 #   build  only install, configure build/ (release) and compile
 # Installs missing Debian packages with apt-get when run as root; otherwise
 # prints the exact apt-get command and stops.
@@ -16,12 +18,13 @@ case "$mode" in
 esac
 
 # What the build needs (Debian packages), and what the test suites need on
-# top (commands: any provider will do, e.g. a node that ships its own npm).
+# top (commands: any provider will do, e.g. a node that ships its own npm;
+# perf for flamerecord's test, clang for the fuzz targets).
 build_pkgs="g++ meson ninja-build pkg-config libre2-dev libzstd-dev zlib1g-dev
   libboost-program-options-dev doctest-dev libelf-dev libdw-dev"
 # command:package pairs
 test_cmds="python3:python3 perl:perl zstd:zstd gzip:gzip chromium:chromium
-  node:nodejs npm:npm clang++:clang"
+  node:nodejs npm:npm clang++:clang perf:linux-perf"
 
 missing_pkgs() {
   local p out=""
@@ -60,7 +63,12 @@ fi
 if [ "$mode" = test ] && command -v clang++ >/dev/null 2>&1; then
   meson configure build -Dfuzz=true >/dev/null
 fi
-ninja -C build
+# The demo needs only the two tools it runs.
+if [ "$mode" = demo ]; then
+  ninja -C build src/tools/flamefold src/tools/flamesvg
+else
+  ninja -C build
+fi
 
 case "$mode" in
   build)
@@ -69,10 +77,8 @@ case "$mode" in
     example=testdata/example/example-perf.txt.gz
     build/src/tools/flamefold "$example" > build/example.folded
     echo "bootstrap: folded $example into build/example.folded ($(wc -l < build/example.folded) stacks)"
-    if [ -x build/src/tools/flamesvg ]; then
-      build/src/tools/flamesvg --title "flamefold example" build/example.folded > example.svg
-      echo "bootstrap: rendered example.svg: open it in a browser"
-    fi
+    build/src/tools/flamesvg --title "flamefold example" build/example.folded > example.svg
+    echo "bootstrap: rendered example.svg: open it in a browser"
     ;;
   test)
     if [ -f test/browser/package.json ] && [ ! -d test/browser/node_modules ]; then

@@ -242,7 +242,11 @@ class RustV0 {
           *out += "::{";
           *out += ns == 'C' ? "closure" : ns == 'S' ? "shim" : std::string(1, ns);
           if (!name.empty()) *out += ":" + name;
-          *out += "#" + std::to_string(dis) + "}";
+          // Appended piece by piece: GCC 12 warns (-Wrestrict, a false
+          // positive, GCC bug 105329) on "literal" + std::string&&.
+          *out += '#';
+          *out += std::to_string(dis);
+          *out += '}';
         }
         break;
       }
@@ -313,7 +317,8 @@ class RustV0 {
     if (type == 'b') {
       *out += v ? "true" : "false";
     } else {
-      *out += (negative ? "-" : "") + std::to_string(v);
+      if (negative) *out += '-';  // not "-" + string: GCC 12 -Wrestrict, see Path
+      *out += std::to_string(v);
     }
     return true;
   }

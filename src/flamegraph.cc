@@ -144,7 +144,12 @@ void WriteText(OutputSink* out, std::string_view id, double x, double y,
   std::string s = "<text";
   if (!id.empty()) s += " id=\"" + std::string(id) + "\"";
   s += " x=\"" + Fixed(x, 2) + "\" y=\"" + Num(y) + "\"";
-  if (!extra.empty()) s += " " + std::string(extra);
+  // Not " " + std::string(extra): GCC 12 warns (-Wrestrict, a false
+  // positive, GCC bug 105329) on "literal" + std::string&&.
+  if (!extra.empty()) {
+    s += ' ';
+    s += extra;
+  }
   s += ">";
   AppendXmlEscaped(text, &s);
   s += "</text>\n";

@@ -1,10 +1,13 @@
 #!/bin/bash
 # flamerecord records a short run of a test program and converts it; skipped
-# (exit 77, with the reason) where perf cannot record. Also pins the usage
-# errors, which need no perf, and what a failed or empty recording says and
-# leaves behind (perf's own message, one clear message, no empty artifact).
+# (exit 77, with the reason) where perf is not permitted to record; without
+# perf, skipped or, under CI=true, failed (test/missing.sh). Also pins the
+# usage errors, which need no perf, and what a failed or empty recording
+# says and leaves behind (perf's own message, one clear message, no empty
+# artifact).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/missing.sh"
 : "${BUILD_DIR:=$here/../build}"
 BUILD_DIR=$(cd "$BUILD_DIR" && pwd)
 tool=$BUILD_DIR/src/tools/flamerecord
@@ -37,9 +40,14 @@ check help 0 "$tool" --help
 grep -q -- "--call-graph" "$work/out" || { echo "FAIL help text"; fail=$((fail + 1)); }
 grep -q -- "--modern" "$work/out" || { echo "FAIL help text: no fold options"; fail=$((fail + 1)); }
 
-if ! command -v perf >/dev/null || ! perf record -q -o "$work/probe.data" -- true >/dev/null 2>&1; then
+if ! command -v perf >/dev/null; then
   echo "flamerecord: usage checks $pass passed, $fail failed"
-  echo "SKIP recording: perf cannot record here (not installed or not permitted)"
+  [ $fail -eq 0 ] || exit 1
+  missing "perf (apt-get install linux-perf)"
+fi
+if ! perf record -q -o "$work/probe.data" -- true >/dev/null 2>&1; then
+  echo "flamerecord: usage checks $pass passed, $fail failed"
+  echo "SKIP recording: perf is not permitted to record here (kernel.perf_event_paranoid?)"
   [ $fail -eq 0 ] && exit 77 || exit 1
 fi
 # Which files a recording left in a folder (its stamp replaced by STAMP).

@@ -5,7 +5,8 @@
 # from the regression inputs of testdata/bad/. A crash, a timeout, a leak,
 # an out-of-memory or an UBSan report fails the test and leaves the input
 # in the log.
-# Exits 77 (skip) when no target is built.
+# When no target is built: skipped (exit 77), or failed under CI=true
+# (test/missing.sh).
 set -u
 : "${BUILD_DIR:?}" "${TESTDATA:?}"
 seconds=${FUZZ_SECONDS:-30}
@@ -61,7 +62,7 @@ for fuzzer in "$BUILD_DIR"/fuzz/*_fuzzer; do
   fi
 done
 if [ "$built" -eq 0 ]; then
-  echo "SKIP: no fuzz target built (meson configure -Dfuzz=true, needs clang)"
-  exit 77
+  . "$(dirname "$0")/missing.sh"
+  missing "fuzz targets: none built (meson configure -Dfuzz=true, needs clang)"
 fi
 [ "$fail" -eq 0 ]

@@ -26,13 +26,13 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:exitcode=99}
 for t in flamefold flamesvg flamediff flamereport flamebatch; do
   if [ ! -x "$bin/$t" ]; then
-    echo "SKIP: $bin/$t not built"
-    exit 77
+    echo "FAIL: $bin/$t not built"
+    exit 1
   fi
 done
 if ! python3 -c 'import xml.dom.minidom' 2>/dev/null; then
-  echo "SKIP: python3 with xml.dom.minidom is needed to check the SVGs"
-  exit 77
+  . "$(dirname "$0")/missing.sh"
+  missing "python3 with xml.dom.minidom, to check the SVGs (apt-get install python3)"
 fi
 fail=0
 runs=0

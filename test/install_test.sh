@@ -3,7 +3,8 @@
 # scratch DESTDIR), and each installed tool answers --help and --version.
 set -u
 : "${BUILD_DIR:?}"
-command -v meson >/dev/null || { echo "SKIP: meson not found"; exit 77; }
+. "$(dirname "$0")/missing.sh"
+command -v meson >/dev/null || missing "meson (apt-get install meson)"
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 meson install -C "$BUILD_DIR" --no-rebuild --destdir "$dest" --quiet > "$dest.log" 2>&1 ||

@@ -1,20 +1,22 @@
 #!/bin/bash
 # Runs flamesvg.test.js in Debian's headless Chromium through playwright-core
-# (pinned in package-lock.json). Exit 77 (skipped) when node or chromium is
-# missing. Environment from meson: BUILD_DIR, TESTDATA.
+# (pinned in package-lock.json). Without node, chromium or the npm packages:
+# exit 77 (skipped), or a failure under CI=true (test/missing.sh).
+# Environment from meson: BUILD_DIR, TESTDATA.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../missing.sh"
 BUILD_DIR=${BUILD_DIR:-$here/../../build}
 TESTDATA=${TESTDATA:-$here/../../testdata}
 if ! command -v node >/dev/null; then
-  echo "SKIP: node is not installed (apt-get install nodejs npm)"; exit 77
+  missing "node (apt-get install nodejs npm)"
 fi
 if [ ! -x /usr/bin/chromium ]; then
-  echo "SKIP: /usr/bin/chromium is not installed (apt-get install chromium)"; exit 77
+  missing "/usr/bin/chromium (apt-get install chromium)"
 fi
 if [ ! -d "$here/node_modules/playwright-core" ]; then
   if ! (cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1); then
-    echo "SKIP: npm ci failed in $here (no registry access?)"; exit 77
+    missing "playwright-core: npm ci failed in $here (no registry access?)"
   fi
 fi
 export FLAMESVG=$BUILD_DIR/src/tools/flamesvg TESTDATA

@@ -9,7 +9,7 @@
 # by difffolded.pl and sorted with LC_ALL=C sort; BLESS=1 prints them afresh
 # (needs perl and /tmp/FlameGraph, or FLAMEGRAPH=DIR).
 set -u
-: "${BUILD_DIR:?}" "${TESTDATA:?}" "${SHARED:?}"
+: "${BUILD_DIR:?}" "${TESTDATA:?}"
 DIFF=$BUILD_DIR/src/tools/flamediff
 D=$TESTDATA/flamediff
 FG=${FLAMEGRAPH:-/tmp/FlameGraph}
@@ -47,7 +47,7 @@ golden() {
   # as perf script text; the expected lines are difffolded.pl's over
   # stackcollapse-perf.pl's output of the same files.
   local PS=$TESTDATA/perf-script
-  for c in ":cxx-fp:cxx-dwarf" "-n:cxx-fp:cxx-dwarf" "-n:cxx-dwarf:cxx-fp" \
+  for c in ":cxx-fp:cxx-dwarf" "-n:cxx-fp:cxx-dwarf" "-ns:cxx-fp:cxx-dwarf" "-n:cxx-dwarf:cxx-fp" \
            ":cxx-fp:cxx-two-events" "-ns:cxx-two-events:syscalls-kernel"; do
     IFS=: read -r opts b a <<<"$c"
     exp=$(expected_for "$opts" "$b" "$a")
@@ -62,47 +62,43 @@ golden() {
   # perf.data recorded here (testdata/perf-data), given to flamediff as
   # they are. The expected lines are difffolded.pl's over each case's
   # default.folded (perf script | stackcollapse-perf.pl, kept next to the
-  # recording), printed now rather than stored, since those cases are
-  # re-recorded with their own tests. Symbols come only from the cases'
+  # recording): BEFORE_AFTER.OPTS.expected like the others (re-bless them
+  # when those cases are re-recorded). Symbols come only from the cases'
   # files, as in golden-perf-data.
   local PD=$TESTDATA/perf-data
-  if [ ! -f "$FG/difffolded.pl" ] || ! command -v perl >/dev/null; then
-    echo "skip perf.data cases: needs perl and $FG/difffolded.pl"
-  else
-    for c in ":fp-user:two-events" "-n:fp-user:system-wide" "-ns:jit:fp-user"; do
-      IFS=: read -r opts b a <<<"$c"
+  for c in ":fp-user:two-events" "-n:fp-user:system-wide" "-ns:jit:fp-user"; do
+    IFS=: read -r opts b a <<<"$c"
+    exp=$(expected_for "$opts" "$b" "$a")
+    if [ "${BLESS:-}" = 1 ]; then
       perl "$FG/difffolded.pl" $opts "$PD/$b/default.folded" "$PD/$a/default.folded" 2>/dev/null |
-        LC_ALL=C sort > "$T/pd.expected"
-      # One --kallsyms serves both sides: BEFORE is a user-only recording
-      # (fp-user, jit), so AFTER's kernel symbols are the ones needed.
-      HOME=/nonexistent check "flamediff $opts $b/perf.data $a/perf.data" "$T/pd.expected" $opts \
-        --symfs "$PD/root" --kallsyms "$PD/$a/kallsyms" "$PD/$b/perf.data" "$PD/$a/perf.data"
-    done
-  fi
-  # End to end: flamediff | flamesvg draws the frames that
-  # difffolded.pl | flamegraph.pl draws (when both are at hand).
-  local SVG=$BUILD_DIR/src/tools/flamesvg
-  if [ -x "$SVG" ] && [ -f "$FG/flamegraph.pl" ] && command -v python3 >/dev/null; then
-    local E=$TESTDATA/expected/flamefold
-    "$DIFF" -n "$PS/cxx-fp.txt" "$PS/cxx-dwarf.txt" | "$SVG" --hash > "$T/ours.svg"
-    perl "$FG/difffolded.pl" -n "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt" 2>/dev/null |
-      perl "$FG/flamegraph.pl" --hash > "$T/perl.svg" 2>/dev/null
-    if python3 "$SHARED/conformance/svgframes.py" "$T/ours.svg" "$T/perl.svg" > "$T/cmp" 2>&1; then
-      ok "flamediff -n | flamesvg = difffolded.pl -n | flamegraph.pl"
-    else
-      bad "flamediff | flamesvg frames differ:"; head -5 "$T/cmp"
+        LC_ALL=C sort > "$exp" || { bad "bless $exp"; continue; }
     fi
+    # One --kallsyms serves both sides: BEFORE is a user-only recording
+    # (fp-user, jit), so AFTER's kernel symbols are the ones needed.
+    HOME=/nonexistent check "flamediff $opts $b/perf.data $a/perf.data" "$exp" $opts \
+      --symfs "$PD/root" --kallsyms "$PD/$a/kallsyms" "$PD/$b/perf.data" "$PD/$a/perf.data"
+  done
+  # End to end: flamediff | flamesvg draws the frames that
+  # difffolded.pl -n | flamegraph.pl --hash drew for the same recordings
+  # (testdata/flamesvg/variants/diff.svg.gz, made by test/golden/flamesvg.sh).
+  local SVG=$BUILD_DIR/src/tools/flamesvg E=$TESTDATA/expected/flamefold
+  "$DIFF" -n "$PS/cxx-fp.txt" "$PS/cxx-dwarf.txt" | "$SVG" --hash > "$T/ours.svg"
+  if python3 "$(dirname "$0")/svgframes.py" "$T/ours.svg" "$TESTDATA/flamesvg/variants/diff.svg.gz" > "$T/cmp" 2>&1; then
+    ok "flamediff -n | flamesvg = difffolded.pl -n | flamegraph.pl"
   else
-    echo "skip flamediff | flamesvg: needs flamesvg built, $FG/flamegraph.pl and python3"
+    bad "flamediff | flamesvg frames differ:"; head -5 "$T/cmp"
   fi
-  # The conformance corpus (two real recordings, large counts).
-  local S=$SHARED/conformance/flamegraph-perl-svg R=$SHARED/conformance/difffolded
-  check "flamediff work-fp work-dwarf" "$R/fp-vs-dwarf.txt" "$S/work-fp.folded" "$S/work-dwarf.folded"
-  check "flamediff -n work-fp work-dwarf" "$R/fp-vs-dwarf.n.txt" -n "$S/work-fp.folded" "$S/work-dwarf.folded"
-  check "flamediff -n -s work-fp work-dwarf" "$R/fp-vs-dwarf.ns.txt" -n -s "$S/work-fp.folded" "$S/work-dwarf.folded"
+  # Two real recordings with large counts (periods), given folded.
+  check "flamediff cxx-fp cxx-dwarf (folded)" "$(expected_for "" cxx-fp cxx-dwarf)" \
+    "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt"
+  check "flamediff -n cxx-fp cxx-dwarf (folded)" "$(expected_for -n cxx-fp cxx-dwarf)" \
+    -n "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt"
+  check "flamediff -n -s cxx-fp cxx-dwarf (folded)" "$(expected_for -ns cxx-fp cxx-dwarf)" \
+    -n -s "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt"
   # The input layer: perf script text is folded first (numa.folded is
-  # stackcollapse-perf.pl of that file), compressed files and stdin work.
-  local P=$SHARED/conformance/flamegraph-perl/perf-numa-stacks-01.txt
+  # stackcollapse-perf.pl of that file, one of FlameGraph's test inputs),
+  # compressed files and stdin work.
+  local P=$TESTDATA/flamegraph-tests/perf-numa-stacks-01.txt.gz
   check "flamediff perf-script numa-all" "$(expected_for "" numa numa-all)" "$P" "$D/numa-all.folded"
   check "flamediff -n numa-all perf-script" "$(expected_for -n numa-all numa)" -n "$D/numa-all.folded" "$P"
   gzip -c "$D/numa.folded" > "$T/numa.gz"
@@ -111,7 +107,7 @@ golden() {
     zstd -q -c "$D/numa-all.folded" > "$T/all.zst"
     check "flamediff numa zstd" "$(expected_for "" numa numa-all)" "$D/numa.folded" "$T/all.zst"
   else
-    echo "skip zstd case: no zstd command"
+    bad "zstd case: no zstd command (apt-get install zstd)"
   fi
   check "flamediff - (stdin) numa-all" "$(expected_for "" numa numa-all)" - "$D/numa-all.folded" < "$D/numa.folded"
 }
@@ -143,7 +139,7 @@ check() {
 # function), in % of each profile, the changes in points and their order.
 report() {
   if ! command -v python3 >/dev/null; then
-    echo "SKIP --report checks: python3 is needed"; return
+    bad "--report checks: python3 is needed (apt-get install python3)"; return
   fi
   cat > "$T/shares.py" <<'PY'
 # shares.py BEFORE.folded AFTER.folded REPORT.txt
@@ -192,12 +188,12 @@ if got != want:
             break
     sys.exit(1)
 PY
-  local S=$SHARED/conformance/flamegraph-perl-svg E=$TESTDATA/expected/flamefold
+  local E=$TESTDATA/expected/flamefold
   for c in "$D/numa.folded $D/numa-all.folded" \
            "$D/java-faults.folded $D/java-faults-pid.folded" \
            "$D/dd.folded $D/mirageos.folded" \
-           "$S/work-fp.folded $S/work-dwarf.folded" \
-           "$E/cxx-fp-collapsed-none.txt $E/cxx-dwarf-collapsed-none.txt"; do
+           "$E/cxx-fp-collapsed-none.txt $E/cxx-dwarf-collapsed-none.txt" \
+           "$E/system-wide-collapsed-none.txt $E/syscalls-kernel-collapsed-none.txt"; do
     set -- $c
     if ! "$DIFF" --report --top 0 "$1" "$2" > "$T/report.txt" 2> "$T/err"; then
       bad "--report $(basename "$1") $(basename "$2"): exit status"; cat "$T/err"; continue
@@ -215,13 +211,13 @@ PY
   # --threshold: status 3 exactly when the largest growth exceeds P.
   local max
   max=$(awk 'NR > 4 && NF >= 7 { for (i = 3; i <= 6; i += 3) if ($i + 0 > m) m = $i + 0 } END { printf "%.2f", m }' \
-        <("$DIFF" --report --top 0 "$S/work-fp.folded" "$S/work-dwarf.folded"))
+        <("$DIFF" --report --top 0 "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt"))
   local below above
   below=$(awk -v m="$max" 'BEGIN { printf "%.2f", m - 0.02 }')
   above=$(awk -v m="$max" 'BEGIN { printf "%.2f", m + 0.01 }')
-  "$DIFF" --threshold "$below" "$S/work-fp.folded" "$S/work-dwarf.folded" > /dev/null 2>&1
+  "$DIFF" --threshold "$below" "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt" > /dev/null 2>&1
   [ $? = 3 ] && ok "--threshold $below (largest growth $max): 3" || bad "--threshold $below: want 3"
-  "$DIFF" --threshold "$above" "$S/work-fp.folded" "$S/work-dwarf.folded" > /dev/null 2>&1
+  "$DIFF" --threshold "$above" "$E/cxx-fp-collapsed-none.txt" "$E/cxx-dwarf-collapsed-none.txt" > /dev/null 2>&1
   [ $? = 0 ] && ok "--threshold $above: 0" || bad "--threshold $above: want 0"
 }
 
@@ -301,11 +297,12 @@ cli() {
       bad "perf.data on stdin differs from its folded form:"; head -5 "$T/out" "$T/err"
     fi
   else
-    echo "skip perf.data on stdin: testdata/perf-data/pipe not recorded"
+    bad "perf.data on stdin: testdata/perf-data/pipe/ lacks perf.data or default.folded"
   fi
   # A closed pipe is not an error.
-  "$DIFF" "$SHARED/conformance/flamegraph-perl-svg/work-fp.folded" \
-    "$SHARED/conformance/flamegraph-perl-svg/work-dwarf.folded" 2> "$T/err" | head -1 > /dev/null
+  # (Inputs large enough that the output overflows the pipe's buffer.)
+  local X=$TESTDATA/expected/flamefold/example-perf-stacks-collapsed
+  "$DIFF" "$X-none.txt.gz" "$X-all.txt.gz" 2> "$T/err" | head -1 > /dev/null
   st=${PIPESTATUS[0]}
   [ "$st" = 0 ] && [ ! -s "$T/err" ] && ok "closed pipe" || { bad "closed pipe: status $st"; cat "$T/err"; }
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Golden test of flamefold against stackcollapse-perf.pl's recorded outputs.
 #
-#   (a) the 78 conformance cases in $SHARED/conformance/flamegraph-perl (13 inputs x 6 options);
+#   (a) FlameGraph's own 78 test cases, kept in testdata/flamegraph-tests/ (13 inputs x 6 options,
+#       inputs and results gzip-compressed);
 #   (b) its gzip-compressed example, expectations in testdata/expected/flamefold/ (gzip-compressed
 #       there too: the plain outputs are 650 KB each);
 #   (c) every transcript in testdata/perf-script/ and its .gz/.zst copies, and the demo profile
@@ -9,18 +10,17 @@
 #   (d) every case again with --jobs 2 and --jobs 3: the same bytes are required;
 #   (e) every case read from standard input instead of a file operand: the same bytes.
 #
-# Environment: BUILD_DIR, TESTDATA, SHARED (set by meson); FLAMEGRAPH_DIR (default /tmp/FlameGraph).
-# BLESS=1 rewrites the expectations of (b) and (c) from stackcollapse-perf.pl's real output; it never
-# touches the conformance corpus, which is not ours.
+# Environment: BUILD_DIR, TESTDATA (set by meson); FLAMEGRAPH_DIR (default /tmp/FlameGraph) for
+# BLESS=1, which rewrites every expectation from stackcollapse-perf.pl's real output (never the
+# inputs). Everything read is in the repository.
 # Prints a diff for each failure and a summary line "N passed, M failed"; exits 1 on any failure.
 set -u
 : "${BUILD_DIR:?BUILD_DIR must be set (meson test sets it)}"
 : "${TESTDATA:?TESTDATA must be set}"
-SHARED=${SHARED:-}
 FOLD=$BUILD_DIR/src/tools/flamefold
 PERL_SCRIPT=${FLAMEGRAPH_DIR:-/tmp/FlameGraph}/stackcollapse-perf.pl
 EXPECTED=$TESTDATA/expected/flamefold
-CONF=$SHARED/conformance/flamegraph-perl
+CONF=$TESTDATA/flamegraph-tests
 
 if [ ! -x "$FOLD" ]; then
   echo "golden-flamefold: error: $FOLD is not built" >&2
@@ -160,37 +160,40 @@ if [ "${BLESS:-0}" = 1 ]; then
     OptArgs "$entry"
     Bless "$EXPECTED/example-perf-collapsed-$entry.txt.gz" "$DEMO" "${ARGS[@]}"
   done
-  if [ -f "$CONF/example-perf-stacks.txt.gz" ]; then
-    for entry in $EXAMPLE_OPTS; do
-      OptArgs "$entry"
-      Bless "$EXPECTED/example-perf-stacks-collapsed-$entry.txt.gz" \
-        "$CONF/example-perf-stacks.txt.gz" "${ARGS[@]}"
-    done
-  else
-    echo "golden-flamefold: $CONF/example-perf-stacks.txt.gz missing: its expectations not blessed"
-  fi
-fi
-
-# (a) conformance corpus and (b) its gzip example.
-if [ -n "$SHARED" ] && [ -d "$CONF/results" ]; then
-  for opt in pid tid kernel jit all addrs; do
-    for input in "$CONF"/*.txt; do
-      name=$(basename "$input" .txt)
-      RunCase "conformance $name --$opt" "$CONF/results/$name-collapsed-$opt.txt" "$input" "--$opt"
-    done
-  done
   for entry in $EXAMPLE_OPTS; do
     OptArgs "$entry"
-    RunCase "example-perf-stacks.txt.gz $entry" \
-      "$(ExpectedFile "$EXPECTED/example-perf-stacks-collapsed-$entry")" \
+    Bless "$EXPECTED/example-perf-stacks-collapsed-$entry.txt.gz" \
       "$CONF/example-perf-stacks.txt.gz" "${ARGS[@]}"
   done
-else
-  echo "SKIP: conformance corpus not found at ${CONF}: parts (a) and (b) not run"
+  for input in "$CONF"/perf-*.txt.gz; do
+    for opt in pid tid kernel jit all addrs; do
+      Bless "$CONF/results/$(basename "$input" .txt.gz)-collapsed-$opt.txt.gz" "$input" "--$opt"
+    done
+  done
 fi
 
-# (c) recorded transcripts, plain and compressed.
+# (a) FlameGraph's test cases and (b) its gzip example; 13 inputs, or the copy is incomplete.
 shopt -s nullglob
+conf_inputs=("$CONF"/perf-*.txt.gz)
+if [ ${#conf_inputs[@]} -ne 13 ]; then
+  echo "FAIL: $CONF holds ${#conf_inputs[@]} of FlameGraph's 13 test inputs (perf-*.txt.gz)"
+  failed=$((failed + 1))
+fi
+for opt in pid tid kernel jit all addrs; do
+  for input in "${conf_inputs[@]}"; do
+    name=$(basename "$input" .txt.gz)
+    RunCase "flamegraph-tests $name --$opt" \
+      "$(ExpectedFile "$CONF/results/$name-collapsed-$opt")" "$input" "--$opt"
+  done
+done
+for entry in $EXAMPLE_OPTS; do
+  OptArgs "$entry"
+  RunCase "example-perf-stacks.txt.gz $entry" \
+    "$(ExpectedFile "$EXPECTED/example-perf-stacks-collapsed-$entry")" \
+    "$CONF/example-perf-stacks.txt.gz" "${ARGS[@]}"
+done
+
+# (c) recorded transcripts, plain and compressed.
 inputs=("$TESTDATA"/perf-script/*.txt "$TESTDATA"/perf-script/*.txt.gz "$TESTDATA"/perf-script/*.txt.zst
         "$DEMO")
 if [ ${#inputs[@]} -eq 0 ]; then

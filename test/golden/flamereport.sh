@@ -9,7 +9,7 @@
 #   flamereport.sh        the comparisons
 #   flamereport.sh cli    options, usage errors, exit statuses, messages
 set -u
-: "${BUILD_DIR:?}" "${TESTDATA:?}" "${SHARED:?}"
+: "${BUILD_DIR:?}" "${TESTDATA:?}"
 REPORT=$BUILD_DIR/src/tools/flamereport
 D=$TESTDATA/flamereport
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -18,7 +18,8 @@ ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 if [ ! -x "$REPORT" ]; then echo "flamereport not built: $REPORT"; exit 1; fi
 if ! command -v python3 >/dev/null; then
-  echo "SKIP: python3 is needed for the independent computation"; exit 77
+  . "$(dirname "$0")/../missing.sh"
+  missing "python3, for the independent computation (apt-get install python3)"
 fi
 
 cat > "$T/reference.py" <<'PY'
@@ -189,38 +190,43 @@ compare() {
 }
 
 golden() {
-  local S=$SHARED/conformance/flamegraph-perl-svg E=$TESTDATA/expected/flamefold
+  # FlameGraph's example profile, folded by stackcollapse-perf.pl, and our
+  # recordings cxx-fp and cxx-dwarf, folded by it (large counts: periods).
+  local E=$TESTDATA/expected/flamefold EX=$T/example.folded
+  local FP=$TESTDATA/expected/flamefold/cxx-fp-collapsed-none.txt
+  local DW=$TESTDATA/expected/flamefold/cxx-dwarf-collapsed-none.txt
+  zcat "$E/example-perf-stacks-collapsed-none.txt.gz" > "$EX"
   compare "recursion, ties, odd names" "$D/recursion.folded"
   DEPTH=4 WIDTH=10 compare "recursion, deep trees" "$D/recursion.folded"
-  compare "work-dwarf (conformance)" "$S/work-dwarf.folded"
-  compare "work-fp (conformance)" "$S/work-fp.folded"
-  DEPTH=1 WIDTH=1 compare "example (conformance)" "$S/example.folded"
+  compare "cxx-dwarf (folded)" "$DW"
+  compare "cxx-fp (folded)" "$FP"
+  DEPTH=1 WIDTH=1 compare "example (folded)" "$EX"
   # perf script text and gzip: flamereport folds them itself.
   # Their counts are sums of periods (issue 16), except for tracepoints and
   # the example (perf of 2015 printed no period).
   UNIT=period compare "cxx-fp perf script" "$E/cxx-fp-collapsed-none.txt" "$TESTDATA/perf-script/cxx-fp.txt"
   UNIT=period compare "cxx-dwarf perf script" "$E/cxx-dwarf-collapsed-none.txt" "$TESTDATA/perf-script/cxx-dwarf.txt"
   compare "tracepoint perf script" "$E/tracepoint-collapsed-none.txt" "$TESTDATA/perf-script/tracepoint.txt"
-  compare "example perf script, gzip" "$S/example.folded" \
-    "$SHARED/conformance/flamegraph-perl/example-perf-stacks.txt.gz"
+  compare "example perf script, gzip" "$EX" \
+    "$TESTDATA/flamegraph-tests/example-perf-stacks.txt.gz"
   # perf.data recorded here (testdata/perf-data): the reference is the
   # case's default.folded, printed by perf script | stackcollapse-perf.pl;
   # symbols come only from the case's files, as in golden-perf-data.
   local P=$TESTDATA/perf-data c
   for c in fp-user two-events jit system-wide; do
-    [ -f "$P/$c/perf.data" ] && [ -f "$P/$c/default.folded" ] || { echo "skip perf.data $c: not recorded"; continue; }
+    [ -f "$P/$c/perf.data" ] && [ -f "$P/$c/default.folded" ] || { bad "perf.data $c: no perf.data or default.folded in $P/$c"; continue; }
     HOME=/nonexistent UNIT=period compare "perf.data $c" "$P/$c/default.folded" \
       --symfs "$P/root" --kallsyms "$P/$c/kallsyms" "$P/$c/perf.data"
   done
   # Several inputs add up, as flamefold adds them.
-  cat "$S/work-fp.folded" "$S/work-dwarf.folded" > "$T/both.folded"
-  compare "two inputs" "$T/both.folded" "$S/work-fp.folded" "$S/work-dwarf.folded"
+  cat "$FP" "$DW" > "$T/both.folded"
+  compare "two inputs" "$T/both.folded" "$FP" "$DW"
   # --top N cuts each table to the first N of the full ranking.
-  "$REPORT" --top 0 -f csv "$S/work-dwarf.folded" | head -6 > "$T/all"
-  "$REPORT" --top 5 -f csv "$S/work-dwarf.folded" > "$T/top5"
+  "$REPORT" --top 0 -f csv "$DW" | head -6 > "$T/all"
+  "$REPORT" --top 5 -f csv "$DW" > "$T/top5"
   cmp -s "$T/all" "$T/top5" && ok "--top 5" || { bad "--top 5"; diff "$T/all" "$T/top5"; }
   # The same output on every run.
-  "$REPORT" "$S/example.folded" > "$T/a"; "$REPORT" "$S/example.folded" > "$T/b"
+  "$REPORT" "$EX" > "$T/a"; "$REPORT" "$EX" > "$T/b"
   cmp -s "$T/a" "$T/b" && ok "deterministic" || bad "two runs differ"
   # JSON stays valid whatever the bytes of the names.
   printf 'p;\x01ctl;"q\\\\;\xc0\xafbad 3\n' > "$T/odd.folded"
@@ -268,7 +274,7 @@ cli() {
   "$REPORT" --help > "$T/out" 2> "$T/err"
   [ $? = 0 ] && grep -q '^Usage: flamereport' "$T/out" && ok "--help" || bad "--help"
   "$REPORT" --version | grep -Eq '^flamereport [0-9]' && ok "--version" || bad "--version"
-  "$REPORT" --top 0 "$SHARED/conformance/flamegraph-perl-svg/example.folded" 2> "$T/err" | head -1 > /dev/null
+  "$REPORT" --top 0 "$TESTDATA/expected/flamefold/example-perf-stacks-collapsed-none.txt.gz" 2> "$T/err" | head -1 > /dev/null
   st=${PIPESTATUS[0]}
   [ "$st" = 0 ] && [ ! -s "$T/err" ] && ok "closed pipe" || { bad "closed pipe: status $st"; cat "$T/err"; }
 }

@@ -6,96 +6,152 @@
 # fill, label) with expected/NAME.svg, which flamegraph.pl printed (its
 # script section removed to keep the files small). --cp cases also compare
 # the palette.map left behind. Our output must be well-formed XML and the
-# same bytes on a second run. Then the 13 conformance variants of
-# ../shared/conformance, and a few behaviours (stdin, gzip/zstd, unsorted
-# input, empty input, --icicle, --max-frames, abbreviations).
+# same bytes on a second run. Then a few behaviours (stdin, gzip/zstd,
+# unsorted input, empty input, --icicle, --max-frames, abbreviations), 13
+# variants of larger profiles (variants/) and 125 drawings of random inputs
+# (random.tar.gz), each compared with flamegraph.pl's stored drawing.
 #
-# BLESS=1 rewrites expected/ from flamegraph.pl (FLAMEGRAPH_PL, default
-# /tmp/FlameGraph/flamegraph.pl).
+# BLESS=1 rewrites expected/, variants/ and random.tar.gz from flamegraph.pl
+# (FLAMEGRAPH_PL, default /tmp/FlameGraph/flamegraph.pl).
 set -u
 BUILD_DIR=${BUILD_DIR:-build}
 TESTDATA=${TESTDATA:-testdata}
-SHARED=${SHARED:-../shared}
 SVG=$(cd "$BUILD_DIR" && pwd)/src/tools/flamesvg
 DATA=$(cd "$TESTDATA/flamesvg" && pwd)
 PERL_FG=${FLAMEGRAPH_PL:-/tmp/FlameGraph/flamegraph.pl}
-[ -d "$SHARED" ] && SHARED=$(cd "$SHARED" && pwd)
 [ -x "$SVG" ] || { echo "flamesvg not built: $SVG"; exit 1; }
-command -v python3 >/dev/null || { echo "SKIP: python3 is needed"; exit 77; }
+. "$(dirname "$0")/../missing.sh"
+command -v python3 >/dev/null || missing "python3 (apt-get install python3)"
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+if [ "${BLESS:-0}" = 1 ] && [ ! -f "$PERL_FG" ]; then
+  echo "BLESS=1 needs flamegraph.pl at $PERL_FG"; exit 1
+fi
 # A private copy: a rebuild of the build directory during the run cannot
 # swap the binary under the test.
 cp "$SVG" "$TMP/flamesvg" && SVG=$TMP/flamesvg
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# frames.py LIST: frame-by-frame comparison of the pairs in LIST; ours
-# must be well-formed. flamegraph.pl writes --title/--subtitle unescaped, so those
-# two lines of EXPECTED are escaped before parsing.
-cat > "$TMP/frames.py" <<'PY'
-import re, sys, xml.dom.minidom
-import xml.etree.ElementTree as ET
-NS = "{http://www.w3.org/2000/svg}"
-def fix_titles(text):
-    def esc(m):
-        body = m.group(2).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        return m.group(1) + body + "</text>"
-    return re.sub(r'(<text id="(?:title|subtitle)"[^>]*>)(.*)</text>', esc, text)
-def frames(root):
-    out = []
-    for g in root.iter(NS + "g"):
-        t, r, x = g.find(NS + "title"), g.find(NS + "rect"), g.find(NS + "text")
-        if t is None or r is None:
-            continue
-        num = lambda k: round(float(r.get(k, "nan")), 1)
-        out.append((t.text or "", num("x"), num("y"), num("width"), num("height"),
-                    (r.get("fill") or "").replace(" ", ""),
-                    (x.text or "") if x is not None else ""))
-    return sorted(out)
-def compare(ours_path, exp_path):
-    """Returns None when equal, else what differs."""
-    try:
-        xml.dom.minidom.parse(ours_path)
-    except Exception as e:
-        return f"not well-formed: {e}"
-    ours = ET.parse(ours_path).getroot()
-    exp = ET.fromstring(fix_titles(open(exp_path, encoding="utf-8").read()).encode())
-    a, b = frames(ours), frames(exp)
-    if a != b:
-        sa, sb = set(a), set(b)
-        msg = [f"{len(a)} frames vs {len(b)} expected"]
-        msg += ["only ours:     " + str(f) for f in sorted(sa - sb)[:3]]
-        msg += ["only expected: " + str(f) for f in sorted(sb - sa)[:3]]
-        return "\n  ".join(msg)
-    for k in ("width", "height"):
-        if ours.get(k) != exp.get(k):
-            return f"svg {k}: {ours.get(k)} vs {exp.get(k)}"
-    for id_ in ("title", "subtitle"):
-        te = [e.text for e in ours.iter(NS + "text") if e.get("id") == id_]
-        tx = [e.text for e in exp.iter(NS + "text") if e.get("id") == id_]
-        if te != tx:
-            return f"{id_}: {te} vs {tx}"
-    return None
-# Input: lines "NAME<TAB>OURS<TAB>EXPECTED"; prints "ok NAME" or "FAIL NAME".
-bad = 0
-for line in open(sys.argv[1], encoding="utf-8"):
-    name, ours_path, exp_path = line.rstrip("\n").split("\t")
-    why = compare(ours_path, exp_path)
-    if why is None:
-        print("ok " + name)
-    else:
-        bad += 1
-        print(f"FAIL: {name}: frames differ from flamegraph.pl's\n  {why}")
-sys.exit(1 if bad else 0)
-PY
+# svgframes.py LIST: frame-by-frame comparison of the pairs in LIST.
+FRAMES=$(cd "$(dirname "$0")" && pwd)/svgframes.py
 # compare_all LIST: compares every pair listed; counts the failures.
 compare_all() {  # compare_all LIST [quiet]: quiet prints only failures
-  python3 "$TMP/frames.py" "$1" > "$1.out"
+  python3 "$FRAMES" "$1" > "$1.out"
   if [ "${2:-}" = quiet ]; then grep -v '^ok' "$1.out"; else cat "$1.out"; fi
   failures=$((failures + $(grep -c '^FAIL' "$1.out")))
 }
 wellformed() { python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$1"; }
 strip_script() { sed '/<script/,/<\/script>/d'; }
+
+# --- larger profiles, drawn by flamegraph.pl in 13 variants -------------------
+# variants/NAME.svg.gz is flamegraph.pl's drawing (script removed, gzip -9n)
+# of FlameGraph's example profile (stackcollapse-perf.pl's output, kept in
+# testdata/expected/flamefold/), of our cxx-dwarf recording, and of
+# difffolded.pl -n between our cxx-fp and cxx-dwarf recordings.
+variants() {
+  local V=$DATA/variants E EX DW DF name args
+  E=$(cd "$TESTDATA/expected/flamefold" && pwd)
+  EX=$TMP/example.folded DW=$E/cxx-dwarf-collapsed-none.txt
+  DF=$(cd "$TESTDATA/flamediff" && pwd)/cxx-fp_cxx-dwarf.n.expected
+  zcat "$E/example-perf-stacks-collapsed-none.txt.gz" > "$EX"
+  mkdir -p "$V"
+  : > "$TMP/variants.list"
+  while read -r name args; do
+    if [ "${BLESS:-0}" = 1 ]; then
+      eval "perl '$PERL_FG' $args" 2>/dev/null | strip_script | gzip -9n > "$V/$name.svg.gz"
+      echo "blessed variants/$name.svg.gz"
+      continue
+    fi
+    [ -f "$V/$name.svg.gz" ] || { fail "variant $name: no $V/$name.svg.gz (BLESS=1 makes it)"; continue; }
+    eval "'$SVG' $args" > "$TMP/variant-$name.svg" 2>/dev/null || { fail "variant $name: flamesvg failed"; continue; }
+    printf 'variant %s\t%s\t%s\n' "$name" "$TMP/variant-$name.svg" "$V/$name.svg.gz" >> "$TMP/variants.list"
+  done <<'LIST'
+default --hash "$EX"
+inverted --hash --inverted "$EX"
+reverse --hash --reverse "$EX"
+flamechart --hash --flamechart "$EX"
+minwidth1pct --hash --minwidth 1% "$EX"
+layout --hash --width 800 --height 20 --fontsize 10 --fonttype monospace --title 'Custom title' --subtitle sub --countname ms --nametype Frame: "$EX"
+java-grey --hash --colors java --bgcolors grey "$EX"
+nohash "$EX"
+dwarf --hash "$DW"
+dwarf-mem --hash --colors mem --bgcolors '#f0f0f0' "$DW"
+dwarf-java-nohash --colors java "$DW"
+diff --hash "$DF"
+diff-negate --hash --negate "$DF"
+LIST
+  [ "${BLESS:-0}" = 1 ] || compare_all "$TMP/variants.list"
+}
+
+# --- small random inputs, each drawn with several option sets ------------------
+# random.tar.gz holds random-SEED.folded (fixed seeds 1-25: small folded files
+# mixing unicode, annotations, "-"/"--", empty frames, fractional and zero
+# counts, tabs, duplicates, differential lines) and random-SEED.K.svg,
+# flamegraph.pl's drawing with RANDOM_OPTS[K] (script removed), or
+# random-SEED.K.exit when flamegraph.pl failed (its exit status).
+RANDOM_OPTS=("" "--minwidth 0 --hash --reverse" "--flamechart --minwidth 0 --colors java --inverted"
+             "--negate --minwidth 0" "--colors chain --total 500 --factor 0.5")
+random_inputs() {
+  local R=$TMP/random seed k opts oe pe
+  mkdir -p "$R"
+  if [ "${BLESS:-0}" = 1 ]; then
+    random_bless "$R"; return
+  fi
+  [ -f "$DATA/random.tar.gz" ] || { fail "no $DATA/random.tar.gz (BLESS=1 makes it)"; return; }
+  tar -xzf "$DATA/random.tar.gz" -C "$R"
+  : > "$TMP/random.list"
+  for seed in $(seq 1 25); do
+    [ -f "$R/random-$seed.folded" ] || { fail "random.tar.gz has no random-$seed.folded"; continue; }
+    for k in "${!RANDOM_OPTS[@]}"; do
+      opts=${RANDOM_OPTS[$k]}
+      # shellcheck disable=SC2086
+      "$SVG" $opts "$R/random-$seed.folded" > "$R/ours-$seed.$k.svg" 2>/dev/null; oe=$?
+      pe=0; [ -f "$R/random-$seed.$k.exit" ] && pe=$(cat "$R/random-$seed.$k.exit")
+      if [ "$pe" != "$oe" ]; then fail "random $seed [$opts]: exit $oe, flamegraph.pl $pe"; continue; fi
+      [ "$pe" = 0 ] || continue
+      printf 'random %s [%s]\t%s\t%s\n' "$seed" "$opts" "$R/ours-$seed.$k.svg" \
+        "$R/random-$seed.$k.svg" >> "$TMP/random.list"
+    done
+  done
+  compare_all "$TMP/random.list" quiet
+  echo "random inputs: $(wc -l < "$TMP/random.list") drawings compared with flamegraph.pl's"
+}
+
+random_bless() {  # random_bless DIR: makes random.tar.gz afresh from DIR
+  local R=$1 seed k pe
+  cat > "$TMP/random.py" <<'PY'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+alpha = ["a", "b", "c", "ab", "_[k]", "x_[j]", "\u00e9", "\u51fd", "::", "java/x", " ", "",
+         "-", "--", "q`r", "<&>"]
+diff = r.random() < 0.3
+lines = []
+for _ in range(r.randrange(1, 30)):
+    stack = ";".join(r.choice(alpha) for _ in range(r.randrange(0, 6)))
+    count = r.choice(["0", "1", "2", "3.5", "7.", "10", "0.1", "123456", "5"])
+    if diff or r.random() < 0.05:
+        count = r.choice(["0", "1", "4", "2.5"]) + " " + count
+    lines.append(stack + r.choice([" ", " ", " ", "\t", "  "]) + count)
+    if r.random() < 0.1:
+        lines.append(lines[-1])
+if r.random() < 0.1:
+    lines.append("garbage")
+sys.stdout.buffer.write(("\n".join(lines) + "\n").encode())
+PY
+  for seed in $(seq 1 25); do
+    python3 "$TMP/random.py" "$seed" > "$R/random-$seed.folded"
+    for k in "${!RANDOM_OPTS[@]}"; do
+      # shellcheck disable=SC2086
+      (cd "$R" && perl "$PERL_FG" ${RANDOM_OPTS[$k]} "random-$seed.folded" 2>/dev/null) |
+        strip_script > "$R/random-$seed.$k.svg"
+      pe=${PIPESTATUS[0]}
+      if [ "$pe" != 0 ]; then rm "$R/random-$seed.$k.svg"; echo "$pe" > "$R/random-$seed.$k.exit"; fi
+    done
+  done
+  (cd "$R" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - random-*) |
+    gzip -9n > "$DATA/random.tar.gz"
+  echo "blessed random.tar.gz"
+}
 
 # --- cases against flamegraph.pl's output --------------------------------
 n=0
@@ -105,7 +161,6 @@ while IFS=$'\t' read -r name opts; do
   work=$TMP/case-$name; mkdir -p "$work"; cp "$DATA"/*.folded "$DATA"/*.tsv "$DATA"/palette.map "$work"/
   exp=$DATA/expected/$name.svg
   if [ "${BLESS:-0}" = 1 ]; then
-    [ -f "$PERL_FG" ] || { echo "BLESS=1 needs flamegraph.pl at $PERL_FG"; exit 1; }
     (cd "$work" && eval "perl '$PERL_FG' $opts" 2>/dev/null) | strip_script > "$exp"
     case "$name" in cp*) cp "$work/palette.map" "$DATA/expected/$name.palette.map" ;; esac
     echo "blessed $name"
@@ -124,7 +179,7 @@ while IFS=$'\t' read -r name opts; do
   (cd "$work" && cp "$DATA"/palette.map . && eval "'$SVG' $opts" > again.svg 2>/dev/null)
   cmp -s "$work/out.svg" "$work/again.svg" || { fail "$name: a second run gave other bytes"; continue; }
 done < "$DATA/cases.txt"
-[ "${BLESS:-0}" = 1 ] && exit 0
+if [ "${BLESS:-0}" = 1 ]; then variants; random_inputs; exit 0; fi
 [ -f "$TMP/cases.list" ] && compare_all "$TMP/cases.list"
 
 # --- behaviours -------------------------------------------------------------
@@ -142,6 +197,8 @@ check gzip-input cmp -s file.svg gz.svg
 if command -v zstd >/dev/null; then
   zstd -q -c palettes.folded > p.zst && "$SVG" p.zst > zst.svg 2>/dev/null
   check zstd-input cmp -s file.svg zst.svg
+else
+  fail "zstd-input: no zstd command (apt-get install zstd)"
 fi
 tac palettes.folded > reversed.folded
 "$SVG" reversed.folded > unsorted-file.svg 2>/dev/null
@@ -179,77 +236,9 @@ check max-line-length-zero-exit-2 test $status = 2
 "$SVG" --width 10 palettes.folded > /dev/null 2>&1; status=$?
 check usage-error-exit-2 test $status = 2
 
-# --- the conformance corpus ------------------------------------------------
-C=$SHARED/conformance
-if [ ! -d "$C/flamegraph-perl-svg" ]; then
-  echo "SKIP: $C is absent: the 13 flamegraph.pl variants were not compared"
-  [ $failures = 0 ] && exit 77
-  exit 1
-fi
-S=$C/flamegraph-perl-svg; D=$C/difffolded
-while read -r name ref args; do
-  eval "'$SVG' $args" > "conf-$name.svg" 2>/dev/null || { fail "conformance $name: flamesvg failed"; continue; }
-  printf 'conformance %s\t%s\t%s\n' "$name" "$PWD/conf-$name.svg" "$S/$ref" >> "$TMP/conf.list"
-done <<LIST
-default example.default.svg --hash $S/example.folded
-inverted example.inverted.svg --hash --inverted $S/example.folded
-reverse example.reverse.svg --hash --reverse $S/example.folded
-flamechart example.flamechart.svg --hash --flamechart $S/example.folded
-minwidth example.minwidth1pct.svg --hash --minwidth 1% $S/example.folded
-layout example.layout.svg --hash --width 800 --height 20 --fontsize 10 --fonttype monospace --title 'Custom title' --subtitle sub --countname ms --nametype Frame: $S/example.folded
-java-grey example.java-grey.svg --hash --colors java --bgcolors grey $S/example.folded
-mem work-dwarf.mem.svg --hash --colors mem --bgcolors '#f0f0f0' $S/work-dwarf.folded
-dwarf work-dwarf.default.svg --hash $S/work-dwarf.folded
-diff diff.svg --hash $D/fp-vs-dwarf.n.txt
-diff-negate diff.negate.svg --hash --negate $D/fp-vs-dwarf.n.txt
-nohash example.nohash.svg $S/example.folded
-java-nohash work-dwarf.java-nohash.svg --colors java $S/work-dwarf.folded
-LIST
-compare_all "$TMP/conf.list"
-
-# --- random inputs against a live flamegraph.pl (when it is installed) -------
-# Fixed seeds: small folded files mixing unicode, annotations, "-"/"--",
-# empty frames, fractional and zero counts, tabs, duplicates, differential
-# lines; each drawn with several option sets by both programs.
-if [ -f "$PERL_FG" ] && command -v perl >/dev/null; then
-  cat > "$TMP/random.py" <<'PY'
-import random, sys
-r = random.Random(int(sys.argv[1]))
-alpha = ["a", "b", "c", "ab", "_[k]", "x_[j]", "\u00e9", "\u51fd", "::", "java/x", " ", "",
-         "-", "--", "q`r", "<&>"]
-diff = r.random() < 0.3
-lines = []
-for _ in range(r.randrange(1, 30)):
-    stack = ";".join(r.choice(alpha) for _ in range(r.randrange(0, 6)))
-    count = r.choice(["0", "1", "2", "3.5", "7.", "10", "0.1", "123456", "5"])
-    if diff or r.random() < 0.05:
-        count = r.choice(["0", "1", "4", "2.5"]) + " " + count
-    lines.append(stack + r.choice([" ", " ", " ", "\t", "  "]) + count)
-    if r.random() < 0.1:
-        lines.append(lines[-1])
-if r.random() < 0.1:
-    lines.append("garbage")
-sys.stdout.buffer.write(("\n".join(lines) + "\n").encode())
-PY
-  : > "$TMP/random.list"
-  for seed in $(seq 1 25); do
-    python3 "$TMP/random.py" "$seed" > "random-$seed.folded"
-    k=0
-    for opts in "" "--minwidth 0 --hash --reverse" "--flamechart --minwidth 0 --colors java --inverted" \
-                "--negate --minwidth 0" "--colors chain --total 500 --factor 0.5"; do
-      k=$((k + 1))
-      perl "$PERL_FG" $opts "random-$seed.folded" > "random-$seed-$k.perl.svg" 2>/dev/null; pe=$?
-      "$SVG" $opts "random-$seed.folded" > "random-$seed-$k.svg" 2>/dev/null; oe=$?
-      if [ $pe != $oe ]; then fail "random $seed [$opts]: exit $oe, flamegraph.pl $pe"; continue; fi
-      printf 'random %s [%s]\t%s\t%s\n' "$seed" "$opts" "$PWD/random-$seed-$k.svg" \
-        "$PWD/random-$seed-$k.perl.svg" >> "$TMP/random.list"
-    done
-  done
-  compare_all "$TMP/random.list" quiet
-  echo "random inputs: $(wc -l < "$TMP/random.list") drawings compared with flamegraph.pl"
-else
-  echo "note: $PERL_FG not found: random inputs not compared with a live flamegraph.pl"
-fi
+# --- larger profiles and random inputs ------------------------------------------
+variants
+random_inputs
 
 if [ $failures -gt 0 ]; then echo "$failures flamesvg golden checks FAILED"; exit 1; fi
 echo "all flamesvg golden checks passed"

@@ -6,15 +6,26 @@ tests the same inputs), folds each with both programs under several option sets 
 standard output byte for byte. On a difference it shrinks the input to a minimal one that still
 differs and prints it, with both outputs. Exit status: 0 all identical, 1 a difference, 2 usage.
 
-Usage: fold_vs_perl.py --flamefold BIN --perl-script stackcollapse-perf.pl
-                       [--seed N] [--files N] [--snippets N] [--time-limit SECONDS]
+Three modes:
+  --perl-script stackcollapse-perf.pl            live: runs the Perl script beside flamefold
+  --perl-script stackcollapse-perf.pl --bless F  writes the generated inputs and the Perl
+                                                 script's outputs to the archive F (.tar.gz)
+  --expected F                                   compares with the outputs stored in F, which
+                                                 holds everything it needs (no Perl)
+
+Usage: fold_vs_perl.py --flamefold BIN (--perl-script stackcollapse-perf.pl [--bless F] |
+                       --expected F) [--seed N] [--files N] [--snippets N] [--time-limit SECONDS]
 """
 
 import argparse
+import gzip
+import io
+import json
 import os
 import random
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 
@@ -262,37 +273,35 @@ def Report(runner, minimal, opts, jobs):
         print("  flamefold exit status %d, stderr %r" % (status, err[:300]))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--flamefold", required=True)
-    ap.add_argument("--perl-script", required=True)
-    ap.add_argument("--seed", type=int, default=20261122)
-    ap.add_argument("--files", type=int, default=25)
-    ap.add_argument("--snippets", type=int, default=120)
-    ap.add_argument("--time-limit", type=float, default=50.0)
-    ap.add_argument("--max-reports", type=int, default=3)
-    args = ap.parse_args()
-
+def Cases(args):
+    """The generated transcripts, in order: (snippets, parts, cut or None, final_newline,
+    drop_newline, jobs) for each file."""
     rng = random.Random(args.seed)
+    for n in range(args.files):
+        snippets = Generate(rng, args.snippets)
+        final_newline = rng.random() < 0.8
+        two_files = rng.random() < 0.2
+        cut = rng.randint(1, len(snippets) - 1)
+        drop_newline = rng.random() < 0.5
+        jobs = 1 + n % 3
+        if two_files:
+            parts = Split(snippets, final_newline, cut, drop_newline)
+        else:
+            parts = [Render(snippets, final_newline)]
+            cut, drop_newline = None, False
+        yield snippets, parts, cut, final_newline, drop_newline, jobs
+
+
+def Live(args):
+    """Compares with the Perl script run now; shrinks and reports each difference."""
     start = time.monotonic()
     comparisons = 0
     snippet_total = 0
     reports = 0
     with tempfile.TemporaryDirectory(prefix="fold-vs-perl.") as tmp:
         runner = Runner(args.flamefold, args.perl_script, tmp)
-        for n in range(args.files):
-            snippets = Generate(rng, args.snippets)
-            final_newline = rng.random() < 0.8
-            two_files = rng.random() < 0.2
-            cut = rng.randint(1, len(snippets) - 1)
-            drop_newline = rng.random() < 0.5
-            jobs = 1 + n % 3
+        for n, (snippets, parts, cut, final_newline, drop_newline, jobs) in enumerate(Cases(args)):
             snippet_total += len(snippets)
-            if two_files:
-                parts = Split(snippets, final_newline, cut, drop_newline)
-            else:
-                parts = [Render(snippets, final_newline)]
-                drop_newline = False
             for opts in OPTION_SETS:
                 if time.monotonic() - start > args.time_limit:
                     print("fold-vs-perl: time limit reached after %d files" % n)
@@ -301,8 +310,7 @@ def main():
                 if not runner.Differs(parts, opts, jobs):
                     continue
                 reports += 1
-                minimal = Shrink(runner, snippets, cut if two_files else None, final_newline,
-                                 drop_newline, opts, jobs)
+                minimal = Shrink(runner, snippets, cut, final_newline, drop_newline, opts, jobs)
                 Report(runner, minimal, opts, jobs)
                 if reports >= args.max_reports:
                     break
@@ -312,6 +320,103 @@ def main():
     print("fold-vs-perl: %d comparisons over %d snippets (seed %d), %d different, %.1f s"
           % (comparisons, snippet_total, args.seed, reports, time.monotonic() - start))
     return 1 if reports else 0
+
+
+def AddMember(tar, name, data):
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    info.mtime = 0
+    tar.addfile(info, io.BytesIO(data))
+
+
+def Bless(args):
+    """Writes every generated input and the Perl script's output for each option set to the
+    archive args.bless, with manifest.json saying which is which (and the --jobs to use)."""
+    manifest = {"seed": args.seed, "snippets": args.snippets, "cases": []}
+    # No name or time in the gzip header, and mtime 0 in the tar one: blessing the same outputs
+    # twice gives the same bytes.
+    with tempfile.TemporaryDirectory(prefix="fold-vs-perl.") as tmp, \
+            open(args.bless, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as gz, \
+            tarfile.open(fileobj=gz, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        runner = Runner(args.flamefold, args.perl_script, tmp)
+        for n, (_, parts, _, _, _, jobs) in enumerate(Cases(args)):
+            files = ["%02d-%d.txt" % (n, i) for i in range(len(parts))]
+            for name, data in zip(files, parts):
+                AddMember(tar, name, data)
+            outputs = []
+            for k, opts in enumerate(OPTION_SETS):
+                perl = runner.Outputs(parts, opts, jobs)[0]
+                outputs.append({"opts": opts, "file": "%02d.%d.perl" % (n, k)})
+                AddMember(tar, outputs[-1]["file"], perl)
+            manifest["cases"].append({"files": files, "jobs": jobs, "outputs": outputs})
+        AddMember(tar, "manifest.json", json.dumps(manifest, indent=1).encode())
+    print("fold-vs-perl: wrote %s (%d files, seed %d)" % (args.bless, args.files, args.seed))
+    return 0
+
+
+def Stored(args):
+    """Compares flamefold with the Perl script's outputs kept in args.expected; prints the first
+    differing line of each difference (the live mode shrinks them; it needs the Perl script)."""
+    start = time.monotonic()
+    comparisons = 0
+    reports = 0
+    with tempfile.TemporaryDirectory(prefix="fold-vs-perl.") as tmp, \
+            tarfile.open(args.expected, "r:gz") as tar:
+        read = lambda name: tar.extractfile(name).read()
+        manifest = json.loads(read("manifest.json"))
+        for case in manifest["cases"]:
+            paths = []
+            for name in case["files"]:
+                paths.append(os.path.join(tmp, name))
+                with open(paths[-1], "wb") as f:
+                    f.write(read(name))
+            for out in case["outputs"]:
+                comparisons += 1
+                perl = read(out["file"])
+                ours = subprocess.run([args.flamefold, "--jobs", str(case["jobs"])] + out["opts"] +
+                                      paths, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      check=False)
+                # flamefold may fail, by design, only where Perl found no sample either.
+                if ours.stdout == perl and (ours.returncode == 0 or perl == b""):
+                    continue
+                reports += 1
+                a, b = perl.split(b"\n"), ours.stdout.split(b"\n")
+                line = next((i for i in range(max(len(a), len(b)))
+                             if i >= len(a) or i >= len(b) or a[i] != b[i]), 0)
+                print("DIFFERENCE on %s with options %s --jobs %d (exit status %d), output line %d:"
+                      % (" + ".join(case["files"]), " ".join(out["opts"]) or "(none)",
+                         case["jobs"], ours.returncode, line + 1))
+                print("  stackcollapse-perf.pl: %r" % (a[line] if line < len(a) else b"(end)"))
+                print("  flamefold:             %r" % (b[line] if line < len(b) else b"(end)"))
+                if ours.returncode != 0:
+                    print("  flamefold stderr %r" % ours.stderr[:300])
+    print("fold-vs-perl: %d comparisons with stored outputs (%s, seed %d), %d different, %.1f s"
+          % (comparisons, os.path.basename(args.expected), manifest["seed"], reports,
+             time.monotonic() - start))
+    if comparisons == 0:
+        print("fold-vs-perl: error: %s holds no case" % args.expected)
+        return 1
+    return 1 if reports else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--flamefold", required=True)
+    ap.add_argument("--perl-script")
+    ap.add_argument("--bless", metavar="ARCHIVE")
+    ap.add_argument("--expected", metavar="ARCHIVE")
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--files", type=int, default=25)
+    ap.add_argument("--snippets", type=int, default=120)
+    ap.add_argument("--time-limit", type=float, default=50.0)
+    ap.add_argument("--max-reports", type=int, default=3)
+    args = ap.parse_args()
+    if args.expected and not (args.perl_script or args.bless):
+        return Stored(args)
+    if args.perl_script and not args.expected:
+        return Bless(args) if args.bless else Live(args)
+    ap.error("give --perl-script [--bless ARCHIVE], or --expected ARCHIVE")
 
 
 if __name__ == "__main__":

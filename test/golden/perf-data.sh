@@ -9,8 +9,9 @@
 # also prints the share of the sample weight that folds to the expected
 # stacks. A case with CASE/script.txt.gz (its perf script text) is checked
 # on that text too, with the same expectations (--inline and --context look
-# the binaries up under --symfs). Then: stdin, gzip, a cut-short file,
-# corrupt lengths, and (when clang built it) a bounded fuzzing run.
+# the binaries up under --symfs). Then: stdin, gzip, a cut-short file and
+# corrupt lengths. (The fuzz suite, test/fuzz.sh, fuzzes the perf.data reader
+# from these recordings.)
 #
 # The --srcline expectations (NAME holding "srcline") are those of
 # `perf script -F+srcline ... | stackcollapse-perf.pl --srcline ...`;
@@ -142,26 +143,6 @@ corrupt "attr size" 16 '\x05'
 # The first record's size field (data starts where the header says).
 data_off=$(od -An -t u8 -j 40 -N 8 "$sw/perf.data" | tr -d ' ')
 corrupt "record size" $((data_off + 6)) '\x03\x00'
-
-# Bounded fuzzing when the libFuzzer target was built (-Dfuzz=true).
-fuzzer=$BUILD_DIR/fuzz/perf_data_fuzzer
-if [ -x "$fuzzer" ]; then
-  mkdir -p "$tmp/corpus"
-  for f in "$data"/*/perf.data "$data"/fuzz-regressions/*; do
-    [ -f "$f" ] && cp "$f" "$tmp/corpus/$(echo "$f" | md5sum | cut -c1-12)"
-  done
-  if "$fuzzer" -max_total_time="${FUZZ_SECONDS:-20}" -max_len=65536 \
-      -rss_limit_mb=1024 -artifact_prefix="$tmp/" "$tmp/corpus" \
-      > "$tmp/fuzz.log" 2>&1; then
-    pass=$((pass + 1))
-  else
-    echo "FAIL: fuzzer found a crash (inputs in the log):"
-    tail -30 "$tmp/fuzz.log"
-    fail=$((fail + 1))
-  fi
-else
-  echo "note: fuzzer not built (meson configure -Dfuzz=true with clang)"
-fi
 
 echo "perf.data golden: $pass passed, $fail failed"
 [ $fail -eq 0 ]
