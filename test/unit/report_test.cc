@@ -325,7 +325,8 @@ TEST_CASE("report: callees of every function of a 100,000-deep stack") {
   auto callers = s.Callers(all, 2, 3);
   for (size_t r = 0; r < all.size(); ++r) {
     int i = std::stoi(s.functions()[all[r]].name.substr(1));
-    std::string want = i == 0 ? "prog" : "f" + std::to_string(i - 1);
+    std::string want =
+        i == 0 ? "prog" : std::string("f").append(std::to_string(i - 1));
     REQUIRE(callers[r].size() == 1);
     if (callers[r][0].name != want || callers[r][0].process != (i == 0) ||
         callers[r][0].children.size() != (i >= 1 ? 1u : 0u)) {
