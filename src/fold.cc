@@ -62,6 +62,9 @@ constexpr OptionSpec kSpecs[] = {
      "fix the Perl script's data loss (see DIFFERENCES in the man page)"},
     {"symfs", OptType::kString, false, false, "DIR",
      "look binaries up under DIR, as perf --symfs (perf.data, --inline)"},
+    {"archive", OptType::kString, false, false, "FILE",
+     "perf.data input: symbols from FILE, a perf archive (default: "
+     "DATA.tar.bz2 beside DATA)"},
     {"kallsyms", OptType::kString, false, false, "FILE",
      "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
     {"output|o", OptType::kString, false, false, "FILE",
@@ -124,6 +127,7 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   config->output = opts.Get("output");
   config->symbols.symfs = opts.Get("symfs");
   config->symbols.kallsyms = opts.Get("kallsyms");
+  config->archive = opts.Get("archive");
   if (opts.Has("inline")) {  // --context alone does nothing, as in Perl
     config->inliner = std::make_shared<FrameInliner>(config->symbols.symfs,
                                                      opts.Has("context"));
