@@ -73,6 +73,18 @@ bool Hidden(const fs::path& p) {
   return !name.empty() && name[0] == '.';
 }
 
+// True for DATA.tar.bz2 beside a file DATA: the `perf archive` that
+// flamefold reads along with DATA (perf's name for it), not a profile.
+bool PerfArchiveOfNeighbour(const fs::path& p) {
+  const std::string s = p.string(), ext = ".tar.bz2";
+  if (s.size() <= ext.size() ||
+      s.compare(s.size() - ext.size(), ext.size(), ext) != 0) {
+    return false;
+  }
+  std::error_code ec;
+  return fs::is_regular_file(s.substr(0, s.size() - ext.size()), ec);
+}
+
 bool Within(const fs::path& p, const fs::path& dir) {
   auto rel = p.lexically_relative(dir);
   return !rel.empty() && *rel.begin() != "..";
@@ -325,7 +337,7 @@ bool CollectJobs(const BatchConfig& config, std::vector<BatchJob>* jobs,
         if (it->is_directory()) it.disable_recursion_pending();
         continue;
       }
-      if (!it->is_regular_file()) continue;
+      if (!it->is_regular_file() || PerfArchiveOfNeighbour(p)) continue;
       fs::path rel = p.lexically_relative(path);
       fs::path base = fs::path(config.outdir) / rel.parent_path() /
                       OutputName(p.filename().string());
