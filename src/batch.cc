@@ -89,6 +89,18 @@ bool Wanted(const BatchConfig& config, int k) {
   return k == 0 ? config.folded : k == 1 ? config.svg : config.report;
 }
 
+// True for DATA.tar.bz2 beside a file DATA: the `perf archive` that
+// flamefold reads along with DATA (perf's name for it), not a profile.
+bool PerfArchiveOfNeighbour(const fs::path& p) {
+  const std::string s = p.string(), ext = ".tar.bz2";
+  if (s.size() <= ext.size() ||
+      s.compare(s.size() - ext.size(), ext.size(), ext) != 0) {
+    return false;
+  }
+  std::error_code ec;
+  return fs::is_regular_file(s.substr(0, s.size() - ext.size()), ec);
+}
+
 // A path spelled so that equal files compare equal (absolute, symbolic
 // links resolved where they exist).
 std::string Key(const fs::path& p) {
@@ -224,7 +236,7 @@ bool CollectJobs(const BatchConfig& config, OutputList* outputs,
         continue;
       }
       if (it->is_directory()) outputs->Read(it->path());
-      if (it->is_regular_file()) {
+      if (it->is_regular_file() && !PerfArchiveOfNeighbour(it->path())) {
         AddJob(config, *outputs, it->path(), path,
                static_cast<uint64_t>(it->file_size()), &found);
       }

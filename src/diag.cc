@@ -26,6 +26,12 @@ void Diag::Warning(std::string_view msg) const {
   std::fprintf(stderr, "%s: warning: %s\n", tool_.c_str(), text.c_str());
 }
 
+void Diag::Note(std::string_view msg) const {
+  if (quiet_) return;
+  std::string text = WithContext(msg);
+  std::fprintf(stderr, "%s: note: %s\n", tool_.c_str(), text.c_str());
+}
+
 std::string Where(std::string_view file, uint64_t line) {
   std::string out(file);
   out += ':';

@@ -62,11 +62,14 @@ constexpr OptionSpec kSpecs[] = {
      "fix the Perl script's data loss (see DIFFERENCES in the man page)"},
     {"symfs", OptType::kString, false, false, "DIR",
      "look binaries up under DIR, as perf --symfs (perf.data, --inline)"},
+    {"archive", OptType::kString, false, false, "FILE",
+     "perf.data input: symbols from FILE, a perf archive (default: "
+     "DATA.tar.bz2 beside DATA)"},
     {"kallsyms", OptType::kString, false, false, "FILE",
      "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
     {"buildid-dir", OptType::kString, false, false, "DIR",
      "perf.data input: the build-id cache, as perf --buildid-dir "
-     "(default $HOME/.debug)"},
+     "(default SYMFS/.debug with --symfs, else $HOME/.debug)"},
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
     {"jobs|j", OptType::kInt, false, false, "N",
@@ -130,6 +133,7 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   config->symbols.symfs = opts.Get("symfs");
   config->symbols.kallsyms = opts.Get("kallsyms");
   config->symbols.debug_dir = opts.Get("buildid-dir");
+  config->archive = opts.Get("archive");
   if (opts.Has("inline")) {  // --context alone does nothing, as in Perl
     config->inliner = std::make_shared<FrameInliner>(config->symbols.symfs,
                                                      opts.Has("context"));

@@ -1,5 +1,7 @@
 #include "flamefold/parallel_fold.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <condition_variable>
@@ -15,6 +17,7 @@
 #include "flamefold/big_alloc.h"
 #include "flamefold/input.h"
 #include "flamefold/line_reader.h"
+#include "flamefold/perf_archive.h"
 #include "flamefold/perf_data_fold.h"
 
 namespace flamefold {
@@ -262,6 +265,40 @@ std::string FoldInputs::event() const {
                                         : parser_.event_filter();
 }
 
+// The `perf archive` that `file`'s symbols come from: --archive, else
+// FILE.tar.bz2 beside a perf.data file (the name perf archive gives it),
+// used with a note. Unpacks it into `*archive` and points `*symbols` at
+// it, warning of what it lost. False with `*err` only when --archive names
+// something that cannot be read; such an archive found by itself is
+// warned of and left out.
+static bool UseArchive(const FoldConfig& config, const std::string& file,
+                       const Diag& diag, PerfArchive* archive,
+                       SymbolOptions* symbols, std::string* err) {
+  std::string path = config.archive;
+  bool beside = false;
+  struct stat st;
+  if (path.empty() && file != "-" &&
+      stat((file + ".tar.bz2").c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    path = file + ".tar.bz2";
+    beside = true;
+    diag.Note("using archive " + path);
+  }
+  if (path.empty()) return true;
+  std::string why;
+  if (!archive->Open(path, &why)) {
+    if (!beside) {
+      *err = why;
+      return false;
+    }
+    diag.Warning(why + "; folded without it");
+    return true;
+  }
+  for (const std::string& w : archive->warnings()) diag.Warning(w);
+  symbols->archive_dir = archive->dir();
+  symbols->archive_name = path;
+  return true;
+}
+
 // perf.data: replayed into perf script text for the sequential parser;
 // what the input lost or lacked is said as warnings, and what the replay
 // found (the recording's facts) is left in `*out`.
@@ -269,12 +306,15 @@ std::string FoldInputs::event() const {
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,
                  PerfDataStats* out, std::string* err) {
-  PerfDataStats& stats = *out;
-  std::string map_path = in.compression == Compression::kNone ? file : "";
-  bool ok = FoldPerfData(file, in.source.get(), config.symbols, parser, index,
-                         &stats, err, map_path);
   Diag diag("flamefold");
   diag.set_quiet(config.quiet);
+  PerfArchive archive;
+  SymbolOptions symbols = config.symbols;
+  if (!UseArchive(config, file, diag, &archive, &symbols, err)) return false;
+  PerfDataStats& stats = *out;
+  std::string map_path = in.compression == Compression::kNone ? file : "";
+  bool ok = FoldPerfData(file, in.source.get(), symbols, parser, index,
+                         &stats, err, map_path);
   if (!config.quiet) {
     for (const std::string& w : stats.warnings) diag.Warning(w);
     if (stats.dwarf_chains > 0) {

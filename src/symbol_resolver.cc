@@ -15,6 +15,12 @@ bool IsRegularFile(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// True when `path` exists (a dangling symlink does not).
+bool PathExists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
 std::string Dirname(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
@@ -36,7 +42,10 @@ std::string ModuleName(const std::string& path) {
 
 SymbolResolver::SymbolResolver(SymbolOptions options)
     : options_(std::move(options)) {
-  if (options_.debug_dir.empty()) {
+  if (options_.debug_dir.empty() && !options_.symfs.empty()) {
+    // perf 6.1's --symfs moves the build-id cache to SYMFS/.debug too.
+    options_.debug_dir = options_.symfs + "/.debug";
+  } else if (options_.debug_dir.empty()) {
     const char* home = std::getenv("HOME");
     options_.debug_dir = std::string(home ? home : "") + "/.debug";
   }
@@ -111,6 +120,21 @@ std::string SymbolResolver::ReadKallsyms(Dso* kernel) {
 
 std::string SymbolResolver::Symfs(const std::string& path) const {
   return options_.symfs.empty() ? path : options_.symfs + path;
+}
+
+// The build-id cache entries (".../.build-id/xx/yyyy") of `hex` to look
+// in, in order: the unpacked archive's, then the cache's; none without a
+// build id.
+std::vector<std::string> SymbolResolver::BuildIdLinks(
+    const std::string& hex) const {
+  std::vector<std::string> links;
+  if (hex.size() <= 2) return links;
+  std::string tail = "/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2);
+  if (!options_.archive_dir.empty()) {
+    links.push_back(options_.archive_dir + tail);
+  }
+  links.push_back(options_.debug_dir + tail);
+  return links;
 }
 
 Dso* SymbolResolver::Get(DsoKind kind, const std::string& name,
@@ -245,10 +269,9 @@ bool SymbolResolver::HasElfObject(Dso* dso) {
   if (dso->elf_object >= 0) return dso->elf_object == 1;
   bool elf = false;
   if (dso->kind == DsoKind::kUser) {
-    std::string hex = BuildIdHex(dso->build_id);
-    if (hex.size() > 2) {
-      elf = StartsWithElfMagic(options_.debug_dir + "/.build-id/" +
-                               hex.substr(0, 2) + "/" + hex.substr(2) +
+    for (const std::string& link : BuildIdLinks(BuildIdHex(dso->build_id))) {
+      if (elf) break;
+      elf = StartsWithElfMagic(link +
                                (dso->path == "[vdso]" ? "/vdso" : "/elf"));
     }
     if (!elf && IsRegularFile(Symfs(dso->path))) {
@@ -269,10 +292,8 @@ bool SymbolResolver::HasElfObject(Dso* dso) {
 std::string SymbolResolver::DataFile(const Dso& dso, const std::string& hex,
                                      const std::string& binary,
                                      const ElfInfo* binary_info) const {
-  if (hex.size() > 2) {
-    std::string cached = options_.debug_dir + "/.build-id/" +
-                         hex.substr(0, 2) + "/" + hex.substr(2) +
-                         (dso.path == "[vdso]" ? "/vdso" : "/elf");
+  for (const std::string& link : BuildIdLinks(hex)) {
+    std::string cached = link + (dso.path == "[vdso]" ? "/vdso" : "/elf");
     ElfInfo ci;
     std::string err;
     if (IsRegularFile(cached) && ReadElfInfo(cached, &ci, &err) &&
@@ -305,9 +326,7 @@ void SymbolResolver::LoadUser(Dso* dso) const {
     candidates.push_back(dir + "/.debug/" + info.debuglink);
     candidates.push_back("/usr/lib/debug" + dir + "/" + info.debuglink);
   }
-  if (hex.size() > 2) {
-    std::string link = options_.debug_dir + "/.build-id/" + hex.substr(0, 2) +
-                       "/" + hex.substr(2);
+  for (const std::string& link : BuildIdLinks(hex)) {
     // The cache names its copy after what it is.
     candidates.push_back(link + (path == "[vdso]" ? "/vdso" : "/elf"));
     candidates.push_back(link + "/debug");
@@ -343,9 +362,16 @@ void SymbolResolver::LoadUser(Dso* dso) const {
       why = ": the file there has build id " + BuildIdHex(info.build_id) +
             ", not the recorded one (rebuilt since?)";
     }
+    // Said of an archive only when it lacks the object altogether (one it
+    // holds but lost is in the archive's own warnings).
+    bool not_archived =
+        !options_.archive_dir.empty() &&
+        (hex.size() <= 2 || !PathExists(BuildIdLinks(hex).front()));
     dso->load_warnings.push_back(
         path + ": no symbols found" +
-        (hex.empty() ? "" : " (build id " + hex + ")") + why);
+        (hex.empty() ? "" : " (build id " + hex + ")") +
+        (not_archived ? "; not in the archive " + options_.archive_name : "") +
+        why);
     return;
   }
   if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {

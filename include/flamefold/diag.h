@@ -27,6 +27,8 @@ class Diag {
   const std::string& tool() const { return tool_; }
   void Error(std::string_view msg) const;
   void Warning(std::string_view msg) const;
+  /// "<tool>: note: MSG": what a tool chose by itself; -q silences it.
+  void Note(std::string_view msg) const;
   /// Counted warnings are printed once, as "N lines: what" at the end.
   void set_quiet(bool quiet) { quiet_ = quiet; }
   /// Names the input a batch works on: "PATH: " goes before every message

@@ -31,6 +31,7 @@ struct FoldConfig {
   size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
   std::vector<std::string> inputs;   // none: stdin
   SymbolOptions symbols;             // perf.data: --symfs, --kallsyms
+  std::string archive;               // perf.data: --archive FILE
   std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here
 };
 

@@ -12,7 +12,11 @@
 //   - the kernel and its modules: a kallsyms file (default /proc/kallsyms).
 //   - JIT code: /tmp/perf-PID.map.
 // Every path except the build-id cache is looked up under `symfs` when set,
-// as with perf's --symfs; the cache is $HOME/.debug (perf --buildid-dir).
+// as with perf's --symfs; the cache is `debug_dir` (perf --buildid-dir),
+// by default SYMFS/.debug under --symfs (as perf 6.1 sets it), else
+// $HOME/.debug.
+// An unpacked `perf archive` (perf_archive.h) is a build-id cache looked in
+// before that one.
 #ifndef FLAMEFOLD_SYMBOL_RESOLVER_H_
 #define FLAMEFOLD_SYMBOL_RESOLVER_H_
 
@@ -35,7 +39,10 @@ namespace flamefold {
 struct SymbolOptions {
   std::string symfs;     // prefix for file look-ups ("" = /)
   std::string kallsyms;  // kernel symbols; "" = /proc/kallsyms
-  std::string debug_dir;  // build-id cache; "" = $HOME/.debug
+  std::string debug_dir;  // build-id cache; "": SYMFS/.debug, else $HOME/.debug
+  // An unpacked `perf archive`: a build-id cache looked in first; "" none.
+  std::string archive_dir;
+  std::string archive_name;  // the archive, as warnings name it
 };
 
 enum class DsoKind { kUser, kKernel, kModule, kPerfMap };
@@ -148,6 +155,7 @@ class SymbolResolver {
   void LoadKernel();
   std::string ReadKallsyms(Dso* kernel);
   std::string Symfs(const std::string& path) const;
+  std::vector<std::string> BuildIdLinks(const std::string& hex) const;
 
   SymbolOptions options_;
   std::map<std::string, std::unique_ptr<Dso>> dsos_;

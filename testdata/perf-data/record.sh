@@ -1,8 +1,9 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh [fp|dwarf|dyn]    (default: all)
+#   testdata/perf-data/record.sh [fp|dwarf|dyn|archive]    (default: all)
 # "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones,
-# "dyn" dynamically linked programs recorded both ways (last sections).
+# "dyn" dynamically linked programs recorded both ways, "archive" those
+# folded with the `perf archive` of their recording (last sections).
 # The programs are built static and kept under root/ at the path they ran
 # from (/tmp/ffrec), so that `--symfs root` finds them on any host. Kernel
 # cases keep the kallsyms lines their samples need (the symbols hit, the one
@@ -249,6 +250,43 @@ done
 # what the Perl script prints for perf script -F +pid.
 for o in pid tid; do
   script dyn-c-fp -F +pid | "$collapse" "--$o" > "$here/dyn-c-fp/modern+$o.folded"
+# --- perf archive (test/golden/perf-archive.sh) ---------------------------
+# shlib.c and libtiny.c built at /tmp/ffarc and recorded with a build-id
+# cache of their own (HOME=/tmp/ffarc/home), then `perf archive`: each case
+# keeps perf.data and perf.data.tar.bz2 only (the binaries are nowhere in
+# testdata). The expectations are perf script's with the archive unpacked
+# into the cache it reads: perf 6.1's --symfs DIR makes that DIR/.debug, so
+# perf runs with a --symfs holding nothing but the unpacked archive in
+# .debug. "archive-fp": frame pointers, cpu-clock:u (no kernel frames, so
+# the archive holds only the two objects); "archive-dwarf": --call-graph
+# dwarf (not -z: perf record then finds no build ids, and perf archive
+# has nothing to bundle), unwound with the CFI of the archive's copies.
+if [ "$only" = "" ] || [ "$only" = archive ]; then
+ar=/tmp/ffarc
+rm -rf "$ar" && mkdir -p "$ar/home" "$ar/fp" "$ar/dwarf"
+cp "$here/shlib.c" "$here/libtiny.c" "$ar/"
+cd "$ar"
+for v in fp dwarf; do
+  fp=-fno-omit-frame-pointer
+  [ $v = dwarf ] && fp="-g -fomit-frame-pointer"
+  gcc -O2 $fp -fPIC -shared -nostdlib -o $v/libtiny.so libtiny.c
+  gcc -O2 $fp -fno-stack-protector -nostdlib -o $v/shlib shlib.c \
+    -L"$ar/$v" -ltiny -Wl,-rpath,"$ar/$v"
+done
+for c in archive-fp archive-dwarf; do
+  rm -rf "${here:?}/$c" && mkdir -p "$here/$c"
+done
+HOME=$ar/home perf record -q -F 299 -g -e cpu-clock:u \
+  -o "$here/archive-fp/perf.data" fp/shlib 12000 2>/dev/null
+HOME=$ar/home perf record -q -F 99 --call-graph dwarf,2048 \
+  -e cpu-clock:u -o "$here/archive-dwarf/perf.data" dwarf/shlib 6000 \
+  > /dev/null 2>&1
+for c in archive-fp archive-dwarf; do
+  HOME=$ar/home perf archive "$here/$c/perf.data" > /dev/null
+  rm -rf "$ar/symfs" && mkdir -p "$ar/symfs/.debug"
+  tar xjf "$here/$c/perf.data.tar.bz2" -C "$ar/symfs/.debug"
+  HOME=/nonexistent perf script -i "$here/$c/perf.data" --symfs "$ar/symfs" \
+    2>/dev/null | "$collapse" > "$here/$c/default.folded"
 done
 fi
 
