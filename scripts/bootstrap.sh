@@ -25,6 +25,8 @@ build_pkgs="g++ meson ninja-build pkg-config libre2-dev libzstd-dev zlib1g-dev
 # command:package pairs
 test_cmds="python3:python3 perl:perl zstd:zstd gzip:gzip chromium:chromium
   node:nodejs npm:npm clang++:clang perf:linux-perf"
+# Debian packages the package test (test/deb_test.sh) builds and checks with.
+test_pkgs="build-essential dpkg-dev debhelper lintian"
 
 missing_pkgs() {
   local p out=""
@@ -37,6 +39,8 @@ missing_pkgs() {
 # shellcheck disable=SC2086
 missing=$(missing_pkgs $build_pkgs)
 if [ "$mode" = test ]; then
+  # shellcheck disable=SC2086
+  missing="$missing$(missing_pkgs $test_pkgs)"
   for pair in $test_cmds; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
   done
