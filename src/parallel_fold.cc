@@ -251,8 +251,8 @@ size_t CountNewlines(std::string_view s) {
 }  // namespace
 
 FoldInputs::FoldInputs(const FoldConfig& config, StringInterner* names,
-                       StackTrie* trie)
-    : config_(config), names_(names), trie_(trie),
+                       StackTrie* trie, const Diag& diag)
+    : config_(config), diag_(diag), names_(names), trie_(trie),
       parser_(config.perf, names, &counts_) {}
 
 FoldInputs::~FoldInputs() = default;
@@ -263,29 +263,17 @@ std::string FoldInputs::event() const {
 }
 
 // perf.data: replayed into perf script text for the sequential parser;
-// what the input lost or lacked is said as warnings.
+// what the input lost or lacked is said as warnings, under the name of the
+// tool that runs (`diag`).
 // An uncompressed file is mapped rather than read.
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,
-                 std::string* err) {
+                 const Diag& diag, std::string* err) {
   PerfDataStats stats;
   std::string map_path = in.compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in.source.get(), config.symbols, parser, index,
                          &stats, err, map_path);
-  Diag diag("flamefold");
-  diag.set_quiet(config.quiet);
-  if (!config.quiet) {
-    for (const std::string& w : stats.warnings) diag.Warning(w);
-    if (stats.dwarf_chains > 0) {
-      diag.Warning(file + ": " + std::to_string(stats.dwarf_chains) +
-                   " sample(s) recorded with --call-graph dwarf: user stacks "
-                   "are not unwound");
-    }
-    if (!stats.truncated.empty()) {
-      diag.Warning(file + ": input cut short: " + stats.truncated +
-                   "; folded up to the last whole record");
-    }
-  }
+  WarnAboutPerfData(file, stats, diag);
   if (config.stats) {
     std::fprintf(stderr,
                  "flamefold: stats: %s: perf.data recorded on %s by perf %s: "
@@ -340,7 +328,7 @@ bool FoldInputs::AddInput(const std::string& file, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-      return AddPerfData(config_, file, index, in, &parser_, err);
+      return AddPerfData(config_, file, index, in, &parser_, diag_, err);
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;

@@ -4,11 +4,13 @@
 #define FLAMEFOLD_FOLD_H_
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "flamefold/diag.h"
 #include "flamefold/line_reader.h"
+#include "flamefold/options.h"
 #include "flamefold/output.h"
 #include "flamefold/perf_script.h"
 #include "flamefold/symbol_resolver.h"
@@ -16,6 +18,7 @@
 namespace flamefold {
 
 class FrameInliner;
+class FoldInputs;
 
 /// Validated flamefold options. Defaults are those of stackcollapse-perf.pl.
 struct FoldConfig {
@@ -32,6 +35,14 @@ struct FoldConfig {
   std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here
 };
 
+/// The options that say how perf script text and perf.data are folded
+/// (stackcollapse-perf.pl's, then --modern, --symfs, --kallsyms): every
+/// tool that folds takes them, so that its stacks are flamefold's.
+std::span<const OptionSpec> FoldOptionSpecs();
+
+/// Sets in `config` what `opts` holds of FoldOptionSpecs().
+void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config);
+
 enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };
 
 /// Parses flamefold's command line. kUsageError sets `*err`.
@@ -40,6 +51,19 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
 
 /// The text of `flamefold --help`.
 std::string FoldHelp();
+
+/// Warns, once each, about what folding perf script text lost or changed:
+/// lines skipped, other events, an --event-filter that matched nothing
+/// (naming the events there are), the Perl script's quirks (unless
+/// --modern). `event` is the event kept.
+void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
+                         const std::string& event, const Diag& diag);
+
+/// WarnAboutPerfScript for all of `inputs`, then folded lines skipped,
+/// stacks cut to the limits, and an empty result: what every tool that
+/// folds with FoldInputs says once its output is written.
+void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
+                   const StackTrie& trie, const Diag& diag);
 
 /// Folds every input into `out`. Returns the exit status; messages go
 /// through `diag`.
