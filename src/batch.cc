@@ -519,7 +519,7 @@ class Progress {
 // with flamesvg's options, and apply to the folding as well).
 std::vector<OptionSpec> FoldSpecs() {
   std::vector<OptionSpec> specs;
-  for (const OptionSpec& s : FoldOptionSpecs()) {
+  for (const OptionSpec& s : FlamefoldOptionSpecs()) {
     std::string_view name = s.names.substr(0, s.names.find('|'));
     bool own = false;
     for (std::string_view no : {"output", "jobs", "stats", "quiet", "help", "version"}) {

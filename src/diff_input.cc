@@ -16,10 +16,10 @@ namespace {
 // count ("a;b", a blank line) is what Perl's failed match leaves: an empty
 // stack with no count, which prints as " 0 0" (and we count it).
 bool ReadFoldedSide(Input* in, int side, bool strip_hex,
-                    const StackLimits& limits, DiffTable* table,
+                    const FoldConfig& fold, DiffTable* table,
                     DiffSideStats* stats, std::string* err) {
-  LineReader reader(in->source.get(),
-                      limits.LineLimit(LineReader::kDefaultMaxLine));
+  const StackLimits& limits = fold.perf.limits;
+  LineReader reader(in->source.get(), fold.max_line);
   std::string_view line;
   std::string scratch;
   for (;;) {
@@ -47,26 +47,21 @@ bool ReadFoldedSide(Input* in, int side, bool strip_hex,
   }
 }
 
-// perf script text or perf.data, folded as flamefold folds them
-// (stackcollapse-perf.pl's defaults), then taken line by line like a folded
-// file.
-bool ReadPerfSide(Input* in, int side, bool strip_hex,
-                  const SymbolOptions& symbols, const StackLimits& limits,
+// perf script text or perf.data, folded as flamefold folds them with
+// `fold`, then taken line by line like a folded file.
+bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
                   DiffTable* table, DiffSideStats* stats, std::string* err) {
   StringInterner names;
   StackTrie trie(&names);
-  PerfScriptOptions options;  // stackcollapse-perf.pl's defaults
-  options.limits = limits;
-  PerfScriptParser parser(options, &names, &trie);
+  PerfScriptParser parser(fold.perf, &names, &trie);
   std::string why;
   if (in->kind == ContentKind::kPerfData) {
-    if (!FoldPerfData(in->name, in->source.get(), symbols, &parser, 0,
+    if (!FoldPerfData(in->name, in->source.get(), fold.symbols, &parser, 0,
                       &stats->perf_data, err)) {
       return false;
     }
   } else {
-    LineReader reader(in->source.get(),
-                      limits.LineLimit(LineReader::kDefaultMaxLine));
+    LineReader reader(in->source.get(), fold.max_line);
     if (!parser.Feed(&reader, in->name, &why)) {
       *err = reader.error().empty() ? why : in->name + ": " + why;
       return false;
@@ -74,6 +69,7 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex,
   }
   parser.Finish();
   stats->perf = parser.stats();
+  stats->event = parser.event_filter();
   stats->limits = stats->perf.limits;
   if (trie.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
     *err = in->name + ": no samples found: " +
@@ -92,69 +88,30 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex,
   return true;
 }
 
-// The input layer calls text perf script output as soon as one line is not
-// "STACK COUNT"; difffolded.pl reads such a folded file anyway (the odd
-// line becomes an empty stack). So text is perf script output here only if
-// its first 64 KiB hold a line perf script prints: a stack frame
-//       7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)
-// or a sample header with its event
-//   java 12688 [002] 6544038.708352: 235 cpu-clock:
-bool LooksLikePerfScript(Input* in, std::string* err) {
-  std::string head;
-  if (!ReadFully(in->source.get(), 64 * 1024, &head, err)) {
-    *err = in->name + ": " + *err;
-    return false;
-  }
-  bool perf = false;
-  bool whole = head.size() < 64 * 1024;  // the last line is complete
-  size_t pos = 0;
-  while (!perf && pos < head.size()) {
-    size_t nl = head.find('\n', pos);
-    if (nl == std::string::npos) {
-      if (!whole) break;  // a cut-off line says nothing
-      nl = head.size();
-    }
-    std::string_view line(head.data() + pos, nl - pos);
-    pos = nl + 1;
-    PerfScriptParser::FrameFields frame;
-    PerfScriptParser::HeaderFields header;
-    PerfScriptParser::EventFields event;
-    perf = (!line.empty() && (line[0] == ' ' || line[0] == '\t') &&
-            PerfScriptParser::MatchFrameLine(line, &frame)) ||
-           (PerfScriptParser::MatchHeaderLine(line, false, &header) &&
-            PerfScriptParser::MatchEvent(line, &event));
-  }
-  in->source = std::make_unique<PrefixedSource>(std::move(head),
-                                                std::move(in->source));
-  if (!perf) in->kind = ContentKind::kFolded;
-  return true;
-}
-
 }  // namespace
 
 bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
-                  const SymbolOptions& symbols, const StackLimits& limits,
-                  DiffTable* table, DiffSideStats* stats, std::string* err) {
+                  const FoldConfig& fold, DiffTable* table,
+                  DiffSideStats* stats, std::string* err) {
   Input in;
   if (!OpenInput(file, &in, err)) return false;
-  if (in.kind == ContentKind::kPerfScript && !LooksLikePerfScript(&in, err)) {
+  if (in.kind == ContentKind::kPerfScript && !ConfirmPerfScript(&in, err)) {
     return false;
   }
   switch (in.kind) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kFolded:
-      return ReadFoldedSide(&in, side, strip_hex, limits, table, stats, err);
+      return ReadFoldedSide(&in, side, strip_hex, fold, table, stats, err);
     case ContentKind::kPerfData:
     case ContentKind::kPerfScript:
-      return ReadPerfSide(&in, side, strip_hex, symbols, limits, table, stats,
-                          err);
+      return ReadPerfSide(&in, side, strip_hex, fold, table, stats, err);
   }
   return true;
 }
 
 void WarnAboutDiffSide(const std::string& file, const DiffSideStats& s,
-                       const StackLimits& limits, const Diag& diag) {
+                       const FoldConfig& fold, const Diag& diag) {
   if (s.invalid_lines > 0) {
     diag.Warning(Where(file, s.first_invalid) +
                  std::to_string(s.invalid_lines) +
@@ -162,28 +119,13 @@ void WarnAboutDiffSide(const std::string& file, const DiffSideStats& s,
                  "first) were taken as an empty stack with no count, as "
                  "difffolded.pl takes them");
   }
-  if (s.perf.unrecognized_lines > 0) {
-    diag.Warning(std::to_string(s.perf.unrecognized_lines) +
-                 " line(s) not recognised as perf script output were "
-                 "skipped (first: " + s.perf.first_unrecognized + ")");
+  WarnAboutPerfData(file, s.perf_data, diag);
+  Diag side = diag;  // what perf script folding says, about this file
+  side.set_context(file);
+  WarnAboutPerfScript(fold, s.perf, s.event, side);
+  if (s.limits.any()) {
+    diag.Warning(LimitWarning(file, fold.perf.limits, s.limits));
   }
-  for (const std::string& w : s.perf_data.warnings) diag.Warning(w);
-  if (s.perf_data.dwarf_chains > 0) {
-    diag.Warning(file + ": " + std::to_string(s.perf_data.dwarf_chains) +
-                 " sample(s) recorded with --call-graph dwarf: user stacks "
-                 "are not unwound");
-  }
-  if (!s.perf_data.truncated.empty()) {
-    diag.Warning(file + ": input cut short: " + s.perf_data.truncated +
-                 "; folded up to the last whole record");
-  }
-  if (s.perf.samples_other_event > 0) {
-    diag.Warning(file + ": kept only the first event's samples; " +
-                 std::to_string(s.perf.samples_other_event) +
-                 " sample(s) of '" + s.perf.other_event +
-                 "' were skipped (use flamefold --event-filter)");
-  }
-  if (s.limits.any()) diag.Warning(LimitWarning(file, limits, s.limits));
 }
 
 }  // namespace flamefold

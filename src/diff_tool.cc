@@ -8,46 +8,49 @@
 #include "flamefold/diff.h"
 #include "flamefold/diff_input.h"
 #include "flamefold/diff_report.h"
+#include "flamefold/fold.h"
 #include "flamefold/folded.h"
+#include "flamefold/options.h"
 #include "flamefold/report_stats.h"
 #include "flamefold/stack_trie.h"
 
 namespace flamefold {
 namespace {
 
-// Takes the value of a long option: "--top=5" or "--top 5".
-bool LongValue(std::string_view name, std::string_view rest, int argc,
-               char** argv, int* i, std::string* value, std::string* err) {
-  if (rest.size() > name.size() && rest[name.size()] == '=') {
-    *value = std::string(rest.substr(name.size() + 1));
-    return true;
-  }
-  if (*i + 1 >= argc) {
-    *err = "option --" + std::string(name) + " requires an argument";
-    return false;
-  }
-  *value = argv[++*i];
-  return true;
+// difffolded.pl's letters (Getopt::Std: bundled, "-ns").
+constexpr OptionSpec kPerlSpecs[] = {
+    {"n", OptType::kFlag, true, false, "",
+     "scale the BEFORE counts to the AFTER total"},
+    {"s", OptType::kFlag, true, false, "",
+     "replace hex addresses 0x1a2b with 0x..."},
+};
+
+// flamediff's own, after "--" (or -h, -V).
+constexpr OptionSpec kOwnSpecs[] = {
+    {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
+    {"report", OptType::kFlag, false, false, "",
+     "list the functions whose share changed most, regressions first"},
+    {"threshold", OptType::kString, false, false, "P",
+     "exit 3 when a function's share grew by more than P points"},
+    {"top", OptType::kString, false, false, "N",
+     "rows of --report (default 20; 0: all)"},
+    kMaxStackDepthOption,
+    kMaxFrameLengthOption,
+    kMaxLineLengthOption,
+    {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
+    {"version|V", OptType::kFlag, false, false, "",
+     "print the version and exit"},
+};
+
+std::vector<OptionSpec> AllSpecs() {
+  return JoinOptionSpecs({kPerlSpecs, kOwnSpecs, FoldOptionSpecs()});
 }
 
-bool IsLong(std::string_view rest, std::string_view name) {
-  return rest == name || (rest.size() > name.size() &&
-                          rest.substr(0, name.size()) == name &&
-                          rest[name.size()] == '=');
-}
-
-// One long option ("--report", "--top=5", ...). Returns false on an error.
-bool ParseLong(std::string_view rest, int argc, char** argv, int* i,
-               DiffConfig* config, DiffArgs* result, std::string* err) {
-  std::string value;
-  if (rest == "help") {
-    *result = DiffArgs::kHelp;
-  } else if (rest == "version") {
-    *result = DiffArgs::kVersion;
-  } else if (rest == "report") {
-    config->report = true;
-  } else if (IsLong(rest, "threshold")) {
-    if (!LongValue("threshold", rest, argc, argv, i, &value, err)) return false;
+// --threshold P and --top N, checked.
+bool ParseReportOptions(const ParsedOptions& opts, DiffConfig* config,
+                        std::string* err) {
+  if (opts.Has("threshold")) {
+    std::string value = opts.Get("threshold");
     char* end = nullptr;
     double v = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0' || !(v >= 0) || v > 100) {
@@ -57,22 +60,9 @@ bool ParseLong(std::string_view rest, int argc, char** argv, int* i,
     }
     config->has_threshold = true;
     config->threshold = v;
-  } else if (IsLong(rest, "symfs")) {
-    if (!LongValue("symfs", rest, argc, argv, i, &value, err)) return false;
-    config->symbols.symfs = value;
-  } else if (IsLong(rest, "kallsyms")) {
-    if (!LongValue("kallsyms", rest, argc, argv, i, &value, err)) return false;
-    config->symbols.kallsyms = value;
-  } else if (IsLong(rest, "max-stack-depth") ||
-             IsLong(rest, "max-frame-length") ||
-             IsLong(rest, "max-line-length")) {
-    std::string_view name = rest.substr(0, rest.find('='));
-    if (!LongValue(name, rest, argc, argv, i, &value, err) ||
-        !ParseStackLimit(name, value, &config->limits, err)) {
-      return false;
-    }
-  } else if (IsLong(rest, "top")) {
-    if (!LongValue("top", rest, argc, argv, i, &value, err)) return false;
+  }
+  if (opts.Has("top")) {
+    std::string value = opts.Get("top");
     char* end = nullptr;
     long long v = std::strtoll(value.c_str(), &end, 10);
     if (value.empty() || *end != '\0' || v < 0) {
@@ -81,9 +71,6 @@ bool ParseLong(std::string_view rest, int argc, char** argv, int* i,
       return false;
     }
     config->top = static_cast<size_t>(v);
-  } else {
-    *err = "unknown option --" + std::string(rest);
-    return false;
   }
   return true;
 }
@@ -98,28 +85,11 @@ std::string DiffHelp() {
          "(or flamegraph.pl) for a differential flame graph.\n"
          "BEFORE and AFTER are folded stacks, perf script output or\n"
          "perf.data, plain, gzip or zstd; - is standard input.\n\n"
-         "Options (difffolded.pl's, then flamediff's own):\n"
-         "  -n               scale the BEFORE counts to the AFTER total\n"
-         "  -s               replace hex addresses 0x1a2b with 0x...\n"
-         "  -h, --help       print this help and exit\n"
-         "  --report         list the functions whose share of the samples\n"
-         "                   changed most (self and total, in percentage\n"
-         "                   points), regressions first\n"
-         "  --threshold P    exit with status 3 when a function's share grew\n"
-         "                   by more than P percentage points\n"
-         "  --top N          rows of --report (default 20; 0: all)\n"         "  --symfs DIR      perf.data input: look binaries up under DIR\n"
-         "  --kallsyms FILE  perf.data input: kernel symbols from FILE\n"
-         "  --max-stack-depth N\n"
-         "                   cut deeper stacks to their N frames nearest the\n"
-         "                   root (default 65536)\n"
-         "  --max-frame-length BYTES\n"
-         "                   cut longer frame names at a UTF-8 boundary\n"
-         "                   (default 262144)\n"
-         "  --max-line-length BYTES\n"
-         "                   skip and count input lines longer than BYTES\n"
-         "                   (default 16777216)\n"
-         "  --version        print the version and exit\n"
-         "Options go before the files, as with difffolded.pl.\n\n"
+         "Options (difffolded.pl's, then flamediff's own, then flamefold's\n"
+         "for folding perf script output and perf.data):\n" +
+         FormatOptionHelp(AllSpecs()) +
+         "Letters bundle (-ns); long options take two dashes; options may\n"
+         "come before or after the files (-- ends them).\n\n"
          "Example: flamediff before.folded after.folded | flamesvg > diff.svg\n"
          "Exit status: 0 ok, 1 data or I/O error, 2 usage error,\n"
          "3 --threshold exceeded.\n";
@@ -127,43 +97,31 @@ std::string DiffHelp() {
 
 DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
                        std::string* err) {
-  DiffArgs result = DiffArgs::kRun;
-  int i = 1;
-  for (; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg.size() < 2 || arg[0] != '-') break;  // "-" is stdin
-    if (arg == "--") {
-      ++i;
-      break;
-    }
-    if (arg[1] == '-') {
-      if (!ParseLong(arg.substr(2), argc, argv, &i, config, &result, err)) {
-        return DiffArgs::kUsageError;
-      }
-      continue;
-    }
-    for (char c : arg.substr(1)) {  // bundled: -ns
-      if (c == 'n') {
-        config->normalize = true;
-      } else if (c == 's') {
-        config->strip_hex = true;
-      } else if (c == 'h') {
-        result = DiffArgs::kHelp;
-      } else {
-        *err = std::string("unknown option -") + c;
-        return DiffArgs::kUsageError;
-      }
-    }
-  }
-  if (result != DiffArgs::kRun) return result;
-  int operands = argc - i;
-  if (operands != 2) {
-    *err = "expected two files, BEFORE and AFTER (options go before them), "
-           "got " + std::to_string(operands);
+  ParsedOptions opts;
+  if (!ParseOptionsBundling(AllSpecs(), argc, argv, &opts, err)) {
     return DiffArgs::kUsageError;
   }
-  config->before = argv[i];
-  config->after = argv[i + 1];
+  if (opts.Has("help")) return DiffArgs::kHelp;
+  if (opts.Has("version")) return DiffArgs::kVersion;
+  config->normalize = opts.Has("n");
+  config->strip_hex = opts.Has("s");
+  config->report = opts.Has("report");
+  config->quiet = opts.Has("quiet");
+  if (!ParseReportOptions(opts, config, err) ||
+      !ParseStackLimits(opts, &config->limits, err)) {
+    return DiffArgs::kUsageError;
+  }
+  ApplyFoldOptions(opts, &config->fold);
+  config->fold.perf.limits = config->limits;
+  config->fold.max_line = config->limits.LineLimit(config->fold.max_line);
+  const std::vector<std::string>& files = opts.operands();
+  if (files.size() != 2) {
+    *err = "expected two files, BEFORE and AFTER, got " +
+           std::to_string(files.size());
+    return DiffArgs::kUsageError;
+  }
+  config->before = files[0];
+  config->after = files[1];
   return DiffArgs::kRun;
 }
 
@@ -219,8 +177,7 @@ int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
   }
   for (int side = 0; side < 2; ++side) {
     std::string err;
-    if (!ReadDiffSide(*files[side], side, config.strip_hex, config.symbols,
-                      config.limits,
+    if (!ReadDiffSide(*files[side], side, config.strip_hex, config.fold,
                       &table, &stats[side], &err)) {
       diag.Error(err);
       return kExitDataError;
@@ -247,7 +204,7 @@ int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
     return kExitDataError;
   }
   for (int side = 0; side < 2; ++side) {
-    WarnAboutDiffSide(*files[side], stats[side], config.limits, diag);
+    WarnAboutDiffSide(*files[side], stats[side], config.fold, diag);
   }
   if (config.has_threshold) return CheckThreshold(config, changes, diag);
   return kExitOk;

@@ -12,6 +12,7 @@
 #include "flamefold/input.h"
 #include "flamefold/line_reader.h"
 #include "flamefold/options.h"
+#include "flamefold/perf_script.h"
 #include "flamefold/stack_limits.h"
 #include "flamefold/svg_text.h"
 
@@ -81,7 +82,7 @@ constexpr OptionSpec kSpecs[] = {
     {"output|o", OptType::kString, false, false, "FILE",
      "write the SVG to FILE instead of standard output"},
     {"quiet|q", OptType::kFlag, false, false, "", "no warnings"},
-    {"version", OptType::kFlag, false, false, "", "print the version"},
+    {"version|V", OptType::kFlag, false, false, "", "print the version"},
 };
 
 bool ParseMinWidth(const std::string& text, MinWidth* mw) {
@@ -270,6 +271,9 @@ class LineFeeder {
 
   // Feeds every line to `merger`; returns the exit status.
   int Run(FrameMerger* merger, FlameSvgStats* stats);
+  // The first input that is perf script output, not folded stacks ("" if
+  // none): flamegraph.pl draws nothing of it, and neither do we.
+  const std::string& perf_script() const { return perf_script_; }
 
  private:
   enum class Pass { kStream, kHold };
@@ -301,6 +305,7 @@ class LineFeeder {
   std::vector<std::string_view> held_;
   uint64_t lines_ = 0;
   uint64_t too_long_ = 0;
+  std::string perf_script_;
   // The stdin reader, kept when disorder interrupts it.
   std::unique_ptr<Input> stdin_input_;
   std::unique_ptr<LineReader> stdin_reader_;
@@ -412,6 +417,15 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
                 name + " | flamesvg)");
     return false;
   }
+  if (pass == Pass::kStream && in->kind == ContentKind::kPerfScript) {
+    if (!ConfirmPerfScript(in.get(), &err)) {
+      diag_.Error(err);
+      return false;
+    }
+    if (in->kind == ContentKind::kPerfScript && perf_script_.empty()) {
+      perf_script_ = name;
+    }
+  }
   auto reader = std::make_unique<LineReader>(
       in->source.get(), config_.limits.LineLimit(kMaxLine));
   if (is_stdin && pass == Pass::kStream && !config_.graph.flamechart &&
@@ -494,11 +508,18 @@ int RunFlameSvg(const FlameSvgConfig& config, OutputSink* out,
     diag.Error(err);
     return kExitDataError;
   }
+  if (!IsKnownPalette(g.palette)) {
+    diag.Warning("unknown --colors '" + Printable(g.palette) +
+                 "': every frame is black, as flamegraph.pl paints it; the "
+                 "palettes are " + std::string(kPaletteNames));
+  }
   FrameMerger merger(g.min_width, g.palette == "chain");
+  std::string perf_script;  // an input that is perf script output
   {
     LineFeeder feeder(config, diag);
     int status = feeder.Run(&merger, stats);
     if (status != kExitOk) return status;
+    perf_script = feeder.perf_script();
   }
   merger.Finish();
   double time = merger.time();
@@ -513,11 +534,21 @@ int RunFlameSvg(const FlameSvgConfig& config, OutputSink* out,
     diag.Warning("ignored " + std::to_string(merger.ignored()) +
                  " lines that are not \"STACK COUNT\"");
   }
+  std::string fold_first;  // what to run instead, for perf script input
+  if (!perf_script.empty()) {
+    fold_first = perf_script + " is perf script output, not folded stacks: "
+                 "fold it first (" +
+                 (perf_script == "-" ? std::string("perf script | flamefold")
+                                     : "flamefold " + perf_script) +
+                 " | flamesvg)";
+  }
   if (time == 0) {
-    diag.Error("no stack counts in the input");
+    diag.Error("no stack counts in the input" +
+               (fold_first.empty() ? "" : ": " + fold_first));
     WriteErrorSvg(g, out);
     return kExitUsage;
   }
+  if (!fold_first.empty()) diag.Warning(fold_first);
   if (g.min_width.has_total && g.min_width.total < time &&
       g.min_width.total / time > 0.02) {
     std::string t;

@@ -35,7 +35,9 @@ long long UsableCores() {
   return std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
-constexpr OptionSpec kSpecs[] = {
+// How perf script text and perf.data are folded: the options every tool
+// that folds takes (flamefold, flamereport, flamediff).
+constexpr OptionSpec kFoldSpecs[] = {
     {"pid", OptType::kFlag, true, false, "", "process frame as comm-PID"},
     {"tid", OptType::kFlag, true, false, "",
      "process frame as comm-PID/TID"},
@@ -54,10 +56,6 @@ constexpr OptionSpec kSpecs[] = {
      "un-inline user frames as addr2line -i sees them"},
     {"context", OptType::kFlag, true, false, "",
      "with --inline: add :file:line to each function"},
-    {"include", OptType::kString, false, true, "REGEX",
-     "keep only stacks matching REGEX (RE2; repeatable)"},
-    {"exclude", OptType::kString, false, true, "REGEX",
-     "drop stacks matching REGEX (RE2; repeatable)"},
     {"modern", OptType::kFlag, false, false, "",
      "fix the Perl script's data loss (see DIFFERENCES in the man page)"},
     {"symfs", OptType::kString, false, false, "DIR",
@@ -70,6 +68,14 @@ constexpr OptionSpec kSpecs[] = {
     {"buildid-dir", OptType::kString, false, false, "DIR",
      "perf.data input: the build-id cache, as perf --buildid-dir "
      "(default SYMFS/.debug with --symfs, else $HOME/.debug)"},
+};
+
+// flamefold's own options, after kFoldSpecs.
+constexpr OptionSpec kOwnSpecs[] = {
+    {"include", OptType::kString, false, true, "REGEX",
+     "keep only stacks matching REGEX (RE2; repeatable)"},
+    {"exclude", OptType::kString, false, true, "REGEX",
+     "drop stacks matching REGEX (RE2; repeatable)"},
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
     {"jobs|j", OptType::kInt, false, false, "N",
@@ -96,28 +102,15 @@ bool ParsePositive(const std::string& s, long long min, long long* out) {
 
 }  // namespace
 
-std::string FoldHelp() {
-  return "Usage: flamefold [OPTIONS] [FILE...]\n"
-         "Folds perf script output or perf.data (plain, gzip or zstd; or\n"
-         "folded stacks) into one line per distinct stack, as\n"
-         "stackcollapse-perf.pl does.\n"
-         "Reads standard input when no FILE is given or FILE is -.\n\n"
-         "Options (stackcollapse-perf.pl's, then flamefold's own):\n" +
-         FormatOptionHelp(kSpecs) +
-         "\nExample: perf script | flamefold | flamesvg > cpu.svg\n"
-         "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
+std::span<const OptionSpec> FoldOptionSpecs() { return kFoldSpecs; }
+
+std::span<const OptionSpec> FlamefoldOptionSpecs() {
+  static const std::vector<OptionSpec> all =
+      JoinOptionSpecs({kFoldSpecs, kOwnSpecs});
+  return all;
 }
 
-std::span<const OptionSpec> FoldOptionSpecs() { return kSpecs; }
-
-ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
-                         std::string* err) {
-  ParsedOptions opts;
-  if (!ParseOptions(kSpecs, argc, argv, &opts, err)) {
-    return ArgsResult::kUsageError;
-  }
-  if (opts.Has("help")) return ArgsResult::kHelp;
-  if (opts.Has("version")) return ArgsResult::kVersion;
+void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config) {
   PerfScriptOptions& p = config->perf;
   p.include_pid = opts.Has("pid");
   p.include_tid = opts.Has("tid");
@@ -127,9 +120,6 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   p.srcline = opts.Has("srcline");
   p.event_filter = opts.Get("event-filter");
   p.modern = opts.Has("modern");
-  config->include = opts.All("include");
-  config->exclude = opts.All("exclude");
-  config->output = opts.Get("output");
   config->symbols.symfs = opts.Get("symfs");
   config->symbols.kallsyms = opts.Get("kallsyms");
   config->symbols.debug_dir = opts.Get("buildid-dir");
@@ -139,6 +129,33 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
                                                      opts.Has("context"));
     p.inliner = config->inliner.get();
   }
+}
+
+std::string FoldHelp() {
+  return "Usage: flamefold [OPTIONS] [FILE...]\n"
+         "Folds perf script output or perf.data (plain, gzip or zstd; or\n"
+         "folded stacks) into one line per distinct stack, as\n"
+         "stackcollapse-perf.pl does.\n"
+         "Reads standard input when no FILE is given or FILE is -.\n\n"
+         "Options (stackcollapse-perf.pl's, then flamefold's own):\n" +
+         FormatOptionHelp(FlamefoldOptionSpecs()) +
+         "\nExample: perf script | flamefold | flamesvg > cpu.svg\n"
+         "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
+}
+
+ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
+                         std::string* err) {
+  ParsedOptions opts;
+  if (!ParseOptions(FlamefoldOptionSpecs(), argc, argv, &opts, err)) {
+    return ArgsResult::kUsageError;
+  }
+  if (opts.Has("help")) return ArgsResult::kHelp;
+  if (opts.Has("version")) return ArgsResult::kVersion;
+  ApplyFoldOptions(opts, config);
+  PerfScriptOptions& p = config->perf;
+  config->include = opts.All("include");
+  config->exclude = opts.All("exclude");
+  config->output = opts.Get("output");
   config->stats = opts.Has("stats");
   config->quiet = opts.Has("quiet");
   const long long cores = UsableCores();
@@ -166,9 +183,24 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
 
 namespace {
 
-// Says, once each, what the input lost or what the Perl rules changed.
-void ReportQuirks(const FoldConfig& config, const PerfScriptStats& s,
-                  const std::string& event, const Diag& diag) {
+// "'a' (3 samples), 'b' (1 sample)": the events an --event-filter skipped.
+std::string EventList(const PerfScriptStats& s) {
+  std::string out;
+  for (const auto& [name, n] : s.other_events) {
+    if (!out.empty()) out += ", ";
+    out += "'" + Printable(name) + "' (" + std::to_string(n) +
+           (n == 1 ? " sample)" : " samples)");
+  }
+  if (s.other_events.size() == PerfScriptStats::kMaxOtherEvents) {
+    out += ", ...";
+  }
+  return out;
+}
+
+}  // namespace
+
+void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
+                         const std::string& event, const Diag& diag) {
   auto warn = [&](uint64_t n, const std::string& text) {
     if (n > 0) diag.Warning(text);
   };
@@ -186,6 +218,10 @@ void ReportQuirks(const FoldConfig& config, const PerfScriptStats& s,
          "kept only samples of '" + event + "', the first event seen; " +
              num(s.samples_other_event) + " sample(s) of other events (first: '" +
              s.other_event + "') were skipped: choose with --event-filter");
+  } else if (s.samples == 0) {
+    warn(s.samples_other_event,
+         "--event-filter '" + Printable(config.perf.event_filter) +
+             "' matched no sample; the input has " + EventList(s));
   }
   if (config.perf.modern) return;
   const std::string fix = " (--modern fixes this)";
@@ -218,6 +254,28 @@ void ReportQuirks(const FoldConfig& config, const PerfScriptStats& s,
            " frame(s) in jitdump code (jitted-*.so) were not marked _[j]" +
            fix);
 }
+
+void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
+                   const StackTrie& trie, const Diag& diag) {
+  const PerfScriptStats& s = inputs.perf_stats();
+  const FoldedStats& f = inputs.folded_stats();
+  WarnAboutPerfScript(config, s, inputs.event(), diag);
+  if (f.invalid_lines > 0) {
+    diag.Warning(std::to_string(f.invalid_lines) +
+                 " folded line(s) without a count were skipped (first: " +
+                 FirstInvalidWhere(f) + ")");
+  }
+  for (const auto& [file, cut] : inputs.limit_hits()) {
+    diag.Warning(LimitWarning(file, config.perf.limits, cut));
+  }
+  bool filtered_out = !config.perf.event_filter.empty() && s.samples == 0 &&
+                      s.samples_other_event > 0;  // said above
+  if (trie.total_samples() == 0 && !filtered_out) {
+    diag.Warning("no samples in the input");
+  }
+}
+
+namespace {
 
 struct WriteCounts {
   uint64_t stacks = 0, stacks_written = 0;
@@ -255,7 +313,7 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
   }
   StringInterner names;
   StackTrie trie(&names);
-  FoldInputs inputs(config, &names, &trie);
+  FoldInputs inputs(config, &names, &trie, diag);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
   for (const std::string& file : files) {
@@ -288,16 +346,7 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
     diag.Error("write error: " + out->error());
     return kExitDataError;
   }
-  ReportQuirks(config, s, inputs.event(), diag);
-  if (f.invalid_lines > 0) {
-    diag.Warning(std::to_string(f.invalid_lines) +
-                 " folded line(s) without a count were skipped (first: " +
-                 FirstInvalidWhere(f) + ")");
-  }
-  for (const auto& [file, cut] : inputs.limit_hits()) {
-    diag.Warning(LimitWarning(file, config.perf.limits, cut));
-  }
-  if (trie.total_samples() == 0) diag.Warning("no samples in the input");
+  WarnAboutFold(config, inputs, trie, diag);
   if (config.stats) {
     std::fprintf(stderr,
                  "flamefold: stats: %llu lines (%llu comments, %llu unrecognized, %llu too long)\n"

@@ -61,21 +61,36 @@ bool IsPerlFloat(std::string_view s) {
 }
 
 struct Name {
-  std::string name;  // lower case
+  std::string name;  // lower case, except one-letter names
   const OptionSpec* spec;
 };
 
-// Resolves a (lower-cased) option word to its spec, or sets *err.
-const OptionSpec* Resolve(const std::vector<Name>& names, const std::string& word,
-                          std::string* err) {
+// The spec named exactly `body`: names case-insensitively, but one-letter
+// names as spelled (-V is --version, -v is not).
+const OptionSpec* Exact(const std::vector<Name>& names, std::string_view body) {
+  std::string word = Lower(body);
   for (const Name& n : names) {
-    if (n.name == word) return n.spec;
+    if (n.name == (n.name.size() == 1 ? std::string(body) : word)) return n.spec;
   }
+  return nullptr;
+}
+
+// Resolves an option word to its spec, or sets *err. A one-letter word is
+// an abbreviation of the Perl script's names only: a single letter of our
+// own is an explicit alias, never the start of a long name ("-v" is not
+// --version, as Getopt::Long in the Perl scripts says "Unknown option: v").
+const OptionSpec* Resolve(const std::vector<Name>& names,
+                          std::string_view body, std::string* err) {
+  if (const OptionSpec* spec = Exact(names, body)) return spec;
+  std::string word = Lower(body);
   for (bool perl_only : {true, false}) {
+    if (!perl_only && word.size() == 1) break;
     std::vector<const Name*> hits;
     for (const Name& n : names) {
       if (perl_only && !n.spec->perl) continue;
-      if (n.name.compare(0, word.size(), word) == 0) hits.push_back(&n);
+      if (n.name.size() > 1 && n.name.compare(0, word.size(), word) == 0) {
+        hits.push_back(&n);
+      }
     }
     if (hits.empty()) continue;
     const OptionSpec* spec = hits[0]->spec;
@@ -94,10 +109,12 @@ const OptionSpec* Resolve(const std::vector<Name>& names, const std::string& wor
   return nullptr;
 }
 
-// The non-flag option with the one-letter name `c`, if any.
-const OptionSpec* ShortWithValue(const std::vector<Name>& names, char c) {
+// The option with the one-letter name `c`, if any, that is a flag (`flag`)
+// or takes a value (!`flag`).
+const OptionSpec* OneLetter(const std::vector<Name>& names, char c, bool flag) {
   for (const Name& n : names) {
-    if (n.name.size() == 1 && n.name[0] == c && n.spec->type != OptType::kFlag) {
+    if (n.name.size() == 1 && n.name[0] == c &&
+        (n.spec->type == OptType::kFlag) == flag) {
       return n.spec;
     }
   }
@@ -119,11 +136,12 @@ const std::vector<std::string>& ParsedOptions::All(std::string_view name) const 
 }
 
 bool ParseArgs(std::span<const OptionSpec> specs, int argc, char** argv,
-               ParsedOptions* out, std::string* err, bool pass_through) {
+               ParsedOptions* out, std::string* err, ParseMode mode) {
+  const bool pass_through = mode == ParseMode::kPassThrough;
   std::vector<Name> names;
   for (const OptionSpec& spec : specs) {
     for (std::string_view n : SplitNames(spec.names)) {
-      names.push_back({Lower(n), &spec});
+      names.push_back({n.size() == 1 ? std::string(n) : Lower(n), &spec});
     }
   }
   std::sort(names.begin(), names.end(),
@@ -138,8 +156,20 @@ bool ParseArgs(std::span<const OptionSpec> specs, int argc, char** argv,
     }
     size_t prefix = arg.substr(0, 2) == "--" ? 2
                     : (!arg.empty() && (arg[0] == '-' || arg[0] == '+')) ? 1 : 0;
-    if (prefix == 0 || arg == "-") {
+    if (prefix == 0 || arg == "-" ||
+        (mode == ParseMode::kBundling && arg[0] == '+')) {
       out->operands_.push_back(std::string(arg));
+      continue;
+    }
+    if (mode == ParseMode::kBundling && prefix == 1) {
+      for (char c : arg.substr(1)) {  // Getopt::Std: "-ns" is -n -s
+        const OptionSpec* spec = OneLetter(names, c, true);
+        if (spec == nullptr) {
+          errors.push_back("Unknown option: " + std::string(1, c));
+        } else {
+          out->values_[std::string(SplitNames(spec->names)[0])] = {"1"};
+        }
+      }
       continue;
     }
     std::string_view body = arg.substr(prefix);
@@ -154,20 +184,18 @@ bool ParseArgs(std::span<const OptionSpec> specs, int argc, char** argv,
     std::string why;
     const OptionSpec* spec = nullptr;
     if (pass_through) {
-      for (const Name& n : names) {
-        if (n.name == Lower(body)) spec = n.spec;
-      }
+      spec = Exact(names, body);
       if (spec == nullptr) {
         out->operands_.push_back(std::string(arg));
         continue;
       }
     } else {
-      spec = Resolve(names, Lower(body), &why);
+      spec = Resolve(names, body, &why);
     }
     if (spec == nullptr && prefix == 1 && !has_value && body.size() > 1) {
       // "-j2", "-oFILE": a value glued to one of our one-letter options.
       // Getopt::Long would call these unknown, so no Perl call changes.
-      spec = ShortWithValue(names, body[0]);
+      spec = OneLetter(names, body[0], false);
       if (spec != nullptr) {
         value = std::string(body.substr(1));
         has_value = true;
@@ -225,13 +253,27 @@ bool ParseArgs(std::span<const OptionSpec> specs, int argc, char** argv,
 
 bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
                   ParsedOptions* out, std::string* err) {
-  return ParseArgs(specs, argc, argv, out, err, false);
+  return ParseArgs(specs, argc, argv, out, err, ParseMode::kPerl);
 }
 
 bool ParseOptionsPassThrough(std::span<const OptionSpec> specs, int argc,
                              char** argv, ParsedOptions* out,
                              std::string* err) {
-  return ParseArgs(specs, argc, argv, out, err, true);
+  return ParseArgs(specs, argc, argv, out, err, ParseMode::kPassThrough);
+}
+
+bool ParseOptionsBundling(std::span<const OptionSpec> specs, int argc,
+                          char** argv, ParsedOptions* out, std::string* err) {
+  return ParseArgs(specs, argc, argv, out, err, ParseMode::kBundling);
+}
+
+std::vector<OptionSpec> JoinOptionSpecs(
+    std::initializer_list<std::span<const OptionSpec>> parts) {
+  std::vector<OptionSpec> out;
+  for (std::span<const OptionSpec> part : parts) {
+    out.insert(out.end(), part.begin(), part.end());
+  }
+  return out;
 }
 
 std::string FormatOptionHelp(std::span<const OptionSpec> specs) {

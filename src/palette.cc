@@ -117,6 +117,17 @@ bool PaletteColor(std::string_view p, double v1, double v2, double v3,
 
 }  // namespace
 
+const std::string_view kPaletteNames =
+    "hot, mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, "
+    "yellow, purple, orange";
+
+// Known when it has colours: a flat palette, or a multi palette whose
+// choice for any name is one.
+bool IsKnownPalette(std::string_view palette) {
+  Rgb c;
+  return PaletteColor(FlatPaletteFor(palette, ""), 0, 0, 0, &c);
+}
+
 double Drand48::Next() {
   state_ = (state_ * 0x5DEECE66Dull + 0xB) & kMask;
   return std::ldexp(static_cast<double>(state_), -48);

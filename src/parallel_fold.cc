@@ -254,8 +254,8 @@ size_t CountNewlines(std::string_view s) {
 }  // namespace
 
 FoldInputs::FoldInputs(const FoldConfig& config, StringInterner* names,
-                       StackTrie* trie)
-    : config_(config), names_(names), trie_(trie),
+                       StackTrie* trie, const Diag& diag)
+    : config_(config), diag_(diag), names_(names), trie_(trie),
       parser_(config.perf, names, &counts_) {}
 
 FoldInputs::~FoldInputs() = default;
@@ -300,14 +300,13 @@ static bool UseArchive(const FoldConfig& config, const std::string& file,
 }
 
 // perf.data: replayed into perf script text for the sequential parser;
-// what the input lost or lacked is said as warnings, and what the replay
-// found (the recording's facts) is left in `*out`.
+// what the input lost or lacked is said as warnings, under the name of the
+// tool that runs (`diag`), and what the replay found (the recording's
+// facts) is left in `*out`.
 // An uncompressed file is mapped rather than read.
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,
-                 PerfDataStats* out, std::string* err) {
-  Diag diag("flamefold");
-  diag.set_quiet(config.quiet);
+                 const Diag& diag, PerfDataStats* out, std::string* err) {
   PerfArchive archive;
   SymbolOptions symbols = config.symbols;
   if (!UseArchive(config, file, diag, &archive, &symbols, err)) return false;
@@ -315,18 +314,7 @@ static bool AddPerfData(const FoldConfig& config, const std::string& file,
   std::string map_path = in.compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in.source.get(), symbols, parser, index,
                          &stats, err, map_path);
-  if (!config.quiet) {
-    for (const std::string& w : stats.warnings) diag.Warning(w);
-    if (stats.dwarf_chains > 0) {
-      diag.Warning(file + ": " + std::to_string(stats.dwarf_chains) +
-                   " sample(s) recorded with --call-graph dwarf: user stacks "
-                   "are not unwound");
-    }
-    if (!stats.truncated.empty()) {
-      diag.Warning(file + ": input cut short: " + stats.truncated +
-                   "; folded up to the last whole record");
-    }
-  }
+  WarnAboutPerfData(file, stats, diag);
   if (config.stats) {
     std::fprintf(stderr,
                  "flamefold: stats: %s: perf.data recorded on %s by perf %s: "
@@ -386,7 +374,7 @@ bool FoldInputs::AddInput(const std::string& file, std::string* err) {
       return true;
     case ContentKind::kPerfData:
       recordings_.emplace_back(file, PerfDataStats());
-      return AddPerfData(config_, file, index, in, &parser_,
+      return AddPerfData(config_, file, index, in, &parser_, diag_,
                          &recordings_.back().second, err);
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);

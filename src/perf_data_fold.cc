@@ -1046,4 +1046,18 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
   return ok;
 }
 
+void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,
+                       const Diag& diag) {
+  for (const std::string& w : stats.warnings) diag.Warning(w);
+  if (stats.dwarf_chains > 0) {
+    diag.Warning(file + ": " + std::to_string(stats.dwarf_chains) +
+                 " sample(s) recorded with --call-graph dwarf: user stacks "
+                 "are not unwound");
+  }
+  if (!stats.truncated.empty()) {
+    diag.Warning(file + ": input cut short: " + stats.truncated +
+                 "; folded up to the last whole record");
+  }
+}
+
 }  // namespace flamefold

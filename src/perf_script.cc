@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -248,7 +249,22 @@ bool IsKernelModuleOrVersioned(std::string_view mod) {
 
 }  // namespace
 
+namespace {
+
+// Adds `n` samples skipped of `event` to s->other_events.
+void CountOtherEvent(std::string_view event, uint64_t n, PerfScriptStats* s) {
+  auto it = s->other_events.find(event);
+  if (it != s->other_events.end()) {
+    it->second += n;
+  } else if (s->other_events.size() < PerfScriptStats::kMaxOtherEvents) {
+    s->other_events.emplace(std::string(event), n);
+  }
+}
+
+}  // namespace
+
 void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
+  for (const auto& [event, n] : b.other_events) CountOtherEvent(event, n, a);
   if (b.first_unrecognized_at < a->first_unrecognized_at) {
     a->first_unrecognized_at = b.first_unrecognized_at;
     a->first_unrecognized = b.first_unrecognized;
@@ -650,6 +666,7 @@ void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
         stats_.other_event_at = header_at_;
         stats_.other_event = std::string(ev.event);
       }
+      CountOtherEvent(ev.event, 1, &stats_);
       return;  // Perl's `next`: $pname keeps its previous value
     }
   }
@@ -921,6 +938,44 @@ void PerfScriptParser::Annotate(std::string* func, size_t index,
       }
     }
   }
+}
+
+// The input layer calls text perf script output as soon as one line is not
+// "STACK COUNT"; a folded file with an odd line is still folded stacks to
+// difffolded.pl and flamegraph.pl. So only a line perf script prints, in
+// the first 64 KiB, says perf script output: a stack frame
+//       7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)
+// or a sample header with its event
+//   java 12688 [002] 6544038.708352: 235 cpu-clock:
+bool ConfirmPerfScript(Input* in, std::string* err) {
+  std::string head;
+  if (!ReadFully(in->source.get(), 64 * 1024, &head, err)) {
+    *err = in->name + ": " + *err;
+    return false;
+  }
+  bool perf = false;
+  bool whole = head.size() < 64 * 1024;  // the last line is complete
+  size_t pos = 0;
+  while (!perf && pos < head.size()) {
+    size_t nl = head.find('\n', pos);
+    if (nl == std::string::npos) {
+      if (!whole) break;  // a cut-off line says nothing
+      nl = head.size();
+    }
+    std::string_view line(head.data() + pos, nl - pos);
+    pos = nl + 1;
+    PerfScriptParser::FrameFields frame;
+    PerfScriptParser::HeaderFields header;
+    PerfScriptParser::EventFields event;
+    perf = (!line.empty() && (line[0] == ' ' || line[0] == '\t') &&
+            PerfScriptParser::MatchFrameLine(line, &frame)) ||
+           (PerfScriptParser::MatchHeaderLine(line, false, &header) &&
+            PerfScriptParser::MatchEvent(line, &event));
+  }
+  in->source = std::make_unique<PrefixedSource>(std::move(head),
+                                                std::move(in->source));
+  if (!perf) in->kind = ContentKind::kFolded;
+  return true;
 }
 
 }  // namespace flamefold

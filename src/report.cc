@@ -21,10 +21,6 @@ constexpr OptionSpec kSpecs[] = {
      "levels of callers and callees of each function (default 2; 0: none)"},
     {"width", OptType::kInt, false, false, "N",
      "callers and callees shown at each level (default 3)"},
-    {"symfs", OptType::kString, false, false, "DIR",
-     "perf.data input: look binaries up under DIR, as perf --symfs"},
-    {"kallsyms", OptType::kString, false, false, "FILE",
-     "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
     kMaxStackDepthOption,
     kMaxLineLengthOption,
     kMaxFrameLengthOption,
@@ -58,8 +54,8 @@ std::string ReportHelp() {
          "gzip or zstd, as flamefold reads them; standard input when no FILE\n"
          "is given or FILE is -. The first frame of each stack is the\n"
          "process.\n\n"
-         "Options:\n" +
-         FormatOptionHelp(kSpecs) +
+         "Options (flamereport's, then flamefold's for folding the input):\n" +
+         FormatOptionHelp(JoinOptionSpecs({kSpecs, FoldOptionSpecs()})) +
          "\nCSV columns: rank,function,self_samples,self_pct,total_samples,"
          "total_pct,\ncallers,callees (ranked by self samples; _period for "
          "_samples on\nperf input with periods).\n"
@@ -70,7 +66,8 @@ std::string ReportHelp() {
 ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
                            std::string* err) {
   ParsedOptions opts;
-  if (!ParseOptions(kSpecs, argc, argv, &opts, err)) {
+  if (!ParseOptions(JoinOptionSpecs({kSpecs, FoldOptionSpecs()}), argc, argv,
+                    &opts, err)) {
     return ReportArgs::kUsageError;
   }
   if (opts.Has("help")) return ReportArgs::kHelp;
@@ -111,8 +108,7 @@ ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
   if (!ParseStackLimits(opts, &config->limits, err)) {
     return ReportArgs::kUsageError;
   }
-  config->symbols.symfs = opts.Get("symfs");
-  config->symbols.kallsyms = opts.Get("kallsyms");
+  ApplyFoldOptions(opts, &config->fold);
   config->output = opts.Get("output");
   config->quiet = opts.Has("quiet");
   config->inputs = opts.operands();
@@ -555,11 +551,10 @@ void WriteReport(const ReportConfig& config, const ProfileSummary& summary,
 int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   StringInterner names;
   StackTrie trie(&names);
-  FoldConfig fold;  // stackcollapse-perf.pl's defaults
-  fold.symbols = config.symbols;
+  FoldConfig fold = config.fold;
   fold.perf.limits = config.limits;
   fold.max_line = config.limits.LineLimit(fold.max_line);
-  FoldInputs inputs(fold, &names, &trie);
+  FoldInputs inputs(fold, &names, &trie, diag);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
   std::string err;
@@ -589,26 +584,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
     diag.Error("write error: " + out->error());
     return kExitDataError;
   }
-  if (ps.unrecognized_lines > 0) {
-    diag.Warning(std::to_string(ps.unrecognized_lines) +
-                 " line(s) not recognised as perf script output were "
-                 "skipped (first: " + ps.first_unrecognized + ")");
-  }
-  if (fs.invalid_lines > 0) {
-    diag.Warning(std::to_string(fs.invalid_lines) +
-                 " folded line(s) without a count were skipped (first: " +
-                 FirstInvalidWhere(fs) + ")");
-  }
-  if (ps.samples_other_event > 0) {
-    diag.Warning("kept only samples of '" + inputs.event() + "'; " +
-                 std::to_string(ps.samples_other_event) +
-                 " sample(s) of other events (first: '" + ps.other_event +
-                 "') were skipped");
-  }
-  for (const auto& [file, cut] : inputs.limit_hits()) {
-    diag.Warning(LimitWarning(file, config.limits, cut));
-  }
-  if (trie.total_samples() == 0) diag.Warning("no samples in the input");
+  WarnAboutFold(fold, inputs, trie, diag);
   return kExitOk;
 }
 

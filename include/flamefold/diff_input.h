@@ -8,6 +8,7 @@
 
 #include "flamefold/diag.h"
 #include "flamefold/diff.h"
+#include "flamefold/fold.h"
 #include "flamefold/perf_data_fold.h"
 #include "flamefold/perf_script.h"
 #include "flamefold/stack_limits.h"
@@ -19,6 +20,7 @@ struct DiffSideStats {
   uint64_t invalid_lines = 0;  // no "STACK COUNT": an empty stack, 0
   uint64_t first_invalid = 0;  // the first one's line number
   PerfScriptStats perf;        // when the input was perf script text
+  std::string event;           // the event its samples were kept of
   PerfDataStats perf_data;     // when it was perf.data
   LimitStats limits;           // stacks and names cut to the limits
 };
@@ -26,18 +28,20 @@ struct DiffSideStats {
 /// Opens `file` ("-" is stdin) and adds its stacks to column `side` of
 /// `table`, with hex addresses stripped when `strip_hex` (-s). Folded text
 /// is read line by line as difffolded.pl reads it, a line without a count
-/// giving the empty stack; perf script text and perf.data (`symbols` for
-/// its look-ups) are folded with stackcollapse-perf.pl's defaults first.
-/// Every stack is cut to `limits` (see stack_limits.h). False with `*err`
+/// giving the empty stack; perf script text and perf.data are folded as
+/// flamefold folds them with `fold` (stackcollapse-perf.pl's defaults
+/// unless told otherwise). Every stack is cut to fold.perf.limits and
+/// lines to fold.max_line (see stack_limits.h). False with `*err`
 /// ("FILE: ...") when the input cannot be read or holds lines but no
 /// samples.
 bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
-                  const SymbolOptions& symbols, const StackLimits& limits,
-                  DiffTable* table, DiffSideStats* stats, std::string* err);
+                  const FoldConfig& fold, DiffTable* table,
+                  DiffSideStats* stats, std::string* err);
 
-/// Warns, once each, about what reading `file` skipped or changed.
+/// Warns, once each, about what reading `file` skipped or changed, as
+/// flamefold warns about what it folds.
 void WarnAboutDiffSide(const std::string& file, const DiffSideStats& stats,
-                       const StackLimits& limits, const Diag& diag);
+                       const FoldConfig& fold, const Diag& diag);
 
 }  // namespace flamefold
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "flamefold/diag.h"
+#include "flamefold/fold.h"
 #include "flamefold/output.h"
 #include "flamefold/stack_limits.h"
-#include "flamefold/symbol_resolver.h"
 
 namespace flamefold {
 
@@ -20,18 +20,21 @@ struct DiffConfig {
   bool has_threshold = false;
   double threshold = 0;     // --threshold P: exit 3 when a share grew > P
   size_t top = 20;          // --top N: rows of the report (0: all)
-  SymbolOptions symbols;    // perf.data inputs: --symfs, --kallsyms
+  bool quiet = false;       // -q: no warnings
   StackLimits limits;       // --max-stack-depth, --max-frame-length
+  // How perf script and perf.data inputs are folded: flamefold's options,
+  // with `limits`.
+  FoldConfig fold;
   std::string before, after;
 };
 
 enum class DiffArgs { kRun, kHelp, kVersion, kUsageError };
 
 /// Parses the command line as difffolded.pl's Getopt::Std getopts('ns')
-/// does: single letters, bundled ("-ns"), options before the two files,
-/// "--" ends them. Our own options are long ("--report", "--threshold=P" or
-/// "--threshold P", "--top N", "--symfs DIR", "--kallsyms FILE", "--help",
-/// "--version"); -h is --help.
+/// does: single letters, bundled ("-ns"), "--" ends the options. Our own
+/// options are long ("--report", "--threshold=P" or "--threshold P",
+/// "--top N", flamefold's "--modern", "--symfs DIR", ...); -h is --help,
+/// -V --version. Options may follow the files, as in every other tool.
 DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
                        std::string* err);
 

@@ -18,6 +18,7 @@
 namespace flamefold {
 
 class FrameInliner;
+class FoldInputs;
 
 /// Validated flamefold options. Defaults are those of stackcollapse-perf.pl.
 struct FoldConfig {
@@ -35,6 +36,14 @@ struct FoldConfig {
   std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here
 };
 
+/// The options that say how perf script text and perf.data are folded
+/// (stackcollapse-perf.pl's, then --modern, --symfs, --kallsyms): every
+/// tool that folds takes them, so that its stacks are flamefold's.
+std::span<const OptionSpec> FoldOptionSpecs();
+
+/// Sets in `config` what `opts` holds of FoldOptionSpecs().
+void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config);
+
 enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };
 
 /// Parses flamefold's command line. kUsageError sets `*err`.
@@ -44,9 +53,22 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
 /// The text of `flamefold --help`.
 std::string FoldHelp();
 
-/// flamefold's option table, for tools that take fold options and hand
-/// them to ParseFoldArgs (flamebatch).
-std::span<const OptionSpec> FoldOptionSpecs();
+/// flamefold's whole option table (FoldOptionSpecs() and its own), for
+/// tools that take flamefold's options and hand them to ParseFoldArgs
+/// (flamebatch).
+std::span<const OptionSpec> FlamefoldOptionSpecs();
+/// Warns, once each, about what folding perf script text lost or changed:
+/// lines skipped, other events, an --event-filter that matched nothing
+/// (naming the events there are), the Perl script's quirks (unless
+/// --modern). `event` is the event kept.
+void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
+                         const std::string& event, const Diag& diag);
+
+/// WarnAboutPerfScript for all of `inputs`, then folded lines skipped,
+/// stacks cut to the limits, and an empty result: what every tool that
+/// folds with FoldInputs says once its output is written.
+void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
+                   const StackTrie& trie, const Diag& diag);
 
 /// Folds every input into `out`. Returns the exit status; messages go
 /// through `diag`.

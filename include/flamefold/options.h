@@ -7,7 +7,9 @@
 //   - a prefix of "--", "-" or "+"; options and operands may be mixed; "--"
 //     ends the options; "-" alone is an operand (stdin);
 //   - names match case-insensitively, and any unique prefix of a name works;
-//     an exact name always wins;
+//     an exact name always wins; but one-letter names (-V, -o) match only
+//     as spelled, and one letter abbreviates only the Perl script's names
+//     ("-v" is not --version: the Perl scripts call it unknown);
 //   - a value is attached with '=' or taken from the next argument (a
 //     required value takes whatever follows, even "-x").
 // Our own options are added to the Perl script's set, so a prefix is first
@@ -16,6 +18,7 @@
 #ifndef FLAMEFOLD_OPTIONS_H_
 #define FLAMEFOLD_OPTIONS_H_
 
+#include <initializer_list>
 #include <map>
 #include <span>
 #include <string>
@@ -35,6 +38,11 @@ struct OptionSpec {
   std::string_view help;    // one line; "" hides the option from --help
 };
 
+// How arguments are read: as Getopt::Long reads them (kPerl); our own
+// names in full, the rest passed on (kPassThrough); or with one-letter
+// flags bundled after a single dash and long names after "--" (kBundling).
+enum class ParseMode { kPerl, kPassThrough, kBundling };
+
 class ParsedOptions {
  public:
   bool Has(std::string_view name) const { return values_.count(std::string(name)) > 0; }
@@ -45,7 +53,7 @@ class ParsedOptions {
 
  private:
   friend bool ParseArgs(std::span<const OptionSpec>, int, char**,
-                        ParsedOptions*, std::string*, bool);
+                        ParsedOptions*, std::string*, ParseMode);
   std::map<std::string, std::vector<std::string>, std::less<>> values_;
   std::vector<std::string> operands_;
 };
@@ -63,6 +71,18 @@ bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
 bool ParseOptionsPassThrough(std::span<const OptionSpec> specs, int argc,
                              char** argv, ParsedOptions* out,
                              std::string* err);
+
+/// Like ParseOptions, for a tool whose Perl script reads its options with
+/// Getopt::Std (flamediff): after a single dash each letter is a one-letter
+/// flag ("-ns" is -n -s; anything else is "Unknown option: x"), long names
+/// (abbreviations work) need "--", and options may follow the operands.
+bool ParseOptionsBundling(std::span<const OptionSpec> specs, int argc,
+                          char** argv, ParsedOptions* out, std::string* err);
+
+/// One table of options from several: a tool's own and those it shares
+/// (the fold options, say), in order.
+std::vector<OptionSpec> JoinOptionSpecs(
+    std::initializer_list<std::span<const OptionSpec>> parts);
 
 /// The OPTIONS part of --help: one line per visible option.
 std::string FormatOptionHelp(std::span<const OptionSpec> specs);

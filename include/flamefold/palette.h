@@ -66,6 +66,14 @@ class ColorSource {
   Drand48 random_;
 };
 
+/// The palettes --colors names, as flamegraph.pl knows them:
+/// "hot, mem, io, ...".
+extern const std::string_view kPaletteNames;
+
+/// True when `palette` is one of kPaletteNames; flamegraph.pl paints every
+/// frame of any other palette black.
+bool IsKnownPalette(std::string_view palette);
+
 /// "rgb(r,g,b)" of a differential frame: delta > 0 is red, < 0 blue, 0
 /// white; `negate` swaps them. `max_delta` is the largest |delta| (>= 1).
 std::string DeltaColor(double delta, double max_delta, bool negate);

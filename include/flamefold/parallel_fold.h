@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "flamefold/diag.h"
 #include "flamefold/fold.h"
 #include "flamefold/folded.h"
 #include "flamefold/perf_data_fold.h"
@@ -20,7 +21,10 @@ namespace flamefold {
 
 class FoldInputs {
  public:
-  FoldInputs(const FoldConfig& config, StringInterner* names, StackTrie* trie);
+  /// What an input lost as it was read (perf.data warnings) is said
+  /// through `diag`, under the name of the tool that runs.
+  FoldInputs(const FoldConfig& config, StringInterner* names, StackTrie* trie,
+             const Diag& diag);
   ~FoldInputs();
 
   /// Opens and folds one input ("-" is stdin). On failure `*err` names the
@@ -66,6 +70,7 @@ class FoldInputs {
   std::vector<std::pair<std::string, PerfDataStats>> recordings_;
   std::string last_file_;
   const FoldConfig& config_;
+  const Diag& diag_;
   StringInterner* names_;
   StackTrie* trie_;
   StackCounts counts_;       // the stacks read, until Finish() builds trie_

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "flamefold/byte_source.h"
+#include "flamefold/diag.h"
 #include "flamefold/dwarf_unwind.h"
 #include "flamefold/perf_script.h"
 #include "flamefold/symbol_resolver.h"
@@ -117,6 +118,12 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
                   std::string* err, const std::string& map_path = "");
+
+/// Warns, once each, about what folding the perf.data `file` lost or
+/// lacked (symbols, --call-graph dwarf stacks, a cut-short file): every
+/// tool that folds perf.data says the same, under its own name.
+void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,
+                       const Diag& diag);
 
 }  // namespace flamefold
 

@@ -6,12 +6,14 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "flamefold/arena.h"
 #include "flamefold/big_alloc.h"
+#include "flamefold/input.h"
 #include "flamefold/key_table.h"
 #include "flamefold/line_cache.h"
 #include "flamefold/line_reader.h"
@@ -46,6 +48,10 @@ struct PerfScriptStats {
   uint64_t samples = 0;               // samples folded
   uint64_t samples_other_event = 0;   // skipped by the event filter
   std::string other_event;            // the first event name skipped
+  // Samples skipped per event name, for an --event-filter that matched
+  // nothing; at most kMaxOtherEvents names (a hostile input has more).
+  static constexpr size_t kMaxOtherEvents = 32;
+  std::map<std::string, uint64_t, std::less<>> other_events;
   uint64_t unrecognized_lines = 0;
   std::string first_unrecognized;     // "FILE:LINE: text" of the first one
   uint64_t long_lines = 0;            // longer than the line limit, skipped
@@ -66,6 +72,12 @@ struct PerfScriptStats {
   uint64_t jitdump_frames = 0;        // jitted-*.so not marked _[j]
   LimitStats limits;                  // stacks and names cut to the limits
 };
+
+/// For an input opened as perf script text (`in->kind`): keeps that kind
+/// only if its first 64 KiB hold a line only perf script prints (a frame
+/// line, a sample header with its event), else calls it folded. The bytes
+/// read stay in `in->source`. False with `*err` on a read error.
+bool ConfirmPerfScript(Input* in, std::string* err);
 
 /// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.
 void MergeStats(PerfScriptStats* a, const PerfScriptStats& b);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flamefold/diag.h"
+#include "flamefold/fold.h"
 #include "flamefold/output.h"
 #include "flamefold/perf_data_fold.h"
 #include "flamefold/report_stats.h"
@@ -24,7 +25,7 @@ struct ReportConfig {
   ReportFormat format = ReportFormat::kText;
   int tree_depth = 2;      // levels of callees under each function
   size_t tree_width = 3;   // callees shown per level
-  SymbolOptions symbols;   // perf.data inputs: --symfs, --kallsyms
+  FoldConfig fold;         // how inputs are folded: flamefold's options
   StackLimits limits;      // --max-stack-depth, --max-frame-length
   std::string output;      // -o FILE; "" is stdout
   bool quiet = false;      // -q: no warnings

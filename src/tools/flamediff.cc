@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     case DiffArgs::kRun:
       break;
   }
+  diag.set_quiet(config.quiet);
   return RunTool(diag, "", [&](OutputSink* out) {
     return RunDiff(config, out, diag);
   });

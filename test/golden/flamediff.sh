@@ -240,16 +240,16 @@ cli() {
   expect "no files" 2 '^flamediff: error: expected two files.*got 0$'
   expect "one file" 2 'got 1$' "$a"
   expect "three files" 2 'got 3$' "$a" "$b" "$b"
-  expect "unknown letter" 2 '^flamediff: error: unknown option -x$' -nx "$a" "$b"
-  expect "unknown long" 2 'unknown option --frobnicate' --frobnicate "$a" "$b"
-  expect "usage line" 2 '^Usage: flamediff \[-hns\]' -q "$a" "$b"
+  expect "unknown letter" 2 '^flamediff: error: Unknown option: x$' -nx "$a" "$b"
+  expect "unknown long" 2 'Unknown option: frobnicate' --frobnicate "$a" "$b"
+  expect "usage line" 2 '^Usage: flamediff \[-hns\]' -x "$a" "$b"
   expect "bad threshold" 2 'threshold takes percentage points' --threshold=abc "$a" "$b"
   expect "threshold needs a value" 2 'requires an argument' "--threshold"
   expect "bad top" 2 'top takes a number' --top -1 "$a" "$b"
   expect "two stdins" 2 'only one of BEFORE and AFTER' - -
   expect "missing file" 1 "^flamediff: error: $T/nope: No such file" "$T/nope" "$b"
   expect "directory" 1 'is a directory' "$T" "$b"
-  expect "--symfs needs a value" 2 'option --symfs requires an argument' --symfs
+  expect "--symfs needs a value" 2 'Option symfs requires an argument' --symfs
   expect "bad --max-line-length" 2 "max-line-length takes a number of bytes, 1 or more, not '0'" --max-line-length 0 "$a" "$b"
   printf 'a;b 1\n%s 2\n' "$(head -c 100 /dev/zero | tr '\0' x)" > "$T/long"
   expect "--max-line-length skips and warns" 0 "^flamediff: warning: $T/long:2: 1 line" --max-line-length 50 "$T/long" "$T/long"

@@ -68,7 +68,8 @@ TEST_CASE("-n with an empty first profile fails instead of dividing by 0") {
   CHECK(equal.Write(true, &out2));
 }
 
-TEST_CASE("arguments follow Getopt::Std: bundles, options first, --") {
+TEST_CASE("arguments follow Getopt::Std: bundles, --; options may follow "
+          "the files") {
   DiffConfig c;
   std::string err;
   CHECK(Parse({"-ns", "a", "b"}, &c, &err) == DiffArgs::kRun);
@@ -88,11 +89,17 @@ TEST_CASE("arguments follow Getopt::Std: bundles, options first, --") {
   CHECK_FALSE(e.normalize);
   CHECK(e.before == "-n");
   DiffConfig f;
-  CHECK(Parse({"a", "b", "-n"}, &f, &err) == DiffArgs::kUsageError);
+  CHECK(Parse({"a", "b", "-s", "--modern"}, &f, &err) == DiffArgs::kRun);
+  CHECK(f.strip_hex);
+  CHECK(f.fold.perf.modern);
+  CHECK(f.after == "b");
+  CHECK(Parse({"a", "b", "c"}, &f, &err) == DiffArgs::kUsageError);
   CHECK(err.find("got 3") != std::string::npos);
   CHECK(Parse({"-nh"}, &f, &err) == DiffArgs::kHelp);
   CHECK(Parse({"-nz", "a", "b"}, &f, &err) == DiffArgs::kUsageError);
-  CHECK(err == "unknown option -z");
+  CHECK(err == "Unknown option: z");
+  CHECK(Parse({"-v", "a", "b"}, &f, &err) == DiffArgs::kUsageError);
+  CHECK(err == "Unknown option: v");
 }
 
 TEST_CASE("report: regressions first by growth, then the largest drops") {

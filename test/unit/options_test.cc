@@ -69,3 +69,57 @@ TEST_CASE("-- ends options; - is stdin") {
   CHECK(o.operands() == std::vector<std::string>{"-", "--pid"});
   CHECK_FALSE(o.Has("pid"));
 }
+
+TEST_CASE("-v is not --version: one letter abbreviates Perl names only, "
+          "one-letter names match as spelled") {
+  constexpr OptionSpec kOwn[] = {
+      {"kernel", OptType::kFlag, true},
+      {"version|V", OptType::kFlag},
+      {"output|o", OptType::kString},
+  };
+  auto parse = [&](std::vector<std::string> args, ParsedOptions* o,
+                   std::string* err) {
+    std::vector<char*> argv{const_cast<char*>("tool")};
+    for (auto& a : args) argv.push_back(a.data());
+    return ParseOptions(kOwn, static_cast<int>(argv.size()), argv.data(), o,
+                        err);
+  };
+  ParsedOptions o;
+  std::string err;
+  CHECK_FALSE(parse({"-v"}, &o, &err));
+  CHECK(err == "Unknown option: v");
+  CHECK_FALSE(parse({"-O", "x"}, &o, &err));
+  CHECK(err == "Unknown option: o");  // lower case, as Getopt::Long says
+  ParsedOptions ok;
+  REQUIRE(parse({"-V", "-k", "--vers", "-o", "x"}, &ok, &err));
+  CHECK(ok.Has("version"));
+  CHECK(ok.Has("kernel"));
+  CHECK(ok.Get("output") == "x");
+}
+
+TEST_CASE("bundling: -ns is -n -s, long names after --, options after "
+          "operands") {
+  constexpr OptionSpec kDiff[] = {
+      {"n", OptType::kFlag, true},
+      {"s", OptType::kFlag, true},
+      {"top", OptType::kInt},
+  };
+  auto parse = [&](std::vector<std::string> args, ParsedOptions* o,
+                   std::string* err) {
+    std::vector<char*> argv{const_cast<char*>("tool")};
+    for (auto& a : args) argv.push_back(a.data());
+    return ParseOptionsBundling(kDiff, static_cast<int>(argv.size()),
+                                argv.data(), o, err);
+  };
+  ParsedOptions o;
+  std::string err;
+  REQUIRE(parse({"a", "-ns", "b", "--to", "5", "-", "+c"}, &o, &err));
+  CHECK(o.Has("n"));
+  CHECK(o.Has("s"));
+  CHECK(o.Get("top") == "5");
+  CHECK(o.operands() == std::vector<std::string>{"a", "b", "-", "+c"});
+  ParsedOptions bad;
+  CHECK_FALSE(parse({"-nx", "-top"}, &bad, &err));
+  CHECK(err == "Unknown option: x\nUnknown option: t\nUnknown option: o\n"
+               "Unknown option: p");
+}

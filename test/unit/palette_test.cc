@@ -79,3 +79,19 @@ TEST_CASE("BackgroundColors") {
 
 }  // namespace
 }  // namespace flamefold
+
+TEST_CASE("kPaletteNames lists exactly the palettes that have colours") {
+  std::string_view names = flamefold::kPaletteNames;
+  int count = 0;
+  for (size_t pos = 0; pos < names.size();) {
+    size_t comma = names.find(", ", pos);
+    std::string_view name = names.substr(pos, comma - pos);
+    CHECK_MESSAGE(flamefold::IsKnownPalette(name), name);
+    ++count;
+    pos = comma == std::string_view::npos ? names.size() : comma + 2;
+  }
+  CHECK(count == 15);
+  CHECK_FALSE(flamefold::IsKnownPalette("Hot"));  // flamegraph.pl compares with eq
+  CHECK_FALSE(flamefold::IsKnownPalette("rust"));
+  CHECK_FALSE(flamefold::IsKnownPalette(""));
+}
