@@ -13,6 +13,7 @@
 
 #include "flamefold/diff.h"
 #include "flamefold/diff_input.h"
+#include "flamefold/fold.h"
 #include "flamefold/output.h"
 #include "flamefold/perl_number.h"
 
@@ -28,19 +29,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   lseek(fd, 0, SEEK_SET);
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
-  flamefold::SymbolOptions symbols;
-  symbols.symfs = "/nonexistent-fuzz";
-  symbols.kallsyms = "/nonexistent-fuzz/kallsyms";
-  symbols.debug_dir = "/nonexistent-fuzz/.debug";
+  flamefold::FoldConfig fold;
+  fold.symbols.symfs = "/nonexistent-fuzz";
+  fold.symbols.kallsyms = "/nonexistent-fuzz/kallsyms";
+  fold.symbols.debug_dir = "/nonexistent-fuzz/.debug";
+  fold.quiet = true;
   flamefold::DiffTable table;
   const int side = bits & 1;
   table.Add(1 - side, "other;side", flamefold::PerlNumber::FromUint(3));
   flamefold::DiffSideStats stats;
-  flamefold::StackLimits limits;  // small ones too, to reach the cutting
-  if (bits & 8) limits.max_depth = 3;
-  if (bits & 16) limits.max_frame = 5;
+  // small stack limits too, to reach the cutting
+  if (bits & 8) fold.perf.limits.max_depth = 3;
+  if (bits & 16) fold.perf.limits.max_frame = 5;
+  flamefold::Diag diag("flamediff");
+  diag.set_quiet(true);
   std::string err;
-  if (flamefold::ReadDiffSide(path, side, bits & 2, symbols, limits, &table,
+  if (flamefold::ReadDiffSide(path, side, bits & 2, fold, diag, &table,
                               &stats, &err)) {
     flamefold::StringSink out;
     table.Write(bits & 4, &out);

@@ -6,6 +6,7 @@
 #include "flamefold/folded.h"
 #include "flamefold/input.h"
 #include "flamefold/line_reader.h"
+#include "flamefold/perf_archive.h"
 #include "flamefold/perf_data_fold.h"
 #include "flamefold/stack_trie.h"
 
@@ -50,13 +51,18 @@ bool ReadFoldedSide(Input* in, int side, bool strip_hex,
 // perf script text or perf.data, folded as flamefold folds them with
 // `fold`, then taken line by line like a folded file.
 bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
-                  DiffTable* table, DiffSideStats* stats, std::string* err) {
+                  const Diag& diag, DiffTable* table, DiffSideStats* stats,
+                  std::string* err) {
   StringInterner names;
   StackTrie trie(&names);
   PerfScriptParser parser(fold.perf, &names, &trie);
   std::string why;
   if (in->kind == ContentKind::kPerfData) {
-    if (!FoldPerfData(in->name, in->source.get(), fold.symbols, &parser, 0,
+    PerfArchive archive;
+    SymbolOptions symbols = fold.symbols;
+    if (!UsePerfArchive(fold.archive, in->name, diag, &archive, &symbols,
+                        err) ||
+        !FoldPerfData(in->name, in->source.get(), symbols, &parser, 0,
                       &stats->perf_data, err)) {
       return false;
     }
@@ -91,7 +97,7 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
 }  // namespace
 
 bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
-                  const FoldConfig& fold, DiffTable* table,
+                  const FoldConfig& fold, const Diag& diag, DiffTable* table,
                   DiffSideStats* stats, std::string* err) {
   Input in;
   if (!OpenInput(file, &in, err)) return false;
@@ -105,7 +111,8 @@ bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
       return ReadFoldedSide(&in, side, strip_hex, fold, table, stats, err);
     case ContentKind::kPerfData:
     case ContentKind::kPerfScript:
-      return ReadPerfSide(&in, side, strip_hex, fold, table, stats, err);
+      return ReadPerfSide(&in, side, strip_hex, fold, diag, table, stats,
+                          err);
   }
   return true;
 }

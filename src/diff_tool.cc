@@ -178,7 +178,7 @@ int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
   for (int side = 0; side < 2; ++side) {
     std::string err;
     if (!ReadDiffSide(*files[side], side, config.strip_hex, config.fold,
-                      &table, &stats[side], &err)) {
+                      diag, &table, &stats[side], &err)) {
       diag.Error(err);
       return kExitDataError;
     }

@@ -265,40 +265,6 @@ std::string FoldInputs::event() const {
                                         : parser_.event_filter();
 }
 
-// The `perf archive` that `file`'s symbols come from: --archive, else
-// FILE.tar.bz2 beside a perf.data file (the name perf archive gives it),
-// used with a note. Unpacks it into `*archive` and points `*symbols` at
-// it, warning of what it lost. False with `*err` only when --archive names
-// something that cannot be read; such an archive found by itself is
-// warned of and left out.
-static bool UseArchive(const FoldConfig& config, const std::string& file,
-                       const Diag& diag, PerfArchive* archive,
-                       SymbolOptions* symbols, std::string* err) {
-  std::string path = config.archive;
-  bool beside = false;
-  struct stat st;
-  if (path.empty() && file != "-" &&
-      stat((file + ".tar.bz2").c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    path = file + ".tar.bz2";
-    beside = true;
-    diag.Note("using archive " + path);
-  }
-  if (path.empty()) return true;
-  std::string why;
-  if (!archive->Open(path, &why)) {
-    if (!beside) {
-      *err = why;
-      return false;
-    }
-    diag.Warning(why + "; folded without it");
-    return true;
-  }
-  for (const std::string& w : archive->warnings()) diag.Warning(w);
-  symbols->archive_dir = archive->dir();
-  symbols->archive_name = path;
-  return true;
-}
-
 // perf.data: replayed into perf script text for the sequential parser;
 // what the input lost or lacked is said as warnings, under the name of the
 // tool that runs (`diag`), and what the replay found (the recording's
@@ -309,7 +275,9 @@ static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  const Diag& diag, PerfDataStats* out, std::string* err) {
   PerfArchive archive;
   SymbolOptions symbols = config.symbols;
-  if (!UseArchive(config, file, diag, &archive, &symbols, err)) return false;
+  if (!UsePerfArchive(config.archive, file, diag, &archive, &symbols, err)) {
+    return false;
+  }
   PerfDataStats& stats = *out;
   std::string map_path = in.compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in.source.get(), symbols, parser, index,

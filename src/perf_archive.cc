@@ -1,5 +1,7 @@
 #include "flamefold/perf_archive.h"
 
+#include <sys/stat.h>
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <ftw.h>
@@ -235,6 +237,41 @@ bool PerfArchive::CopyData(struct archive* in, struct archive* out,
       return false;
     }
   }
+}
+
+// The `perf archive` that `file`'s symbols come from: `option`
+// (--archive), else
+// FILE.tar.bz2 beside a perf.data file (the name perf archive gives it),
+// used with a note. Unpacks it into `*archive` and points `*symbols` at
+// it, warning of what it lost. False with `*err` only when --archive names
+// something that cannot be read; such an archive found by itself is
+// warned of and left out.
+bool UsePerfArchive(const std::string& option, const std::string& file,
+                    const Diag& diag, PerfArchive* archive,
+                    SymbolOptions* symbols, std::string* err) {
+  std::string path = option;
+  bool beside = false;
+  struct stat st;
+  if (path.empty() && file != "-" &&
+      stat((file + ".tar.bz2").c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    path = file + ".tar.bz2";
+    beside = true;
+    diag.Note("using archive " + path);
+  }
+  if (path.empty()) return true;
+  std::string why;
+  if (!archive->Open(path, &why)) {
+    if (!beside) {
+      *err = why;
+      return false;
+    }
+    diag.Warning(why + "; folded without it");
+    return true;
+  }
+  for (const std::string& w : archive->warnings()) diag.Warning(w);
+  symbols->archive_dir = archive->dir();
+  symbols->archive_name = path;
+  return true;
 }
 
 }  // namespace flamefold

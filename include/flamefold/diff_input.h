@@ -33,9 +33,11 @@ struct DiffSideStats {
 /// unless told otherwise). Every stack is cut to fold.perf.limits and
 /// lines to fold.max_line (see stack_limits.h). False with `*err`
 /// ("FILE: ...") when the input cannot be read or holds lines but no
-/// samples.
+/// samples. A perf.data side reads its `perf archive` as flamefold does
+/// (--archive, or FILE.tar.bz2 beside it; its note and warnings through
+/// `diag`).
 bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
-                  const FoldConfig& fold, DiffTable* table,
+                  const FoldConfig& fold, const Diag& diag, DiffTable* table,
                   DiffSideStats* stats, std::string* err);
 
 /// Warns, once each, about what reading `file` skipped or changed, as

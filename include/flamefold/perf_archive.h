@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "flamefold/diag.h"
+#include "flamefold/symbol_resolver.h"
+
 struct archive;
 struct archive_entry;
 
@@ -64,6 +67,16 @@ bool ArchiveNameIsSafe(const std::string& name);
 /// tree it is unpacked into (`target` relative, never climbing above the
 /// tree's root).
 bool ArchiveLinkIsSafe(const std::string& name, const std::string& target);
+
+/// The `perf archive` that the perf.data `file`'s symbols come from:
+/// `option` (--archive), else FILE.tar.bz2 beside a perf.data file (the name
+/// perf archive gives it), used with a note. Unpacks it into `*archive` and
+/// points `*symbols` at it, warning of what it lost. False with `*err` only
+/// when `option` names something that cannot be read; such an archive
+/// found by itself is warned of and left out.
+bool UsePerfArchive(const std::string& option, const std::string& file,
+                    const Diag& diag, PerfArchive* archive,
+                    SymbolOptions* symbols, std::string* err);
 
 }  // namespace flamefold
 
