@@ -51,10 +51,9 @@ import sys
 ps, fs, pk, fk = map(float, sys.argv[1:])
 print("speed-up: %.1fx   memory: %.1fx less" % (ps / max(fs, 0.01), pk / max(fk, 1)))
 PY
-  SHARED=${SHARED:-../shared}
-  if [ -f "$SHARED/conformance/svgframes.py" ]; then
-    python3 "$SHARED/conformance/svgframes.py" "$TMP/flamesvg.svg" "$TMP/perl.svg"
-  fi
+  # The frame-by-frame comparison the golden tests use.
+  python3 "$(dirname "$0")/../test/golden/svgframes.py" "$TMP/flamesvg.svg" \
+    "$TMP/perl.svg"
 else
   echo "flamegraph.pl not found at $PERL_FG: no comparison"
 fi

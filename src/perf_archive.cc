@@ -239,13 +239,7 @@ bool PerfArchive::CopyData(struct archive* in, struct archive* out,
   }
 }
 
-// The `perf archive` that `file`'s symbols come from: `option`
-// (--archive), else
-// FILE.tar.bz2 beside a perf.data file (the name perf archive gives it),
-// used with a note. Unpacks it into `*archive` and points `*symbols` at
-// it, warning of what it lost. False with `*err` only when --archive names
-// something that cannot be read; such an archive found by itself is
-// warned of and left out.
+// See the header.
 bool UsePerfArchive(const std::string& option, const std::string& file,
                     const Diag& diag, PerfArchive* archive,
                     SymbolOptions* symbols, std::string* err) {

@@ -108,6 +108,17 @@ class Maps {
     }
     return it->second;
   }
+  /// Counts the changes: what was derived from the mappings is stale once
+  /// it moves.
+  uint64_t version() const { return version_; }
+  /// Whether `f` holds for one of the mappings.
+  template <typename F>
+  bool Any(const F& f) const {
+    for (const auto& [start, m] : maps_) {
+      if (f(m)) return true;
+    }
+    return false;
+  }
 
  private:
   void Changed() {
@@ -120,16 +131,6 @@ class Maps {
   mutable const Map* last_ = nullptr;  // the last hit: frames cluster
   mutable std::unordered_map<const Dso*, uint64_t> lowest_;
   uint64_t version_ = 0;  // counts the changes
-
- public:
-  uint64_t version() const { return version_; }
-  template <typename F>
-  bool Any(const F& f) const {
-    for (const auto& [start, m] : maps_) {
-      if (f(m)) return true;
-    }
-    return false;
-  }
 };
 
 // The file-backed mappings of one address space, as the DWARF unwinder

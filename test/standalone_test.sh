@@ -1,12 +1,14 @@
 #!/bin/bash
 # The tests read only the repository (a fresh clone has nothing beside it):
-# no test script or test definition may name ../shared or $SHARED. The
+# no test or bench script, nor a test definition, may name the steering
+# repository's shared folder beside the checkout or $SHARED. The
 # FlameGraph checkout (/tmp/FlameGraph) is for BLESS=1 and for the opt-in
 # live fuzzing (FLAMEGRAPH_DIR) only, which this cannot tell apart; a fresh
 # clone's `scripts/bootstrap.sh test` is the full check.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-hits=$(grep -rnE '\.\./shared|\$\{?SHARED\b|/work/shared' "$here" "$here/../meson.build" \
+hits=$(grep -rnE '\.\./shared|\$\{?SHARED\b|/work/shared' "$here" "$here/../bench" \
+         "$here/../meson.build" \
          --include='*.sh' --include='*.py' --include='*.cmd' --include='*.js' \
          --include='meson.build' | grep -v "^$here/standalone_test.sh:")
 if [ -n "$hits" ]; then
@@ -14,4 +16,4 @@ if [ -n "$hits" ]; then
   echo "$hits"
   exit 1
 fi
-echo "ok: no test reads ../shared"
+echo "ok: no test or bench script reads outside the repository"
