@@ -11,11 +11,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "flamefold/diff.h"
-#include "flamefold/diff_input.h"
-#include "flamefold/fold.h"
-#include "flamefold/output.h"
-#include "flamefold/perl_number.h"
+#include "differential/diff_table.h"
+#include "differential/diff_input.h"
+#include "cli/flamefold_cli.h"
+#include "base/output.h"
+#include "base/perl_number.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

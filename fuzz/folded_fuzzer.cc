@@ -9,12 +9,12 @@
 #include <string>
 #include <string_view>
 
-#include "flamefold/arena.h"
-#include "flamefold/byte_source.h"
-#include "flamefold/folded.h"
-#include "flamefold/line_reader.h"
-#include "flamefold/stack_limits.h"
-#include "flamefold/stack_trie.h"
+#include "base/arena.h"
+#include "io/byte_source.h"
+#include "collapse/folded.h"
+#include "io/line_reader.h"
+#include "collapse/stack_limits.h"
+#include "collapse/stack_trie.h"
 
 namespace {
 

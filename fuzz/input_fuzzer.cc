@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "flamefold/byte_source.h"
-#include "flamefold/input.h"
+#include "io/byte_source.h"
+#include "io/input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto raw = std::make_unique<flamefold::StringSource>(

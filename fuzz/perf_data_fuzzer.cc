@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "flamefold/byte_source.h"
-#include "flamefold/perf_data_fold.h"
+#include "io/byte_source.h"
+#include "perfdata/perf_data_fold.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   flamefold::StringSource src(

@@ -10,12 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "flamefold/arena.h"
-#include "flamefold/byte_source.h"
-#include "flamefold/line_reader.h"
-#include "flamefold/perf_script.h"
-#include "flamefold/stack_limits.h"
-#include "flamefold/stack_trie.h"
+#include "base/arena.h"
+#include "io/byte_source.h"
+#include "io/line_reader.h"
+#include "collapse/perf_script.h"
+#include "collapse/stack_limits.h"
+#include "collapse/stack_trie.h"
 
 namespace {
 

@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "flamefold/flamegraph.h"
-#include "flamefold/flamegraph_merge.h"
-#include "flamefold/output.h"
-#include "flamefold/palette.h"
-#include "flamefold/svg_text.h"
+#include "flamegraph/svg_writer.h"
+#include "flamegraph/flamegraph_merge.h"
+#include "base/output.h"
+#include "flamegraph/palette.h"
+#include "flamegraph/svg_text.h"
 
 namespace {
 

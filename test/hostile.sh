@@ -17,7 +17,7 @@ set -u
 : "${BUILD_DIR:?}" "${TESTDATA:?}"
 bin=$BUILD_DIR/src/tools
 bad=$TESTDATA/bad
-viewer=$TESTDATA/../src/flamegraph_viewer.js
+viewer=$TESTDATA/../src/flamegraph/viewer.js
 limit=${HOSTILE_TIMEOUT:-120}  # seconds per run
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

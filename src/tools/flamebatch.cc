@@ -1,7 +1,7 @@
 // flamebatch: archived profiles -> folded stacks and SVGs, in parallel.
 #include <cstdio>
 
-#include "flamefold/batch.h"
+#include "batch/batch.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {

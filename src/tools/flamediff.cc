@@ -1,8 +1,8 @@
 // flamediff: two profiles -> "STACK BEFORE AFTER" lines (difffolded.pl).
 #include <cstdio>
 
-#include "flamefold/diff_tool.h"
-#include "flamefold/tool_main.h"
+#include "cli/flamediff_cli.h"
+#include "cli/tool_main.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {

@@ -1,8 +1,8 @@
 // flamefold: perf script output -> folded stacks (stackcollapse-perf.pl).
 #include <cstdio>
 
-#include "flamefold/fold.h"
-#include "flamefold/tool_main.h"
+#include "cli/flamefold_cli.h"
+#include "cli/tool_main.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {

@@ -1,8 +1,8 @@
 // flamereport: a profile -> its hotspots, as text, CSV or JSON.
 #include <cstdio>
 
-#include "flamefold/report.h"
-#include "flamefold/tool_main.h"
+#include "report/report.h"
+#include "cli/tool_main.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {

@@ -1,8 +1,8 @@
 // flamesvg: folded stacks -> interactive flame graph SVG (flamegraph.pl).
 #include <cstdio>
 
-#include "flamefold/flamegraph_cli.h"
-#include "flamefold/tool_main.h"
+#include "cli/flamesvg_cli.h"
+#include "cli/tool_main.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "flamefold/arena.h"
+#include "base/arena.h"
 
 TEST_CASE("Arena keeps every stored string across growing blocks") {
   flamefold::Arena arena;

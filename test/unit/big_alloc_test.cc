@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "flamefold/big_alloc.h"
+#include "base/big_alloc.h"
 
 using flamefold::BigArray;
 

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/diff.h"
-#include "flamefold/diff_report.h"
-#include "flamefold/diff_tool.h"
-#include "flamefold/output.h"
+#include "differential/diff_table.h"
+#include "differential/diff_report.h"
+#include "cli/flamediff_cli.h"
+#include "base/output.h"
 
 using namespace flamefold;
 

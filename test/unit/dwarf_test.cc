@@ -9,9 +9,9 @@
 #include <cstring>
 #include <set>
 
-#include "flamefold/dwarf_unwind.h"
-#include "flamefold/frame_inliner.h"
-#include "flamefold/source_lines.h"
+#include "perfdata/dwarf_unwind.h"
+#include "symbols/frame_inliner.h"
+#include "symbols/source_lines.h"
 
 namespace flamefold {
 namespace {

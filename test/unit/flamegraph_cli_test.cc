@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/flamegraph_cli.h"
+#include "cli/flamesvg_cli.h"
 
 namespace flamefold {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/flamegraph.h"
-#include "flamefold/flamegraph_merge.h"
-#include "flamefold/svg_text.h"
+#include "flamegraph/svg_writer.h"
+#include "flamegraph/flamegraph_merge.h"
+#include "flamegraph/svg_text.h"
 
 namespace flamefold {
 namespace {

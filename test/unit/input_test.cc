@@ -4,8 +4,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "flamefold/input.h"
-#include "flamefold/line_reader.h"
+#include "io/input.h"
+#include "io/line_reader.h"
 
 using namespace flamefold;
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "flamefold/line_cache.h"
+#include "collapse/line_cache.h"
 
 using flamefold::LineCache;
 

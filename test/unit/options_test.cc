@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "flamefold/options.h"
+#include "base/options.h"
 
 using namespace flamefold;
 

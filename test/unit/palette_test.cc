@@ -2,7 +2,7 @@
 // and flamegraph.pl's namehash run on the same names).
 #include <doctest/doctest.h>
 
-#include "flamefold/palette.h"
+#include "flamegraph/palette.h"
 
 namespace flamefold {
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/perf_archive.h"
+#include "perfdata/perf_archive.h"
 
 namespace flamefold {
 namespace {

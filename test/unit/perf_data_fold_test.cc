@@ -1,4 +1,4 @@
-#include "flamefold/perf_data_fold.h"
+#include "perfdata/perf_data_fold.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>

@@ -1,10 +1,10 @@
 // Symbol tables, demangling and ELF reading behind perf.data folding.
 #include <doctest/doctest.h>
 
-#include "flamefold/elf_symbols.h"
-#include "flamefold/symbol_resolver.h"
-#include "flamefold/symbol_demangle.h"
-#include "flamefold/symbol_table.h"
+#include "symbols/elf_symbols.h"
+#include "symbols/symbol_resolver.h"
+#include "symbols/symbol_demangle.h"
+#include "symbols/symbol_table.h"
 
 namespace flamefold {
 namespace {

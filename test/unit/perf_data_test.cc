@@ -1,4 +1,4 @@
-#include "flamefold/perf_data.h"
+#include "perfdata/perf_data.h"
 
 #include <doctest/doctest.h>
 

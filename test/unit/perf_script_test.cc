@@ -5,7 +5,7 @@
 #include <map>
 #include <random>
 
-#include "flamefold/perf_script.h"
+#include "collapse/perf_script.h"
 #include "test_util.h"
 
 using flamefold::PerfScriptOptions;

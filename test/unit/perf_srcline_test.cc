@@ -1,6 +1,6 @@
 // The source lines perf script -F+srcline prints, as PerfSrcline makes
 // them (the whole pipeline is checked against perf in golden-perf-data).
-#include "flamefold/perf_srcline.h"
+#include "perfdata/perf_srcline.h"
 
 #include <doctest/doctest.h>
 

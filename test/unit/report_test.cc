@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/output.h"
-#include "flamefold/report.h"
-#include "flamefold/report_format.h"
-#include "flamefold/report_stats.h"
+#include "base/output.h"
+#include "report/report.h"
+#include "report/report_format.h"
+#include "report/report_stats.h"
 
 using namespace flamefold;
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/stack_counts.h"
-#include "flamefold/stack_trie.h"
+#include "collapse/stack_counts.h"
+#include "collapse/stack_trie.h"
 #include "test_util.h"
 
 using namespace flamefold;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/folded.h"
-#include "flamefold/stack_limits.h"
+#include "collapse/folded.h"
+#include "collapse/stack_limits.h"
 #include "test_util.h"
 
 using namespace flamefold;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "flamefold/stack_trie.h"
+#include "collapse/stack_trie.h"
 #include "test_util.h"
 
 using namespace flamefold;

@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "flamefold/arena.h"
-#include "flamefold/line_reader.h"
-#include "flamefold/output.h"
-#include "flamefold/perf_script.h"
-#include "flamefold/stack_trie.h"
+#include "base/arena.h"
+#include "io/line_reader.h"
+#include "base/output.h"
+#include "collapse/perf_script.h"
+#include "collapse/stack_trie.h"
 
 namespace flamefold::testing {
 

@@ -1,0 +1,550 @@
+#include "collapse/fold_inputs.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "base/big_alloc.h"
+#include "io/input.h"
+#include "io/line_reader.h"
+#include "perfdata/perf_archive.h"
+#include "perfdata/perf_data_fold.h"
+
+namespace flamefold {
+namespace {
+
+// Small enough that the threads end at about the same time and that the
+// buffers in flight stay in a few MiB; large enough that handing a chunk
+// over costs nothing next to parsing it (about a millisecond).
+constexpr size_t kChunkBytes = 1u << 20;
+// Text held without a sample boundary before the rest of the input is
+// parsed sequentially.
+constexpr size_t kMaxUncut = 4 * kChunkBytes;
+
+// A piece of one input that starts just after an empty line: the Perl
+// script's state is fully reset there (no process name, no frames), so
+// chunks parse independently once the event filter is known.
+// Bytes without the zero-filling of std::string::resize, which costs as
+// much as the read itself.
+class TextBuffer {
+ public:
+  TextBuffer() = default;
+  ~TextBuffer() { BigFree(data_, cap_); }
+  TextBuffer(TextBuffer&& o) noexcept { *this = std::move(o); }
+  TextBuffer& operator=(TextBuffer&& o) noexcept {
+    if (this != &o) {
+      BigFree(data_, cap_);
+      data_ = o.data_;
+      size_ = o.size_;
+      cap_ = o.cap_;
+      o.data_ = nullptr;
+      o.size_ = o.cap_ = 0;
+    }
+    return *this;
+  }
+  /// Makes room for `n` more bytes at the end and returns where they go.
+  char* Extend(size_t n) {
+    if (size_ + n > cap_) Reserve(std::max(cap_ * 2, size_ + n));
+    char* at = data_ + size_;
+    size_ += n;
+    return at;
+  }
+  /// Makes the capacity at least `n` bytes, keeping the content. Blocks of
+  /// 2 MiB and more are mapped in huge pages (BigAllocate): one page fault
+  /// per buffer rather than 512.
+  void Reserve(size_t n) {
+    if (n <= cap_) return;
+    char* bigger = static_cast<char*>(BigAllocate(n));
+    if (size_ > 0) std::memcpy(bigger, data_, size_);
+    BigFree(data_, cap_);
+    data_ = bigger;
+    cap_ = n;
+  }
+  void Truncate(size_t n) { size_ = n; }
+  std::string_view view() const { return {data_, size_}; }
+  size_t size() const { return size_; }
+
+ private:
+  char* data_ = nullptr;
+  size_t size_ = 0, cap_ = 0;
+};
+
+// The chunks' buffers, handed back by the workers for the reading thread to
+// fill again: a fresh 4 MiB buffer a chunk would cost its page faults and,
+// when freed, an munmap that interrupts every thread.
+class BufferPool {
+ public:
+  /// An empty buffer with room for a sample cut off the previous chunk and
+  /// the next chunk's read, so that reading into it does not reallocate.
+  TextBuffer Take() {
+    TextBuffer b;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!free_.empty()) {
+        b = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    b.Truncate(0);
+    b.Reserve(2 * kChunkBytes);
+    return b;
+  }
+  void Give(TextBuffer b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.size() < kKeep) free_.push_back(std::move(b));
+  }
+
+ private:
+  static constexpr size_t kKeep = 16;
+  std::mutex mu_;
+  std::vector<TextBuffer> free_;
+};
+
+// Bytes already read, then the rest of a source (which it does not own).
+class HeadSource : public ByteSource {
+ public:
+  HeadSource(std::string_view head, ByteSource* rest)
+      : head_(head), rest_(rest) {}
+  bool Read(char* buf, size_t cap, size_t* got, std::string* err) override {
+    if (head_.empty()) return rest_->Read(buf, cap, got, err);
+    *got = std::min(cap, head_.size());
+    std::memcpy(buf, head_.data(), *got);
+    head_.remove_prefix(*got);
+    return true;
+  }
+
+ private:
+  std::string_view head_;
+  ByteSource* rest_;
+};
+
+struct Chunk {
+  uint64_t line_base = 0;  // lines of the file before this chunk
+  TextBuffer buffer;
+  size_t begin = 0;        // the chunk's text is buffer[begin, end)
+  size_t end = 0;
+};
+
+// A queue with a capacity, so that memory stays at a few chunks per thread
+// whatever the input size: a full queue refuses (TryPush), and the reading
+// thread then parses the chunk itself.
+template <typename T>
+class Queue {
+ public:
+  explicit Queue(size_t cap) : cap_(cap) {}
+  /// Adds `*item` (moving it) if there is room; false, leaving it, if not.
+  bool TryPush(T* item) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (q_.size() >= cap_) return false;
+    q_.push_back(std::move(*item));
+    not_empty_.notify_one();
+    return true;
+  }
+  /// Waits for an item; nullopt once closed and empty.
+  std::optional<T> Pop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
+    return Take();
+  }
+  /// An item if one is ready, else nullopt at once.
+  std::optional<T> TryPop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return Take();
+  }
+  void Close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    not_empty_.notify_all();
+  }
+
+ private:
+  std::optional<T> Take() {
+    if (q_.empty()) return std::nullopt;
+    T item = std::move(q_.front());
+    q_.pop_front();
+    return item;
+  }
+  size_t cap_;
+  std::mutex mu_;
+  std::condition_variable not_empty_;
+  std::deque<T> q_;
+  bool closed_ = false;
+};
+
+// One parsing thread's parser for one input: it adds to tables of its own
+// (FoldInputs::WorkerTables, kept across inputs and merged at the end: a
+// distinct stack costs one merge, not every sample a hand-over), or, for
+// the reading thread, straight to the run's interner and counts.
+struct Worker {
+  Worker(const PerfScriptOptions& options, StringInterner* names,
+         StackCounts* counts)
+      : parser(options, names, counts) {}
+  PerfScriptParser parser;
+  std::string error;
+  uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
+};
+
+// Parses one chunk into the worker's counts; the first error (in input
+// order) is the one kept. A worker may get chunks out of order (the reading
+// thread parses the newest chunk, then helps with the queued ones), so a
+// chunk before the one that failed is still parsed, and one after it is not.
+void ParseChunk(Worker* w, Chunk* chunk, BufferPool* pool,
+                const std::string& file, size_t max_line,
+                uint64_t input_index) {
+  if (chunk->line_base > w->error_at) {
+    pool->Give(std::move(chunk->buffer));
+    return;
+  }
+  LineReader reader(
+      chunk->buffer.view().substr(chunk->begin, chunk->end - chunk->begin),
+      max_line);
+  std::string err;
+  if (!w->parser.Feed(&reader, file, &err, chunk->line_base, input_index) &&
+      chunk->line_base < w->error_at) {
+    w->error = err;
+    w->error_at = chunk->line_base;
+  }
+  pool->Give(std::move(chunk->buffer));
+}
+
+void RunWorker(Worker* w, Queue<Chunk>* chunks, BufferPool* pool,
+               const std::string& file, size_t max_line,
+               uint64_t input_index) {
+  while (std::optional<Chunk> chunk = chunks->Pop()) {
+    ParseChunk(w, &*chunk, pool, file, max_line, input_index);
+  }
+}
+
+// The number of '\n' in `s`: every chunk's first line number depends on it,
+// so the reading thread counts at memory speed rather than a byte a step.
+size_t CountNewlines(std::string_view s) {
+  const char* p = s.data();
+  size_t n = s.size(), i = 0, total = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  const size_t whole = n - n % 16;
+  while (i < whole) {
+    // Per-byte counters (0 - (-1) per match) for at most 255 blocks, then
+    // summed by _mm_sad_epu8 into two 64-bit halves.
+    __m128i acc = _mm_setzero_si128();
+    size_t stop = std::min(whole, i + 255 * 16);
+    for (; i < stop; i += 16) {
+      __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(x, nl));
+    }
+    __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+    total += static_cast<size_t>(_mm_cvtsi128_si32(sums)) +
+             static_cast<size_t>(_mm_extract_epi16(sums, 4));
+  }
+#endif
+  for (; i < n; ++i) total += p[i] == '\n';
+  return total;
+}
+
+}  // namespace
+
+FoldInputs::FoldInputs(const FoldConfig& config, StringInterner* names,
+                       StackTrie* trie, const Diag& diag)
+    : config_(config), diag_(diag), names_(names), trie_(trie),
+      parser_(config.perf, names, &counts_) {}
+
+FoldInputs::~FoldInputs() = default;
+
+std::string FoldInputs::event() const {
+  return parser_.event_filter().empty() ? parallel_event_
+                                        : parser_.event_filter();
+}
+
+// perf.data: replayed into perf script text for the sequential parser;
+// what the input lost or lacked is said as warnings, under the name of the
+// tool that runs (`diag`), and what the replay found (the recording's
+// facts) is left in `*out`.
+// An uncompressed file is mapped rather than read.
+static bool AddPerfData(const FoldConfig& config, const std::string& file,
+                 uint64_t index, const Input& in, PerfScriptParser* parser,
+                 const Diag& diag, PerfDataStats* out, std::string* err) {
+  PerfArchive archive;
+  SymbolOptions symbols = config.symbols;
+  if (!UsePerfArchive(config.archive, file, diag, &archive, &symbols, err)) {
+    return false;
+  }
+  PerfDataStats& stats = *out;
+  std::string map_path = in.compression == Compression::kNone ? file : "";
+  bool ok = FoldPerfData(file, in.source.get(), symbols, parser, index,
+                         &stats, err, map_path);
+  WarnAboutPerfData(file, stats, diag);
+  if (config.stats) {
+    std::fprintf(stderr,
+                 "flamefold: stats: %s: perf.data recorded on %s by perf %s: "
+                 "%s\n"
+                 "flamefold: stats: %s: %llu records, %llu samples "
+                 "(%llu in guest mode skipped)\n",
+                 file.c_str(),
+                 stats.hostname.empty() ? "?" : stats.hostname.c_str(),
+                 stats.perf_version.empty() ? "?" : stats.perf_version.c_str(),
+                 stats.cmdline.empty() ? "?" : stats.cmdline.c_str(),
+                 file.c_str(), (unsigned long long)stats.records,
+                 (unsigned long long)stats.samples,
+                 (unsigned long long)stats.samples_skipped);
+    if (stats.unwound > 0) {
+      std::fprintf(stderr, "flamefold: stats: %s: %s\n", file.c_str(),
+                   UnwindStopSummary(stats).c_str());
+    }
+  }
+  return ok;
+}
+
+LimitStats FoldInputs::limit_totals() const {
+  LimitStats all = parser_.stats().limits;
+  all.Add(worker_stats_.limits);
+  all.Add(folded_stats_.limits);
+  return all;
+}
+
+void FoldInputs::NoteLimits(const std::string& file, const LimitStats& before) {
+  LimitStats cut = limit_totals().Since(before);
+  if (!cut.any()) return;
+  if (!limit_hits_.empty() && limit_hits_.back().first == file) {
+    limit_hits_.back().second.Add(cut);
+  } else {
+    limit_hits_.emplace_back(file, cut);
+  }
+}
+
+bool FoldInputs::Add(const std::string& file, std::string* err) {
+  LimitStats before = limit_totals();
+  bool had_invalid = folded_stats_.invalid_lines > 0;
+  bool ok = AddInput(file, err);
+  NoteLimits(file, before);
+  if (!had_invalid && folded_stats_.invalid_lines > 0) {
+    folded_stats_.first_invalid_file = file;
+  }
+  last_file_ = file;
+  return ok;
+}
+
+bool FoldInputs::AddInput(const std::string& file, std::string* err) {
+  Input in;
+  if (!OpenInput(file, &in, err)) return false;
+  uint64_t index = input_count_++;
+  switch (in.kind) {
+    case ContentKind::kEmpty:
+      return true;
+    case ContentKind::kPerfData:
+      recordings_.emplace_back(file, PerfDataStats());
+      return AddPerfData(config_, file, index, in, &parser_, diag_,
+                         &recordings_.back().second, err);
+    case ContentKind::kFolded: {
+      LineReader reader(in.source.get(), config_.max_line);
+      std::string why;
+      if (!ReadFolded(&reader, names_, &counts_, &folded_stats_, &why,
+                      config_.perf.limits)) {
+        *err = file + ": " + why;
+        return false;
+      }
+      return true;
+    }
+    case ContentKind::kPerfScript:
+      if (config_.jobs > 1 && !config_.perf.srcline) {
+        return AddParallel(file, index, in.source.get(), err);
+      }
+      LineReader reader(in.source.get(), config_.max_line);
+      std::string why;
+      if (!parser_.Feed(&reader, file, &why, 0, index)) {
+        *err = reader.error().empty() ? why : file + ": " + why;
+        return false;
+      }
+      return true;
+  }
+  return true;
+}
+
+// This thread reads the input and cuts it after empty lines into chunks of
+// about kChunkBytes. The sequential parser takes the text up to the first
+// empty line (it may continue the previous input's sample), everything until
+// the event filter is known, and the text after the last empty line (it may
+// go on in the next input). The other chunks go to N-1 worker threads; when
+// they are all busy and the queue is full, this thread parses the chunk
+// itself rather than wait, so N threads parse on N cores. Each parser
+// counts stacks of its own, merged at the end. The trie's walk sorts, so the
+// output does not depend on the number of threads or their timing.
+bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
+                             ByteSource* source, std::string* err) {
+  PerfScriptOptions options = config_.perf;
+  const size_t jobs = static_cast<size_t>(config_.jobs);
+  // Two chunks per worker thread: a worker finds the next one ready while
+  // this thread parses a chunk of its own.
+  Queue<Chunk> chunks(2 * (jobs - 1));
+  std::vector<std::unique_ptr<Worker>> workers;  // workers[0]: this thread's
+  std::vector<std::thread> threads;
+  uint64_t lines = 0;
+  // Where the sequential parser failed: the first error in input order is
+  // reported, whichever thread met it.
+  uint64_t sequential_error_at = UINT64_MAX;
+  std::string why;
+  auto feed = [&](LineReader* reader) {
+    bool fed = parser_.Feed(reader, file, &why, lines, index);
+    if (!fed) {  // a read error comes after all the text read before it
+      *err = reader->error().empty() ? why : file + ": " + why;
+      sequential_error_at = reader->error().empty() ? lines : UINT64_MAX;
+    }
+    lines += reader->line_number();
+    return fed;
+  };
+  auto feed_sequential = [&](std::string_view text) {
+    LineReader reader(text, config_.max_line);
+    return feed(&reader);
+  };
+  // Parses `read` (bytes read and not handed out) and then the rest of the
+  // input sequentially.
+  auto feed_rest_sequential = [&](std::string_view read) {
+    HeadSource rest(read, source);
+    LineReader reader(&rest, config_.max_line);
+    return feed(&reader);
+  };
+  BufferPool pool;
+  TextBuffer buf = pool.Take();  // the text read and not handed out yet
+  bool eof = false, first = true, ok = true;
+  while (ok && !eof) {
+    size_t old = buf.size();
+    char* at = buf.Extend(kChunkBytes);
+    size_t got = 0;
+    if (!source->Read(at, kChunkBytes, &got, &why)) {
+      *err = file + ": " + why;
+      ok = false;
+      break;
+    }
+    buf.Truncate(old + got);
+    eof = got == 0;
+    if (!eof && buf.size() < kChunkBytes) continue;
+    std::string_view text = buf.view();
+    size_t cut = text.rfind("\n\n");
+    if (cut == std::string_view::npos) {
+      if (text.size() < kMaxUncut) continue;
+      // No sample boundary in kMaxUncut bytes: a hostile input (a line of
+      // gigabytes, a 100,000-deep stack). Rather than hold it whole, the
+      // sequential parser takes the rest of this input as a stream, as with
+      // --jobs 1, under the same line-length limit.
+      ok = feed_rest_sequential(text);
+      buf.Truncate(0);
+      break;
+    }
+    cut += 2;
+    size_t head = 0;
+    if (first) {  // up to the first boundary: may continue a sample
+      head = text.find("\n\n") + 2;
+      ok = feed_sequential(text.substr(0, head));
+      first = false;
+    }
+    TextBuffer tail = pool.Take();
+    if (cut < text.size()) {
+      std::memcpy(tail.Extend(text.size() - cut), text.data() + cut,
+                  text.size() - cut);
+    }
+    if (ok && head < cut) {
+      if (options.event_filter.empty() && parser_.event_filter().empty()) {
+        ok = feed_sequential(text.substr(head, cut - head));
+      } else {
+        if (workers.empty()) {
+          if (options.event_filter.empty()) {
+            options.event_filter = parser_.event_filter();
+          }
+          parallel_event_ = options.event_filter;
+          workers.push_back(
+              std::make_unique<Worker>(options, names_, &counts_));
+          while (worker_tables_.size() < jobs - 1) {
+            worker_tables_.push_back(std::make_unique<WorkerTables>());
+          }
+          for (size_t i = 1; i < jobs; ++i) {
+            WorkerTables* own = worker_tables_[i - 1].get();
+            workers.push_back(
+                std::make_unique<Worker>(options, &own->names, &own->counts));
+            threads.emplace_back(RunWorker, workers.back().get(), &chunks,
+                                 &pool, file, config_.max_line, index);
+          }
+        }
+        uint64_t n = CountNewlines(text.substr(head, cut - head));
+        Chunk chunk{lines, std::move(buf), head, cut};
+        if (!chunks.TryPush(&chunk)) {
+          ParseChunk(workers[0].get(), &chunk, &pool, file, config_.max_line,
+                     index);
+        }
+        lines += n;
+      }
+    }
+    buf = std::move(tail);
+  }
+  if (ok && buf.size() > 0) ok = feed_sequential(buf.view());
+  chunks.Close();
+  while (std::optional<Chunk> chunk = chunks.TryPop()) {  // help finish
+    ParseChunk(workers[0].get(), &*chunk, &pool, file, config_.max_line, index);
+  }
+  for (std::thread& t : threads) t.join();
+  // A read error comes after all the text read before it.
+  uint64_t error_at = ok ? UINT64_MAX : sequential_error_at;
+  for (auto& w : workers) {
+    if (!w->error.empty() && w->error_at < error_at) {
+      error_at = w->error_at;
+      *err = w->error;
+    }
+    MergeStats(&worker_stats_, w->parser.stats());
+  }
+  return error_at == UINT64_MAX && ok;
+}
+
+void FoldInputs::Finish() {
+  LimitStats before = limit_totals();
+  parser_.Finish();  // may end the last input's last sample
+  NoteLimits(last_file_, before);
+  if (worker_tables_.empty()) {
+    counts_.MoveInto(trie_);
+  } else {
+    MoveTablesIntoTrie();
+  }
+  stats_ = parser_.stats();
+  MergeStats(&stats_, worker_stats_);
+}
+
+// The worker threads' tables and this one's are sorted at once, each on a
+// thread and in the order of its own names' ranks (the same order), while
+// this thread maps the workers' names into the run's; then the trie is
+// built in one sweep of their merged order.
+void FoldInputs::MoveTablesIntoTrie() {
+  const size_t k = worker_tables_.size();
+  std::vector<std::thread> sorters;
+  std::vector<std::vector<uint32_t>> own_ranks(k);
+  for (size_t i = 0; i < k; ++i) {
+    sorters.emplace_back([this, &own_ranks, i] {
+      own_ranks[i] = StackTrie::KeyRanks(worker_tables_[i]->names);
+      worker_tables_[i]->counts.SortForMove(own_ranks[i]);
+    });
+  }
+  // maps[0]: this thread's table, already in the run's ids.
+  std::vector<std::vector<SymbolId>> maps(k + 1);
+  for (size_t i = 0; i < k; ++i) {
+    const StringInterner& own = worker_tables_[i]->names;  // read-only here
+    maps[i + 1].resize(own.size());
+    for (SymbolId id = 0; id < own.size(); ++id) {
+      maps[i + 1][id] = names_->Intern(own.Get(id));
+    }
+  }
+  const std::vector<uint32_t> rank = StackTrie::KeyRanks(*names_);
+  counts_.SortForMove(rank);
+  for (std::thread& t : sorters) t.join();
+  std::vector<StackCounts*> tables{&counts_};
+  for (auto& w : worker_tables_) tables.push_back(&w->counts);
+  StackCounts::MoveSortedInto(tables, maps, rank, trie_);
+  worker_tables_.clear();
+}
+
+}  // namespace flamefold

@@ -1,0 +1,88 @@
+// FoldInputs: feeds the inputs of one flamefold run into a StackTrie,
+// dispatching on content (perf script text, folded stacks) and, with
+// --jobs N, parsing large perf script inputs on N threads.
+#ifndef FLAMEFOLD_COLLAPSE_FOLD_INPUTS_H_
+#define FLAMEFOLD_COLLAPSE_FOLD_INPUTS_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/diag.h"
+#include "cli/flamefold_cli.h"
+#include "collapse/folded.h"
+#include "perfdata/perf_data_fold.h"
+#include "collapse/perf_script.h"
+#include "collapse/stack_counts.h"
+#include "collapse/stack_trie.h"
+
+namespace flamefold {
+
+class FoldInputs {
+ public:
+  /// What an input lost as it was read (perf.data warnings) is said
+  /// through `diag`, under the name of the tool that runs.
+  FoldInputs(const FoldConfig& config, StringInterner* names, StackTrie* trie,
+             const Diag& diag);
+  ~FoldInputs();
+
+  /// Opens and folds one input ("-" is stdin). On failure `*err` names the
+  /// file (and line, for parse errors).
+  bool Add(const std::string& file, std::string* err);
+  /// Ends the input (the Perl script's end-of-input rules apply here) and
+  /// builds the trie from the stacks read.
+  void Finish();
+
+  const PerfScriptStats& perf_stats() const { return stats_; }
+  const FoldedStats& folded_stats() const { return folded_stats_; }
+  /// The event kept ("" when no event line was seen).
+  std::string event() const;
+  /// The inputs whose stacks or frame names were cut to the limits (see
+  /// stack_limits.h), in the order read, each with what was cut.
+  const std::vector<std::pair<std::string, LimitStats>>& limit_hits() const {
+    return limit_hits_;
+  }
+  /// What the limits cut in all the inputs read so far.
+  LimitStats limit_totals() const;
+  /// The perf.data inputs read, in order, each with what its replay found
+  /// (the recording's facts, for flamereport).
+  const std::vector<std::pair<std::string, PerfDataStats>>& recordings()
+      const {
+    return recordings_;
+  }
+
+ private:
+  bool AddInput(const std::string& file, std::string* err);
+  void NoteLimits(const std::string& file, const LimitStats& before);
+  bool AddParallel(const std::string& file, uint64_t index,
+                   ByteSource* source, std::string* err);
+  void MoveTablesIntoTrie();
+
+  // The stacks parsed by one worker thread, in names of its own: kept
+  // across inputs, sorted and merged into the trie by Finish().
+  struct WorkerTables {
+    StringInterner names;
+    StackCounts counts;
+  };
+
+  std::vector<std::pair<std::string, LimitStats>> limit_hits_;
+  std::vector<std::pair<std::string, PerfDataStats>> recordings_;
+  std::string last_file_;
+  const FoldConfig& config_;
+  const Diag& diag_;
+  StringInterner* names_;
+  StackTrie* trie_;
+  StackCounts counts_;       // the stacks read, until Finish() builds trie_
+  std::vector<std::unique_ptr<WorkerTables>> worker_tables_;  // --jobs N
+  PerfScriptParser parser_;  // the sequential parser; its state spans inputs
+  PerfScriptStats stats_;         // all of it, after Finish()
+  PerfScriptStats worker_stats_;  // what the parallel workers parsed
+  FoldedStats folded_stats_;
+  uint64_t input_count_ = 0;
+  std::string parallel_event_;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_COLLAPSE_FOLD_INPUTS_H_

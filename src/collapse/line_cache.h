@@ -1,0 +1,145 @@
+// LineCache: whole input lines seen before, recognised where they lie in the
+// read buffer, without splitting them into lines or fields first.
+//
+// The caller frames of a perf script sample are return addresses, so the
+// same stack line comes back byte for byte in every sample that passes
+// through that call site:
+//   \t    7f3a1d024422 pthread_mutex_lock+0x13e (/usr/lib/libc.so.6)
+// Such a line is found by a hash of its first kKeyBytes bytes (white space,
+// the address, the start of the symbol) and then compared whole, its '\n'
+// included: a match is the same line, so whatever was worked out for it the
+// first time holds again. Nothing is trusted to the hash.
+#ifndef FLAMEFOLD_COLLAPSE_LINE_CACHE_H_
+#define FLAMEFOLD_COLLAPSE_LINE_CACHE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "base/arena.h"
+#include "base/big_alloc.h"
+
+namespace flamefold {
+
+class LineCache {
+ public:
+  static constexpr size_t kKeyBytes = 32;
+
+  /// Holds at most `max_lines` lines and `max_bytes` bytes of them; past
+  /// that, Insert does nothing (lookups go on), so memory stays bounded
+  /// whatever the input.
+  explicit LineCache(size_t max_lines = size_t{1} << 18,
+                     size_t max_bytes = size_t{16} << 20);
+  LineCache(const LineCache&) = delete;
+  LineCache& operator=(const LineCache&) = delete;
+
+  /// Whether `line` (one whole line with its '\n', at least kKeyBytes
+  /// long) is stored with tag `tag` (0 or 1); if so, sets `*value` to
+  /// what was stored with it.
+  bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
+    const uint64_t h = Hash(line.data(), tag);
+    const uint64_t key = SlotKey(h, line.size(), tag);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.data == nullptr) return false;
+      if (s.key == key && SameBytes(line.data(), s.data, line.size())) {
+        *value = s.value;
+        return true;
+      }
+    }
+  }
+
+  /// Where the line at `p` ends: the index of the first '\n' in
+  /// [kKeyBytes - 1, avail), or 0 when there is none there. A line shorter
+  /// than kKeyBytes gives the end of a later line, which no stored line
+  /// matches (a stored line holds one '\n', at its end).
+  static size_t LineEnd(const char* p, size_t avail);
+
+  /// Stores `line`, which ends in '\n' and is at least kKeyBytes long, with
+  /// `tag` (0 or 1) and `value`, unless the cache is full or holds it
+  /// already.
+  void Insert(std::string_view line, uint32_t tag, uint32_t value);
+
+  size_t size() const { return count_; }
+
+ private:
+  struct Slot {
+    const char* data = nullptr;  // nullptr: free
+    uint64_t key = 0;            // SlotKey
+    uint32_t value = 0;
+  };
+  static constexpr size_t kMaxLength = size_t{1} << 30;  // longer: not stored
+  /// The hash's high half, the length and the tag (< 2), compared at once.
+  static uint64_t SlotKey(uint64_t hash, size_t length, uint32_t tag) {
+    return (hash & 0xFFFFFFFF00000000ull) | (length << 1) | (tag & 1);
+  }
+
+  static uint64_t Hash(const char* p, uint32_t tag);
+  /// The `n` (>= 16) bytes at `x` and `y` are equal.
+  static bool SameBytes(const char* x, const char* y, size_t n);
+  void Grow();
+
+  Arena arena_;
+  BigVector<Slot> slots_;
+  size_t mask_;
+  size_t count_ = 0;
+  size_t max_lines_;
+  size_t max_bytes_;
+};
+
+
+inline uint64_t LineCache::Hash(const char* p, uint32_t tag) {
+  uint64_t a, b, c, d;
+  std::memcpy(&a, p, 8);
+  std::memcpy(&b, p + 8, 8);
+  std::memcpy(&c, p + 16, 8);
+  std::memcpy(&d, p + 24, 8);
+  auto mix = [](uint64_t x, uint64_t y) {
+    __uint128_t r = static_cast<__uint128_t>(x) * y;
+    return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+  };
+  return mix(a ^ 0xa0761d6478bd642full ^ tag, b ^ 0xe7037ed1a0b428dbull) ^
+         mix(c ^ 0x8ebc6af09c88c6e3ull, d ^ 0x589965cc75374cc3ull);
+}
+
+inline size_t LineCache::LineEnd(const char* p, size_t avail) {
+  size_t i = kKeyBytes - 1;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  for (; i + 16 <= avail; i += 16) {
+    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl)));
+    if (m != 0) return i + __builtin_ctz(m);
+  }
+#endif
+  for (; i < avail; ++i) {
+    if (p[i] == '\n') return i;
+  }
+  return 0;
+}
+
+inline bool LineCache::SameBytes(const char* x, const char* y, size_t n) {
+#if defined(__SSE2__)
+  // 16 bytes at a time, the last 16 overlapping; differences are gathered
+  // without a branch per block (lines are a few blocks long).
+  auto load = [](const char* q) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+  };
+  __m128i diff = _mm_xor_si128(load(x + n - 16), load(y + n - 16));
+  for (size_t i = 0; i + 16 < n; i += 16) {
+    diff = _mm_or_si128(diff, _mm_xor_si128(load(x + i), load(y + i)));
+  }
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(diff, _mm_setzero_si128())) == 0xFFFF;
+#else
+  return std::memcmp(x, y, n) == 0;
+#endif
+}
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_COLLAPSE_LINE_CACHE_H_

@@ -1,0 +1,214 @@
+// PerfScriptParser: `perf script` text to samples, as stackcollapse-perf.pl
+// reads it, quirks included (see ../shared/reference/ and the README's list
+// of differences for what --modern changes).
+#ifndef FLAMEFOLD_COLLAPSE_PERF_SCRIPT_H_
+#define FLAMEFOLD_COLLAPSE_PERF_SCRIPT_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/arena.h"
+#include "base/big_alloc.h"
+#include "io/input.h"
+#include "collapse/key_table.h"
+#include "collapse/line_cache.h"
+#include "io/line_reader.h"
+#include "base/perl_number.h"
+#include "collapse/stack_limits.h"
+#include "collapse/stack_trie.h"
+
+namespace flamefold {
+
+class FrameInliner;
+
+struct PerfScriptOptions {
+  bool include_pid = false;      // --pid: process frame "comm-PID"
+  bool include_tid = false;      // --tid: "comm-PID/TID" (wins over --pid)
+  bool annotate_kernel = false;  // --kernel: "_[k]" on kernel frames
+  bool annotate_jit = false;     // --jit: "_[j]" on perf-map JIT frames
+  bool include_addrs = false;    // --addrs: "[mod <pc>]" for unknown symbols
+  bool srcline = false;          // --srcline: input from perf script -F+srcline
+  std::string event_filter;      // --event-filter; "" = the first event seen
+  bool modern = false;           // --modern: fix the Perl script's data loss
+  // --inline (--context): user frames replaced by addr2line's inline
+  // chain; shared by the parsers of all threads (it locks).
+  FrameInliner* inliner = nullptr;
+  StackLimits limits;            // --max-stack-depth, --max-frame-length
+};
+
+/// What happened to the input, for --stats and for the warnings about the
+/// Perl script's quirks (each counted, so none is silent).
+struct PerfScriptStats {
+  uint64_t lines = 0;
+  uint64_t comment_lines = 0;
+  uint64_t samples = 0;               // samples folded
+  uint64_t samples_other_event = 0;   // skipped by the event filter
+  std::string other_event;            // the first event name skipped
+  // Samples skipped per event name, for an --event-filter that matched
+  // nothing; at most kMaxOtherEvents names (a hostile input has more).
+  static constexpr size_t kMaxOtherEvents = 32;
+  std::map<std::string, uint64_t, std::less<>> other_events;
+  uint64_t unrecognized_lines = 0;
+  std::string first_unrecognized;     // "FILE:LINE: text" of the first one
+  uint64_t long_lines = 0;            // longer than the line limit, skipped
+  std::string first_long_line;        // "FILE:LINE"
+  // Where the "first ..." cases were seen: (input index << 40) + line, so
+  // that statistics merged from several threads name the earliest one.
+  uint64_t first_unrecognized_at = UINT64_MAX;
+  uint64_t first_long_line_at = UINT64_MAX;
+  uint64_t other_event_at = UINT64_MAX;
+  // Perl quirks (in --modern mode these count what was fixed).
+  uint64_t last_sample_dropped = 0;   // input did not end with a blank line
+  uint64_t blank_with_spaces = 0;     // white-space-only line: no boundary
+  uint64_t paren_frames = 0;          // frames beginning with '(' dropped
+  uint64_t cut_names = 0;             // C++ names cut inside <...>
+  uint64_t one_char_comm = 0;         // one-character comm misparsed
+  uint64_t upper_hex_offsets = 0;     // +0xABC offsets left in names
+  uint64_t kernel_modules = 0;        // .ko / vmlinux-VER not marked _[k]
+  uint64_t jitdump_frames = 0;        // jitted-*.so not marked _[j]
+  LimitStats limits;                  // stacks and names cut to the limits
+};
+
+/// For an input opened as perf script text (`in->kind`): keeps that kind
+/// only if its first 64 KiB hold a line only perf script prints (a frame
+/// line, a sample header with its event), else calls it folded. The bytes
+/// read stay in `in->source`. False with `*err` on a read error.
+bool ConfirmPerfScript(Input* in, std::string* err);
+
+/// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.
+void MergeStats(PerfScriptStats* a, const PerfScriptStats& b);
+
+class PerfScriptParser {
+ public:
+  /// Names are interned in `names`; samples go to `sink`. Both must outlive
+  /// the parser.
+  PerfScriptParser(const PerfScriptOptions& options, StringInterner* names,
+                   SampleSink* sink);
+
+  /// Parses every line of one input. Like Perl's `<>`, the state carries
+  /// over from one input to the next (a sample may continue in the next
+  /// file). Returns false on a read error, with `*err` set.
+  /// `line_base` is added to line numbers in messages (for a chunk that
+  /// starts inside a file).
+  bool Feed(LineReader* reader, std::string_view file, std::string* err,
+            uint64_t line_base = 0, uint64_t input_index = 0);
+
+  /// Ends the input. The Perl script drops a sample that is not followed by
+  /// a blank line; so do we, counting it, unless --modern.
+  void Finish();
+
+  const PerfScriptStats& stats() const { return stats_; }
+  const PerfScriptOptions& options() const { return options_; }
+  /// The event kept, once known ("" before the first event line).
+  const std::string& event_filter() const { return event_filter_; }
+
+  /// Frame line fields, exposed for tests: see the .cc for the grammar.
+  struct FrameFields {
+    std::string_view pc, rawfunc, mod;
+  };
+  static bool MatchFrameLine(std::string_view line, FrameFields* out);
+  struct HeaderFields {
+    std::string_view comm, pid, tid;  // tid empty when absent
+    bool has_tid = false;
+  };
+  static bool MatchHeaderLine(std::string_view line, bool modern,
+                              HeaderFields* out);
+  struct EventFields {
+    std::string_view period, event;  // period empty when absent
+  };
+  static bool MatchEvent(std::string_view line, EventFields* out);
+
+ private:
+  struct LineResult {
+    uint32_t first = 0;   // into pieces_
+    uint32_t count = 0;
+    uint8_t kind = 0;     // kFrame, kDropped, kUnrecognized
+    uint8_t quirks = 0;   // bit set of Quirk
+  };
+  enum Kind : uint8_t { kFrame, kDropped, kUnrecognized, kBinary };
+  enum Quirk : uint8_t {
+    kCutName = 1,
+    kUpperHex = 2,
+    kKernelModule = 4,
+    kJitdump = 8,
+    kLongName = 16,  // a name cut to the frame-length limit
+  };
+
+  bool FastStackLine(std::string_view line, bool terminated);
+  void CachedLines(LineReader* reader);
+  void OnLine(std::string_view line, LineReader* reader,
+              std::string_view file);
+  void OnHeader(std::string_view line, const HeaderFields& h);
+  void EndSample();
+  void ProcessStackLine(std::string_view line, uint64_t lineno,
+                        std::string_view file, LineReader* reader);
+  void AssembleFrames();
+  void PushFrames(const LineResult& res);
+  void TrimDeepStack();
+  uint32_t LookupFrame(const FrameFields& f);
+  LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
+  bool InlineFrame(const FrameFields& f, LineResult* res);
+  void TidyPiece(std::string* func, uint8_t* quirks) const;
+  void Annotate(std::string* func, size_t index, std::string_view mod,
+                uint8_t* quirks) const;
+  void CountQuirks(uint8_t quirks);
+  uint64_t Position(uint64_t lineno) const;
+  bool HasNul(std::string_view line, uint64_t lineno, std::string_view file);
+  void SetPname(std::string_view pname);
+
+  PerfScriptOptions options_;
+  StringInterner* names_;
+  SampleSink* sink_;
+  PerfScriptStats stats_;
+  std::string error_;  // set on binary input; Feed then fails
+  uint64_t line_base_ = 0;
+  uint64_t input_index_ = 0;
+  uint64_t header_at_ = 0;  // position of the event line being read
+
+  std::string event_filter_;
+  bool event_defaulted_ = false;
+  bool event_warning_ = false;
+
+  // The sample being read: Perl's $pname, @stack and $m_period.
+  bool has_pname_ = false;      // $pname is true
+  bool pname_java_ = false;     // $pname =~ /^java/
+  uint32_t pname_index_ = 0;    // into pname_results_
+  std::vector<SymbolId> stack_rev_;  // frames, leaf first
+  uint64_t trimmed_ = 0;  // leaf-side frames dropped past the depth limit
+  PerlNumber period_ = PerlNumber::FromUint(1);
+  std::vector<SymbolId> frames_;     // scratch: root to leaf
+
+  // Caches: the frames for each distinct stack line key (see LookupFrame)
+  // and for each distinct process name.
+  KeyTable frame_keys_;
+  std::vector<LineResult> frame_results_;
+  bool fast_lines_ = true;  // FastStackLine may take stack lines
+  // Caller lines (all but the first of a sample, which is the sampled
+  // address and varies) that FastStackLine took, each with its frame_keys_
+  // id, for CachedLines.
+  LineCache line_cache_;
+  bool leaf_pending_ = false;  // no stack line of this sample read yet
+  StringInterner pname_keys_;
+  std::vector<LineResult> pname_results_;
+  std::vector<SymbolId> pieces_;
+  std::string scratch_;
+  std::string pname_scratch_;
+  // Without --pid, the process state each recent comm gave (SetPname's
+  // result), so that a header does not build and intern its name again.
+  struct CommSlot {
+    bool valid = false;
+    bool has_pname = false;
+    bool java = false;
+    uint32_t index = 0;
+    std::string comm;
+  };
+  std::array<CommSlot, 64> comm_cache_;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_COLLAPSE_PERF_SCRIPT_H_

@@ -1,0 +1,216 @@
+#include "flamegraph/flamegraph_merge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "collapse/folded.h"
+
+namespace flamefold {
+
+double MinWidth::Threshold(double time) const {
+  double time_max = TimeMax(time);
+  if (percent) return time_max * value / 100;
+  return value / (frame_pixels / time_max);
+}
+
+void PerlSplit(std::string_view s, std::string_view sep,
+               std::vector<std::string_view>* out) {
+  out->clear();
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t hit = s.find(sep, pos);
+    if (hit == std::string_view::npos) {
+      out->push_back(s.substr(pos));
+      break;
+    }
+    out->push_back(s.substr(pos, hit - pos));
+    pos = hit + sep.size();
+    if (pos == s.size()) {
+      out->push_back(std::string_view());
+      break;
+    }
+  }
+  while (!out->empty() && out->back().empty()) out->pop_back();
+}
+
+bool ParseFlameLine(std::string_view line, std::string_view* stack,
+                    std::string_view* count1, std::string_view* count2) {
+  std::string_view rest, last;
+  if (!SplitFoldedLine(line, &rest, &last)) return false;
+  std::string_view inner, first;
+  if (SplitFoldedLine(rest, &inner, &first)) {
+    *stack = inner;
+    *count1 = first;
+    *count2 = last;
+  } else {
+    *stack = rest;
+    *count1 = last;
+    *count2 = std::string_view();
+  }
+  return true;
+}
+
+std::string ReverseFlameLine(std::string_view line) {
+  std::string_view stack, c1, c2;
+  if (!ParseFlameLine(line, &stack, &c1, &c2)) return " ";
+  std::vector<std::string_view> fields;
+  PerlSplit(stack, ";", &fields);
+  std::string out;
+  out.reserve(line.size() + 2);
+  for (size_t i = fields.size(); i-- > 0;) {
+    out.append(fields[i]);
+    if (i > 0) out.push_back(';');
+  }
+  out.push_back(' ');
+  out.append(c1);
+  if (!c2.empty()) {
+    out.push_back(' ');
+    out.append(c2);
+  }
+  return out;
+}
+
+std::string ChainAnnotate(std::string_view stack) {
+  std::vector<std::string_view> parts;
+  PerlSplit(stack, ";--;", &parts);
+  std::string out;
+  if (!parts.empty()) out.append(parts[0]);
+  out.append(";--;");
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (i > 1) out.append(";--;");
+    for (char c : parts[i]) {
+      if (c == ';') out.append("_[w]");
+      out.push_back(c);
+    }
+    out.append("_[w]");
+  }
+  return out;
+}
+
+FrameMerger::FrameMerger(const MinWidth& min_width, bool chain)
+    : min_width_(min_width), chain_(chain) {}
+
+double FrameMerger::EndTimeKey() const {
+  if (time_.is_integer()) return static_cast<double>(time_.uint_value());
+  // flamegraph.pl keys a node by the string of its end time, which Perl
+  // prints with %.15g; widths are taken from that string.
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", time_.AsDouble());
+  return std::strtod(buf, nullptr);
+}
+
+void FrameMerger::AddLine(std::string_view line) {
+  std::string_view stack, c1, c2;
+  if (!ParseFlameLine(line, &stack, &c1, &c2)) {
+    ++ignored_;
+    return;
+  }
+  ++valid_lines_;
+  PerlNumber samples = PerlNumber::Parse(c1);
+  bool has_delta = !c2.empty();
+  double delta = 0;
+  PerlNumber width = samples;
+  if (has_delta) {
+    width = PerlNumber::Parse(c2);
+    delta = width.AsDouble() - samples.AsDouble();
+    if (std::abs(delta) > max_delta_) max_delta_ = std::abs(delta);
+  }
+  if (chain_) {
+    chain_buf_ = ChainAnnotate(stack);
+    stack = chain_buf_;
+  }
+  PerlSplit(stack, ";", &fields_);
+  fields_.insert(fields_.begin(), std::string_view());
+  Flow(fields_, has_delta, delta);
+  time_.Add(width);
+}
+
+void FrameMerger::Flow(const std::vector<std::string_view>& stack,
+                       bool has_delta, double delta) {
+  size_t same = 0;
+  while (same < open_.size() && same < stack.size() &&
+         open_[same].name == stack[same]) {
+    ++same;
+  }
+  if (open_.size() > same) {
+    double key = EndTimeKey();
+    if (key != closed_key_) {
+      closed_.clear();
+      closed_key_ = key;
+    }
+    for (size_t d = open_.size(); d-- > same;) Close(d, key);
+    open_.resize(same);
+  }
+  double now = time_.AsDouble();
+  for (size_t d = same; d < stack.size(); ++d) {
+    open_.push_back(Open{std::string(stack[d]), now,
+                         d + 1 == stack.size() ? delta : 0, has_delta,
+                         time_.is_integer(), time_.uint_value()});
+  }
+}
+
+// Perl subtracts integer times exactly (beyond 2^53 too), others as doubles.
+double FrameMerger::Width(const Open& o, double etime) const {
+  if (o.start_is_integer && time_.is_integer()) {
+    return static_cast<double>(time_.uint_value() - o.start);
+  }
+  return etime - o.stime;
+}
+
+void FrameMerger::Close(size_t depth, double etime) {
+  Open& o = open_[depth];
+  for (Closed& c : closed_) {
+    if (c.depth != depth || c.name != o.name) continue;
+    if (c.frame >= 0) {
+      FlameFrame& f = frames_[static_cast<size_t>(c.frame)];
+      f.stime = o.stime;
+      f.width = Width(o, etime);
+      if (o.has_delta) {
+        f.delta = o.delta;
+        f.has_delta = true;
+      }
+    }
+    return;
+  }
+  int64_t index = -1;
+  double width = Width(o, etime);
+  if (!(width < min_width_.Threshold(time_.AsDouble()))) {
+    index = static_cast<int64_t>(frames_.size());
+    frames_.push_back(FlameFrame{names_.Intern(o.name),
+                                 static_cast<uint32_t>(depth), o.stime, etime,
+                                 width, o.delta, o.has_delta});
+  }
+  closed_.push_back(Closed{std::move(o.name), depth, index});
+}
+
+void FrameMerger::Finish() {
+  Flow({}, false, 0);
+  double threshold = min_width_.Threshold(time_.AsDouble());
+  std::erase_if(frames_, [&](const FlameFrame& f) {
+    return f.width < threshold;
+  });
+  closed_.clear();
+  depth_max_ = 0;
+  for (const FlameFrame& f : frames_) depth_max_ = std::max(depth_max_, f.depth);
+}
+
+size_t FrameMerger::LimitFrames(size_t max_frames) {
+  if (frames_.size() <= max_frames) return 0;
+  std::vector<double> widths;
+  widths.reserve(frames_.size());
+  for (const FlameFrame& f : frames_) widths.push_back(f.width);
+  std::nth_element(widths.begin(), widths.begin() + max_frames, widths.end(),
+                   std::greater<double>());
+  double cut = widths[max_frames];
+  size_t before = frames_.size();
+  std::erase_if(frames_, [&](const FlameFrame& f) {
+    return f.depth > 0 && !(f.width > cut);
+  });
+  depth_max_ = 0;
+  for (const FlameFrame& f : frames_) depth_max_ = std::max(depth_max_, f.depth);
+  return before - frames_.size();
+}
+
+}  // namespace flamefold

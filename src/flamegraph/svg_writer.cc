@@ -1,0 +1,435 @@
+// The SVG of a flame graph. Layout rules (flamegraph.pl's, which ours must
+// equal frame for frame):
+//   xpad = 10; ypad1 = 3 * fontsize (top, title); ypad2 = 2 * fontsize + 10
+//   (bottom, details line); ypad3 = 2 * fontsize more when a subtitle is set.
+//   height = (depthmax + 1) * frameheight + ypad1 + ypad2 [+ ypad3].
+//   x1 = xpad + start * widthpertime, x2 = xpad + end * widthpertime, each
+//   printed with %.1f; the rect width is the difference of those printed
+//   values. y values are printed as plain numbers, text x with %.2f.
+//   The label is the name (without a trailing _[k] style annotation) cut to
+//   int((x2 - x1) / (fontsize * fontwidth)) code points, its last two
+//   replaced by ".." when cut, and empty below 3 code points.
+#include "flamegraph/svg_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+
+#include "flamegraph/svg_text.h"
+#include "flamegraph_viewer_js.h"
+
+namespace flamefold {
+namespace {
+
+constexpr double kXPad = 10;
+constexpr double kFramePad = 1;
+
+struct Layout {
+  double ypad1, ypad2, ypad3;
+  double height;
+  double time_max;
+  double width_per_time;
+};
+
+Layout ComputeLayout(const FrameMerger& merged,
+                     const FlameGraphOptions& opt) {
+  Layout l;
+  l.ypad1 = opt.font_size * 3;
+  l.ypad2 = opt.font_size * 2 + 10;
+  l.ypad3 = opt.font_size * 2;
+  l.height = (static_cast<double>(merged.depth_max()) + 1) * opt.frame_height +
+             l.ypad1 + l.ypad2;
+  if (!opt.subtitle.empty()) l.height += l.ypad3;
+  l.time_max = opt.min_width.TimeMax(merged.time());
+  l.width_per_time = (opt.width - 2 * kXPad) / l.time_max;
+  return l;
+}
+
+std::string Num(double v) {
+  std::string s;
+  AppendPerlValue(v, &s);
+  return s;
+}
+
+// "_[k]", "_[w]", "_[i]" or "_[j]" at the end: perf's annotations, which
+// flamegraph.pl leaves out of titles and labels.
+std::string_view StripAnnotation(std::string_view name) {
+  size_t n = name.size();
+  if (n >= 4 && name[n - 4] == '_' && name[n - 3] == '[' && name[n - 1] == ']' &&
+      std::strchr("kwij", name[n - 2]) != nullptr && name[n - 2] != '\0') {
+    return name.substr(0, n - 4);
+  }
+  return name;
+}
+
+// Comments may not hold "--" nor end in '-': a space goes between.
+std::string CommentSafe(std::string_view s) {
+  std::string clean;
+  AppendXmlEscaped(s, &clean);  // drops control characters
+  std::string out;
+  for (size_t i = 0; i < clean.size(); ++i) {
+    out.push_back(clean[i]);
+    if (clean[i] == '-' && (i + 1 == clean.size() || clean[i + 1] == '-')) {
+      out.push_back(' ');
+    }
+  }
+  return out;
+}
+
+bool IsEncodingName(std::string_view s) {
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
+
+// g_extra / a_extra are raw attribute text in flamegraph.pl; we pass them
+// on only when they are plain name="value" pairs, so they cannot break the
+// document.
+bool IsAttributeList(std::string_view s) {
+  size_t i = 0;
+  auto space = [&] {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  };
+  space();
+  if (i == s.size()) return false;
+  while (i < s.size()) {
+    size_t start = i;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) ||
+                            s[i] == '-' || s[i] == '_' || s[i] == ':' ||
+                            s[i] == '.')) {
+      ++i;
+    }
+    if (i == start || i >= s.size() || s[i] != '=') return false;
+    ++i;
+    if (i >= s.size() || s[i] != '"') return false;
+    ++i;
+    while (i < s.size() && s[i] != '"' && s[i] != '<' && s[i] != '&') ++i;
+    if (i >= s.size() || s[i] != '"') return false;
+    ++i;
+    if (i < s.size() && s[i] != ' ' && s[i] != '\t') return false;
+    space();
+  }
+  return IsValidUtf8(s);
+}
+
+void WriteHeader(const FlameGraphOptions& opt, double height, bool script,
+                 OutputSink* out) {
+  std::string s = "<?xml version=\"1.0\"";
+  if (!opt.encoding.empty() && IsEncodingName(opt.encoding)) {
+    s += " encoding=\"" + opt.encoding + "\"";
+  }
+  s += " standalone=\"no\"?>\n"
+       "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+       "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n";
+  std::string w = std::to_string(opt.width), h = Num(height);
+  s += "<svg version=\"1.1\" width=\"" + w + "\" height=\"" + h +
+       (script ? "\" onload=\"flamesvgInit(evt)" : "") +
+       "\" viewBox=\"0 0 " + w + " " + h +
+       "\" xmlns=\"http://www.w3.org/2000/svg\" "
+       "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+       "<!-- Flame graph drawn by flamesvg (flamefold), in the format of "
+       "FlameGraph's flamegraph.pl. -->\n";
+  s += "<!-- NOTES: " + CommentSafe(opt.notes) + " -->\n";
+  out->Write(s);
+}
+
+void WriteText(OutputSink* out, std::string_view id, double x, double y,
+               std::string_view text, std::string_view extra = "") {
+  std::string s = "<text";
+  if (!id.empty()) s += " id=\"" + std::string(id) + "\"";
+  s += " x=\"" + Fixed(x, 2) + "\" y=\"" + Num(y) + "\"";
+  // Not " " + std::string(extra): GCC 12 warns (-Wrestrict, a false
+  // positive, GCC bug 105329) on "literal" + std::string&&.
+  if (!extra.empty()) {
+    s += ' ';
+    s += extra;
+  }
+  s += ">";
+  AppendXmlEscaped(text, &s);
+  s += "</text>\n";
+  out->Write(s);
+}
+
+void WriteStyleAndScript(const FlameGraphOptions& opt, OutputSink* out) {
+  std::string s;
+  s += "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" "
+       "x2=\"0\">\n<stop stop-color=\"";
+  AppendXmlEscaped(opt.bg_top, &s);
+  s += "\" offset=\"5%\"/>\n<stop stop-color=\"";
+  AppendXmlEscaped(opt.bg_bottom, &s);
+  s += "\" offset=\"95%\"/>\n</linearGradient>\n</defs>\n";
+  s += "<style type=\"text/css\">\n";
+  s += "text { font-family:";
+  AppendXmlEscaped(opt.font_type, &s);
+  s += "; font-size:" + Num(opt.font_size) + "px; fill:rgb(0,0,0); }\n";
+  s += "#title { text-anchor:middle; font-size:" + Num(opt.font_size + 5) +
+       "px; }\n"
+       "#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
+       "#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
+       "#search:hover, #search.show, #ignorecase:hover, #ignorecase.show "
+       "{ opacity:1; }\n"
+       "#unzoom { cursor:pointer; }\n"
+       "#frames > *:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
+       ".hide { display:none; }\n"
+       "#zoomlayer > g:hover, #zoomlayer > a:hover { stroke:black; "
+       "stroke-width:0.5; cursor:pointer; }\n"
+       ".parent { opacity:0.5; }\n"
+       "</style>\n";
+  s += "<script type=\"text/ecmascript\"><![CDATA[\n";
+  out->Write(s);
+  out->Write(ViewerScript());
+  out->Write("]]></script>\n");
+}
+
+struct FrameText {
+  std::string title;
+  std::string label;
+};
+
+FrameText DescribeFrame(const FlameFrame& f, std::string_view name,
+                        double etime, double x1, double x2,
+                        const Layout& l, const FlameGraphOptions& opt) {
+  FrameText t;
+  bool root = name.empty() && f.depth == 0;
+  std::string samples =
+      Fixed((root ? etime - f.stime : f.width) * opt.factor, 0);
+  std::string samples_txt = GroupThousands(samples);
+  std::string_view bare = StripAnnotation(name);
+  if (root) {
+    t.title = "all (" + samples_txt + " " + opt.count_name + ", 100%)";
+  } else {
+    double denominator = l.time_max * opt.factor;
+    std::string pct =
+        Fixed(100 * std::strtod(samples.c_str(), nullptr) / denominator, 2);
+    t.title = std::string(bare) + " (" + samples_txt + " " + opt.count_name +
+              ", " + pct + "%";
+    if (f.has_delta) {
+      double d = opt.negate ? -f.delta : f.delta;
+      if (d == 0) d = 0;  // no "-0.00"
+      std::string delta_pct = Fixed(100 * d / denominator, 2);
+      t.title += "; " + std::string(d > 0 ? "+" : "") + delta_pct + "%";
+    }
+    t.title += ")";
+  }
+  double chars = std::trunc((x2 - x1) / (opt.font_size * opt.font_width));
+  if (chars >= 3) {
+    size_t n = chars > 1e9 ? SIZE_MAX : static_cast<size_t>(chars);
+    if (CodePointCount(bare) > n) {
+      t.label = std::string(CodePointPrefix(bare, n - 2)) + "..";
+    } else {
+      t.label = std::string(bare);
+    }
+  }
+  return t;
+}
+
+std::string FrameColor(std::string_view name, const FlameFrame& f,
+                       double max_delta, const FlameGraphOptions& opt,
+                       ColorSource* colors, PaletteMap* palette_map) {
+  if (name == "--") return "rgb(160,160,160)";
+  if (name == "-") return "rgb(200,200,200)";
+  if (f.has_delta) return DeltaColor(f.delta, max_delta, opt.negate);
+  if (palette_map != nullptr) {
+    return palette_map->Get(name, opt.palette, colors);
+  }
+  return colors->Color(opt.palette, name);
+}
+
+// Opens the frame's <g> (or <a> when --nameattr gives it a link).
+void OpenFrame(const std::map<std::string, std::string>* attrs,
+               std::string* s) {
+  if (attrs == nullptr) {
+    *s += "<g>";
+    return;
+  }
+  auto get = [&](const char* key) -> const std::string* {
+    auto it = attrs->find(key);
+    return it == attrs->end() ? nullptr : &it->second;
+  };
+  auto attr = [&](const char* name, const std::string& value) {
+    *s += ' ';
+    *s += name;
+    *s += "=\"";
+    AppendXmlEscaped(value, s);
+    *s += '"';
+  };
+  auto extra = [&](const char* key) {
+    const std::string* v = get(key);
+    if (v != nullptr && IsAttributeList(*v)) *s += " " + *v;
+  };
+  const std::string* href = get("href");
+  bool link = href != nullptr && !href->empty() && *href != "0";
+  if (link) {
+    *s += "<a";
+    attr("xlink:href", *href);
+    const std::string* target = get("target");
+    attr("target", target != nullptr && !target->empty() && *target != "0"
+                       ? *target
+                       : std::string("_top"));
+    extra("a_extra");
+  } else {
+    *s += "<g";
+  }
+  if (const std::string* id = get("id")) attr("id", *id);
+  if (const std::string* cls = get("class")) attr("class", *cls);
+  extra("g_extra");
+  *s += '>';
+}
+
+}  // namespace
+
+std::string_view ViewerScript() { return kViewerJs; }
+
+bool ReadNameAttrs(const std::string& path, NameAttrs* attrs,
+                   std::string* err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *err = path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::string raw;
+  uint64_t line_no = 0;
+  while (std::getline(in, raw)) {
+    ++line_no;
+    std::string line;
+    AppendValidUtf8(raw, &line);
+    size_t tab = line.find('\t');
+    if (tab == std::string::npos) {
+      *err = path + ":" + std::to_string(line_no) +
+             ": expected FUNCTION<TAB>key=value...";
+      return false;
+    }
+    std::vector<std::string_view> fields;
+    PerlSplit(std::string_view(line).substr(tab + 1), "\t", &fields);
+    // Perl: map { split /=/, $_, 2 } then pairs become a hash.
+    std::vector<std::string> flat;
+    for (std::string_view f : fields) {
+      if (f.empty()) continue;
+      size_t eq = f.find('=');
+      flat.emplace_back(f.substr(0, eq));
+      if (eq != std::string_view::npos) flat.emplace_back(f.substr(eq + 1));
+    }
+    auto& entry = (*attrs)[line.substr(0, tab)];
+    entry.clear();
+    for (size_t i = 0; i < flat.size(); i += 2) {
+      entry[flat[i]] = i + 1 < flat.size() ? flat[i + 1] : std::string();
+    }
+  }
+  return true;
+}
+
+std::string DefaultTitle(const FlameGraphOptions& options) {
+  if (options.flamechart) return "Flame Chart";
+  return options.inverted ? "Icicle Graph" : "Flame Graph";
+}
+
+void WriteErrorSvg(const FlameGraphOptions& opt, OutputSink* out) {
+  WriteHeader(opt, opt.font_size * 5, false, out);
+  WriteText(out, "", std::trunc(opt.width / 2.0), opt.font_size * 2,
+            "ERROR: No valid input provided to flamesvg.");
+  out->Write("</svg>\n");
+}
+
+void WriteFlameGraph(const FrameMerger& merged,
+                     const FlameGraphOptions& opt, ColorSource* colors,
+                     PaletteMap* palette_map, OutputSink* out) {
+  Layout l = ComputeLayout(merged, opt);
+  WriteHeader(opt, l.height, true, out);
+  WriteStyleAndScript(opt, out);
+  {
+    std::string s = "<rect x=\"0.0\" y=\"0\" width=\"" +
+                    Fixed(opt.width, 1) + "\" height=\"" + Fixed(l.height, 1) +
+                    "\" fill=\"url(#background)\"/>\n";
+    out->Write(s);
+  }
+  double mid = std::trunc(opt.width / 2.0);
+  std::string title = opt.title.empty() ? DefaultTitle(opt) : opt.title;
+  WriteText(out, "title", mid, opt.font_size * 2, title);
+  if (!opt.subtitle.empty()) {
+    WriteText(out, "subtitle", mid, opt.font_size * 4, opt.subtitle);
+  }
+  double bottom = l.height - l.ypad2 / 2;
+  WriteText(out, "details", kXPad, bottom, " ");
+  WriteText(out, "unzoom", kXPad, opt.font_size * 2, "Reset Zoom",
+            "class=\"hide\"");
+  WriteText(out, "search", opt.width - kXPad - 100, opt.font_size * 2,
+            "Search");
+  WriteText(out, "ignorecase", opt.width - kXPad - 16, opt.font_size * 2,
+            "ic");
+  WriteText(out, "matched", opt.width - kXPad - 100, bottom, " ");
+
+  // Settings the viewer needs, as attributes (never inside the script).
+  std::string s = "<g id=\"frames\" data-nametype=\"";
+  AppendXmlEscaped(opt.name_type, &s);
+  s += "\" data-fontsize=\"" + Num(opt.font_size) + "\" data-fontwidth=\"" +
+       Num(opt.font_width) + "\" data-xpad=\"10\" data-width=\"" +
+       std::to_string(opt.width) + "\" data-inverted=\"" +
+       (opt.inverted ? "1" : "0") + "\">\n";
+  out->Write(s);
+
+  // A fixed order: by depth, then from left to right.
+  const std::vector<FlameFrame>& frames = merged.frames();
+  std::vector<uint32_t> order(frames.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (frames[a].depth != frames[b].depth) return frames[a].depth < frames[b].depth;
+    return frames[a].stime < frames[b].stime;
+  });
+  for (uint32_t index : order) {
+    const FlameFrame& f = frames[index];
+    std::string_view name = merged.names().Get(f.name);
+    double etime = (name.empty() && f.depth == 0) ? l.time_max : f.etime;
+    double x1 = kXPad + f.stime * l.width_per_time;
+    double x2 = kXPad + etime * l.width_per_time;
+    double y1, y2;
+    if (!opt.inverted) {
+      y1 = l.height - l.ypad2 - (f.depth + 1.0) * opt.frame_height + kFramePad;
+      y2 = l.height - l.ypad2 - f.depth * static_cast<double>(opt.frame_height);
+    } else {
+      y1 = l.ypad1 + f.depth * static_cast<double>(opt.frame_height);
+      y2 = l.ypad1 + (f.depth + 1.0) * opt.frame_height - kFramePad;
+    }
+    FrameText text = DescribeFrame(f, name, etime, x1, x2, l, opt);
+    const std::map<std::string, std::string>* attrs = nullptr;
+    auto it = opt.name_attrs.find(name);
+    if (it != opt.name_attrs.end()) attrs = &it->second;
+    if (attrs != nullptr) {
+      auto t = attrs->find("title");
+      if (t != attrs->end() && !t->second.empty() && t->second != "0") {
+        text.title = t->second;
+      }
+    }
+    s.clear();
+    OpenFrame(attrs, &s);
+    s += "<title>";
+    AppendXmlEscaped(text.title, &s);
+    std::string x1s = Fixed(x1, 1), x2s = Fixed(x2, 1);
+    s += "</title><rect x=\"" + x1s + "\" y=\"" + Num(y1) + "\" width=\"" +
+         Fixed(std::strtod(x2s.c_str(), nullptr) -
+                   std::strtod(x1s.c_str(), nullptr),
+               1) +
+         "\" height=\"" + Fixed(y2 - y1, 1) + "\" fill=\"" +
+         FrameColor(name, f, merged.max_delta(), opt, colors, palette_map) +
+         "\" rx=\"2\" ry=\"2\"/>";
+    // An empty label is left out (flamegraph.pl writes an empty <text>):
+    // on big graphs most frames have none, and each element costs the
+    // browser layout time. The viewer adds one when a zoom makes room.
+    if (!text.label.empty()) {
+      s += "<text x=\"" + Fixed(x1 + 3, 2) + "\" y=\"" +
+           Num(3 + (y1 + y2) / 2) + "\">";
+      AppendXmlEscaped(text.label, &s);
+      s += "</text>";
+    }
+    s += (attrs != nullptr && s.compare(0, 2, "<a") == 0) ? "</a>\n" : "</g>\n";
+    out->Write(s);
+  }
+  out->Write("</g>\n</svg>\n");
+}
+
+}  // namespace flamefold

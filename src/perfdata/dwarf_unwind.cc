@@ -1,0 +1,583 @@
+#include "perfdata/dwarf_unwind.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+
+namespace flamefold {
+namespace {
+
+// perf's PERF_REG_X86_* (arch/x86/include/uapi/asm/perf_regs.h) against the
+// x86-64 psABI DWARF numbers; the return address column 16 is the PC.
+constexpr RegisterMap::Pair kX86_64[] = {
+    {0, 0},    // ax
+    {3, 1},    // dx
+    {2, 2},    // cx
+    {1, 3},    // bx
+    {4, 4},    // si
+    {5, 5},    // di
+    {6, 6},    // bp
+    {7, 7},    // sp
+    {16, 8},  {17, 9},  {18, 10}, {19, 11},  // r8-r11
+    {20, 12}, {21, 13}, {22, 14}, {23, 15},  // r12-r15
+    {8, 16},   // ip
+    {-1, -1},
+};
+
+// perf's PERF_REG_ARM64_* against the AArch64 DWARF numbers: x0-x30 and sp
+// keep their numbers; the PC has no DWARF number (the unwinder keeps it
+// apart, as for every architecture).
+constexpr RegisterMap::Pair kAarch64[] = {
+    {0, 0},   {1, 1},   {2, 2},   {3, 3},   {4, 4},   {5, 5},   {6, 6},
+    {7, 7},   {8, 8},   {9, 9},   {10, 10}, {11, 11}, {12, 12}, {13, 13},
+    {14, 14}, {15, 15}, {16, 16}, {17, 17}, {18, 18}, {19, 19}, {20, 20},
+    {21, 21}, {22, 22}, {23, 23}, {24, 24}, {25, 25}, {26, 26}, {27, 27},
+    {28, 28}, {29, 29}, {30, 30}, {31, 31},
+    {-1, -1},
+};
+
+constexpr RegisterMap kRegisterMaps[] = {
+    {"x86_64", 8, 7, 7, 6, kX86_64},
+    {"aarch64", 32, 31, 31, -1, kAarch64},
+};
+
+constexpr int kMaxRegs = 40;  // DWARF registers tracked (0..39)
+constexpr int kMaxOps = 64;   // longest CFI expression evaluated
+constexpr size_t kMaxDepth = 64;  // evaluation stack
+
+}  // namespace
+
+const RegisterMap* RegisterMapFor(std::string_view arch) {
+  for (const RegisterMap& m : kRegisterMaps) {
+    if (arch == m.arch) return &m;
+  }
+  return nullptr;
+}
+
+bool PerfRegister(uint64_t mask, const std::vector<uint64_t>& regs,
+                  int perf_reg, uint64_t* value) {
+  if (perf_reg < 0 || perf_reg >= 64 || !((mask >> perf_reg) & 1)) {
+    return false;
+  }
+  size_t index = static_cast<size_t>(
+      std::popcount(mask & ((uint64_t{1} << perf_reg) - 1)));
+  if (index >= regs.size()) return false;
+  *value = regs[index];
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Files and their rules.
+
+struct UnwindFiles::Rule {
+  enum Kind : uint8_t { kSame, kUndefined, kExpr };
+  struct Reg {
+    Kind kind = kSame;
+    uint32_t first = 0, count = 0;  // into ops
+  };
+  int ra = 16;
+  bool signal = false;
+  uint32_t cfa_first = 0, cfa_count = 0;
+  Reg regs[kMaxRegs];
+  std::vector<Dwarf_Op> ops;
+};
+
+struct UnwindFiles::File {
+  const char* data = nullptr;
+  size_t size = 0;
+  uint64_t elf_base = 0;  // the first PT_LOAD's page (perf's elf_base_address)
+  int fd = -1;
+  Elf* elf = nullptr;
+  Dwarf* dwarf = nullptr;
+  Dwarf_CFI* eh = nullptr;
+  Dwarf_CFI* debug = nullptr;
+  // By the addresses looked up in .eh_frame and in .debug_frame.
+  struct RuleKey {
+    uint64_t eh, debug;
+    bool operator==(const RuleKey&) const = default;
+  };
+  struct RuleKeyHash {
+    size_t operator()(const RuleKey& k) const {
+      return std::hash<uint64_t>()(k.eh * 0x9e3779b97f4a7c15ULL ^ k.debug);
+    }
+  };
+  std::unordered_map<RuleKey, std::unique_ptr<Rule>, RuleKeyHash> rules;
+
+  ~File() {
+    if (eh) dwarf_cfi_end(eh);
+    if (dwarf) dwarf_end(dwarf);
+    if (elf) elf_end(elf);
+    if (fd >= 0) close(fd);
+    if (data) munmap(const_cast<char*>(data), size);
+  }
+};
+
+struct UnwindFilesImpl {
+  std::unordered_map<std::string, std::unique_ptr<UnwindFiles::File>> files;
+};
+
+UnwindFiles::UnwindFiles() : impl_(std::make_unique<UnwindFilesImpl>()) {}
+UnwindFiles::~UnwindFiles() = default;
+
+namespace {
+
+// A PROGBITS section named `name`.
+bool HasData(Elf* elf, const char* name) {
+  size_t shstrndx = 0;
+  if (elf_getshdrstrndx(elf, &shstrndx) != 0) return false;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn;
+       scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS) continue;
+    const char* n = elf_strptr(elf, shstrndx, sh.sh_name);
+    if (n && std::strcmp(n, name) == 0) return true;
+  }
+  return false;
+}
+
+// The page of the first PT_LOAD's address: 0 for a shared object or a PIE,
+// 0x400000 for a classic executable.
+uint64_t FirstLoadPage(Elf* elf) {
+  size_t n = 0;
+  if (elf_getphdrnum(elf, &n) != 0) return 0;
+  for (size_t i = 0; i < n; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD) {
+      return ph.p_vaddr & ~uint64_t{0xfff};
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+UnwindFiles::File* UnwindFiles::Get(const std::string& path) {
+  auto [it, added] = impl_->files.try_emplace(path);
+  if (!added) return it->second.get();
+  auto f = std::make_unique<File>();
+  f->fd = path.empty() ? -1 : open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (f->fd >= 0 && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      st.st_size > 0) {
+    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ,
+                   MAP_PRIVATE, f->fd, 0);
+    if (p != MAP_FAILED) {
+      f->data = static_cast<const char*>(p);
+      f->size = static_cast<size_t>(st.st_size);
+    }
+  }
+  if (f->data) {
+    static bool init = (elf_version(EV_CURRENT), true);
+    (void)init;
+    f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, nullptr);
+    if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
+      f->elf_base = FirstLoadPage(f->elf);
+      // perf's libunwind reads .eh_frame through .eh_frame_hdr only, and
+      // then .debug_frame.
+      if (HasData(f->elf, ".eh_frame_hdr")) f->eh = dwarf_getcfi_elf(f->elf);
+      if (HasData(f->elf, ".debug_frame")) {
+        f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, nullptr);
+        if (f->dwarf) f->debug = dwarf_getcfi(f->dwarf);
+      }
+    }
+  }
+  it->second = std::move(f);
+  return it->second.get();
+}
+
+std::string_view UnwindFiles::Bytes(const std::string& path) {
+  File* f = Get(path);
+  return {f->data, f->size};
+}
+
+const UnwindFiles::Rule* UnwindFiles::RuleAt(const UnwindMapping& m,
+                                             uint64_t ip, bool* has_cfi) {
+  File* f = Get(m.file);
+  // .eh_frame: at the object's base as perf finds it; .debug_frame: by the
+  // offset in the file of the mapping holding `ip`.
+  // .eh_frame is looked up first, and .debug_frame where it finds nothing.
+  uint64_t eh_addr = ip - (m.lowest_start - f->elf_base);
+  uint64_t debug_addr = ip - (m.start - m.pgoff);
+  Dwarf_CFI* debug = f->debug;
+  if (!f->eh && !debug && !m.debug_file.empty() && m.debug_file != m.file) {
+    debug = Get(m.debug_file)->debug;
+  }
+  *has_cfi = f->eh || debug;
+  if (!*has_cfi) return nullptr;
+  auto [it, added] = f->rules.try_emplace(File::RuleKey{eh_addr, debug_addr});
+  if (!added) return it->second.get();
+  Dwarf_Frame* frame = nullptr;
+  if (!(f->eh && dwarf_cfi_addrframe(f->eh, eh_addr, &frame) == 0) &&
+      !(debug && dwarf_cfi_addrframe(debug, debug_addr, &frame) == 0)) {
+    return nullptr;
+  }
+  auto rule = std::make_unique<Rule>();
+  bool signal = false;
+  rule->ra = dwarf_frame_info(frame, nullptr, nullptr, &signal);
+  rule->signal = signal;
+  Dwarf_Op* ops = nullptr;
+  size_t nops = 0;
+  bool ok = rule->ra >= 0 && rule->ra < kMaxRegs &&
+            dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops > 0 &&
+            nops <= kMaxOps;
+  if (ok) {
+    rule->cfa_first = 0;
+    rule->cfa_count = static_cast<uint32_t>(nops);
+    rule->ops.assign(ops, ops + nops);
+    for (int r = 0; r < kMaxRegs; ++r) {
+      Dwarf_Op mem[3];
+      if (dwarf_frame_register(frame, r, mem, &ops, &nops) != 0) continue;
+      Rule::Reg& reg = rule->regs[r];
+      if (nops == 0) {
+        reg.kind = ops == nullptr ? Rule::kSame : Rule::kUndefined;
+      } else if (nops <= kMaxOps) {
+        reg.kind = Rule::kExpr;
+        reg.first = static_cast<uint32_t>(rule->ops.size());
+        reg.count = static_cast<uint32_t>(nops);
+        rule->ops.insert(rule->ops.end(), ops, ops + nops);
+      } else {
+        reg.kind = Rule::kUndefined;
+      }
+    }
+  }
+  std::free(frame);
+  if (!ok) return nullptr;
+  it->second = std::move(rule);
+  return it->second.get();
+}
+
+// ---------------------------------------------------------------------------
+// The walk. Registers are tracked as libunwind tracks them: where each one
+// can be read (its value, or a memory address), read only when needed.
+
+namespace {
+
+struct Loc {
+  enum Kind : uint8_t { kNull, kValue, kMemory } kind = kNull;
+  uint64_t v = 0;
+};
+
+}  // namespace
+
+struct DwarfUnwinder::State {
+  uint64_t ip = 0, cfa = 0;
+  bool use_prev = false;  // look the CFI up at ip - 1 (a return address)
+  Loc locs[kMaxRegs];
+};
+
+DwarfUnwinder::DwarfUnwinder(const RegisterMap* arch, UnwindMaps* maps,
+                             UnwindFiles* files)
+    : arch_(arch), maps_(maps), files_(files) {}
+
+bool DwarfUnwinder::ReadWord(uint64_t addr, uint64_t* value) {
+  std::string_view stack = sample_->stack;
+  // perf's access_mem: inside the copy unless the word reaches its end.
+  if (addr >= sp_ && addr - sp_ < stack.size() &&
+      stack.size() - (addr - sp_) > 8) {
+    std::memcpy(value, stack.data() + (addr - sp_), 8);
+    return true;
+  }
+  // Above the copy, on the stack still: the copy was too short.
+  if (addr >= sp_ && addr - sp_ < (uint64_t{1} << 24)) read_past_copy_ = true;
+  UnwindMapping m;
+  if (!maps_->Find(addr, &m)) return false;
+  *value = 0;  // what perf reads where the mapping's file has no such word
+  if (m.file.empty()) return true;
+  std::string_view bytes = files_->Bytes(m.file);
+  uint64_t off = addr - m.start + m.pgoff;
+  if (off <= bytes.size() && bytes.size() - off >= 8) {
+    std::memcpy(value, bytes.data() + off, 8);
+  }
+  return true;
+}
+
+namespace {
+
+// Evaluates a CFI expression of `rule` (ops [first, first + count)) over the
+// registers of `old` (the stack pointer reads as the CFA), `cfa` standing
+// for DW_OP_call_frame_cfa. `*loc` is the result: a memory location, a
+// value (DW_OP_stack_value), or the location of a register (DW_OP_regN).
+template <typename Read>
+bool Eval(const Dwarf_Op* ops, size_t count, const Loc* old, uint64_t old_cfa,
+          uint64_t cfa, int sp, const Read& read, Loc* loc) {
+  uint64_t stack[kMaxDepth];
+  size_t n = 0;
+  auto reg = [&](uint64_t r, uint64_t* v) {
+    if (r >= kMaxRegs) return false;
+    if (static_cast<int>(r) == sp) {
+      *v = old_cfa;
+      return true;
+    }
+    const Loc& l = old[r];
+    if (l.kind == Loc::kValue) {
+      *v = l.v;
+      return true;
+    }
+    return l.kind == Loc::kMemory && read(l.v, v);
+  };
+  auto push = [&](uint64_t v) {
+    if (n == kMaxDepth) return false;
+    stack[n++] = v;
+    return true;
+  };
+  bool value = false;
+  for (size_t i = 0; i < count; ++i) {
+    const Dwarf_Op& op = ops[i];
+    uint8_t a = op.atom;
+    uint64_t v = 0;
+    if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+      if (!push(a - DW_OP_lit0)) return false;
+    } else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+      if (!reg(a - DW_OP_breg0, &v) || !push(v + op.number)) return false;
+    } else if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+      if (count != 1 || a - DW_OP_reg0 >= kMaxRegs) return false;
+      *loc = old[a - DW_OP_reg0];
+      if (a - DW_OP_reg0 == sp) *loc = Loc{Loc::kValue, old_cfa};
+      return true;
+    } else {
+      switch (a) {
+        case DW_OP_call_frame_cfa:
+          if (!push(cfa)) return false;
+          break;
+        case DW_OP_bregx:
+          if (!reg(op.number, &v) || !push(v + op.number2)) return false;
+          break;
+        case DW_OP_regx:
+          if (count != 1 || op.number >= kMaxRegs) return false;
+          *loc = old[op.number];
+          if (static_cast<int>(op.number) == sp) {
+            *loc = Loc{Loc::kValue, old_cfa};
+          }
+          return true;
+        case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
+        case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s:
+        case DW_OP_const8u: case DW_OP_const8s: case DW_OP_constu:
+        case DW_OP_consts: case DW_OP_addr:
+          if (!push(op.number)) return false;
+          break;
+        case DW_OP_plus_uconst:
+          if (n < 1) return false;
+          stack[n - 1] += op.number;
+          break;
+        case DW_OP_dup:
+          if (n < 1 || !push(stack[n - 1])) return false;
+          break;
+        case DW_OP_over:
+          if (n < 2 || !push(stack[n - 2])) return false;
+          break;
+        case DW_OP_drop:
+          if (n < 1) return false;
+          --n;
+          break;
+        case DW_OP_swap:
+          if (n < 2) return false;
+          std::swap(stack[n - 1], stack[n - 2]);
+          break;
+        case DW_OP_deref:
+          if (n < 1 || !read(stack[n - 1], &stack[n - 1])) return false;
+          break;
+        case DW_OP_neg:
+          if (n < 1) return false;
+          stack[n - 1] = 0 - stack[n - 1];
+          break;
+        case DW_OP_not:
+          if (n < 1) return false;
+          stack[n - 1] = ~stack[n - 1];
+          break;
+        case DW_OP_nop:
+          break;
+        case DW_OP_stack_value:
+          if (i + 1 != count) return false;
+          value = true;
+          break;
+        default: {
+          if (n < 2) return false;
+          uint64_t b = stack[--n], x = stack[n - 1];
+          int64_t sx = static_cast<int64_t>(x), sb = static_cast<int64_t>(b);
+          switch (a) {
+            case DW_OP_plus: x += b; break;
+            case DW_OP_minus: x -= b; break;
+            case DW_OP_mul: x *= b; break;
+            case DW_OP_and: x &= b; break;
+            case DW_OP_or: x |= b; break;
+            case DW_OP_xor: x ^= b; break;
+            case DW_OP_shl: x = b < 64 ? x << b : 0; break;
+            case DW_OP_shr: x = b < 64 ? x >> b : 0; break;
+            case DW_OP_shra:
+              x = static_cast<uint64_t>(b < 64 ? sx >> b : (sx < 0 ? -1 : 0));
+              break;
+            case DW_OP_ge: x = sx >= sb; break;
+            case DW_OP_gt: x = sx > sb; break;
+            case DW_OP_le: x = sx <= sb; break;
+            case DW_OP_lt: x = sx < sb; break;
+            case DW_OP_eq: x = x == b; break;
+            case DW_OP_ne: x = x != b; break;
+            default: return false;  // not used by CFI we know of
+          }
+          stack[n - 1] = x;
+        }
+      }
+    }
+  }
+  if (n < 1) return false;
+  *loc = Loc{value ? Loc::kValue : Loc::kMemory, stack[n - 1]};
+  return true;
+}
+
+}  // namespace
+
+// One step up, as libunwind's unw_step: 1 with the caller in `*s`, 0 at
+// the end of the stack, -1 when it cannot go on.
+int DwarfUnwinder::Step(State* s) {
+  auto read = [this](uint64_t addr, uint64_t* v) { return ReadWord(addr, v); };
+  auto get = [&](const Loc& l, uint64_t* v) {
+    if (l.kind == Loc::kValue) {
+      *v = l.v;
+      return true;
+    }
+    return l.kind == Loc::kMemory && ReadWord(l.v, v);
+  };
+  uint64_t look = s->use_prev ? s->ip - 1 : s->ip;
+  // perf's find_proc_info fails (-EINVAL) where no mapping holds the
+  // address, or its object has no file or no CFI: libunwind then stops.
+  // Only where the object has CFI that does not cover the address (
+  // -UNW_ENOINFO) does it go on by the frame-pointer guess.
+  const UnwindFiles::Rule* rule = nullptr;
+  UnwindMapping m;
+  bool has_cfi = false;
+  if (maps_->Find(look, &m) && !m.file.empty()) {
+    rule = files_->RuleAt(m, look, &has_cfi);
+  }
+  no_cfi_ = !has_cfi;
+  guessed_ = has_cfi && rule == nullptr;
+  if (no_cfi_) return -1;
+  int sp = arch_->dwarf_sp;
+  if (rule) {
+    const Dwarf_Op* ops = rule->ops.data();
+    Loc cfa_loc;
+    if (!Eval(ops + rule->cfa_first, rule->cfa_count, s->locs, s->cfa, 0, sp,
+              read, &cfa_loc)) {
+      return -1;
+    }
+    uint64_t cfa = cfa_loc.v;
+    if (cfa_loc.kind != Loc::kMemory && cfa_loc.kind != Loc::kValue) {
+      return -1;
+    }
+    Loc locs[kMaxRegs];
+    for (int r = 0; r < kMaxRegs; ++r) {
+      const UnwindFiles::Rule::Reg& reg = rule->regs[r];
+      locs[r] = s->locs[r];
+      if (reg.kind == UnwindFiles::Rule::kUndefined) {
+        if (r == rule->ra) locs[r] = Loc{};  // the end of the stack
+      } else if (reg.kind == UnwindFiles::Rule::kExpr && r != sp) {
+        if (!Eval(ops + reg.first, reg.count, s->locs, s->cfa, cfa, sp, read,
+                  &locs[r])) {
+          locs[r] = Loc{};
+        }
+      }
+    }
+    if (locs[rule->ra].kind == Loc::kNull) return 0;
+    uint64_t ip = 0;
+    if (!get(locs[rule->ra], &ip)) return -1;
+    std::memcpy(s->locs, locs, sizeof locs);
+    s->cfa = cfa;
+    s->ip = ip;
+    s->use_prev = true;
+    return 1;
+  }
+  // No CFI: libunwind's x86-64 guess, the frame-pointer chain, when the
+  // frame pointer lies a little above the CFA.
+  int fp = arch_->dwarf_fp;
+  if (fp < 0 || s->locs[fp].kind == Loc::kNull) return 0;
+  uint64_t rbp = 0, rbp1 = 0;
+  if (!get(s->locs[fp], &rbp)) return -1;
+  if (rbp == 0) return 0;
+  if (!ReadWord(rbp, &rbp1) || rbp < s->cfa || rbp - s->cfa > 0x4000) {
+    return 0;
+  }
+  uint64_t prev_ip = s->ip, prev_cfa = s->cfa;
+  for (Loc& l : s->locs) l = Loc{};
+  s->locs[fp] = Loc{Loc::kMemory, rbp};
+  s->cfa += 16;
+  s->use_prev = true;
+  if (!ReadWord(rbp + 8, &s->ip)) return -1;
+  if (s->ip == prev_ip && s->cfa == prev_cfa) return -1;
+  return 1;
+}
+
+const char* UnwindStopName(UnwindStop stop) {
+  switch (stop) {
+    case UnwindStop::kNone: return "none";
+    case UnwindStop::kNoCfi: return "no CFI in the object or no object";
+    case UnwindStop::kGuessed: return "address without CFI (frame-pointer guess)";
+    case UnwindStop::kStackCopy: return "stack copy too short";
+    case UnwindStop::kUnreadable: return "register or memory not recoverable";
+    case UnwindStop::kNoObject:
+      return "no object of the process readable (no user frame)";
+  }
+  return "?";
+}
+
+UnwindResult DwarfUnwinder::Unwind(const UnwindSample& sample,
+                                   size_t max_frames,
+                                   std::vector<uint64_t>* ips) {
+  ips->clear();
+  UnwindResult result;
+  uint64_t pc = 0, sp = 0;
+  if (!sample.regs || max_frames == 0 ||
+      !PerfRegister(sample.regs_mask, *sample.regs, arch_->perf_ip, &pc) ||
+      !PerfRegister(sample.regs_mask, *sample.regs, arch_->perf_sp, &sp)) {
+    return result;
+  }
+  ips->push_back(pc);
+  if (sample.stack.empty()) {
+    return {UnwindStop::kStackCopy, pc};
+  }
+  sample_ = &sample;
+  sp_ = sp;
+  State s;
+  s.ip = pc;
+  s.cfa = sp;
+  for (const RegisterMap::Pair* p = arch_->pairs; p->perf >= 0; ++p) {
+    uint64_t v = 0;
+    if (p->dwarf < kMaxRegs &&
+        PerfRegister(sample.regs_mask, *sample.regs, p->perf, &v)) {
+      s.locs[p->dwarf] = Loc{Loc::kValue, v};
+    }
+  }
+  // What is told: a read past the stack copy, else what ended the walk,
+  // else the first frame-pointer guess.
+  UnwindResult copy, guess;
+  while (ips->size() < max_frames) {
+    uint64_t at = ips->back();
+    read_past_copy_ = false;
+    int step = Step(&s);
+    if (read_past_copy_ && copy.stop == UnwindStop::kNone) {
+      copy = {UnwindStop::kStackCopy, at};
+    }
+    if (guessed_ && guess.stop == UnwindStop::kNone) {
+      guess = {UnwindStop::kGuessed, at};
+    }
+    if (step < 0) {
+      result = {no_cfi_ ? UnwindStop::kNoCfi : UnwindStop::kUnreadable, at};
+    }
+    if (step <= 0) break;
+    // The caller resumes after its call: its frame is at ip - 1.
+    ips->push_back(s.ip - 1);
+  }
+  if (copy.stop != UnwindStop::kNone) result = copy;
+  if (result.stop == UnwindStop::kNone) result = guess;
+  sample_ = nullptr;
+  return result;
+}
+
+}  // namespace flamefold

@@ -1,0 +1,130 @@
+// From perf.data to folded stacks without perf: the records are replayed
+// as perf script replays them and each sample is written as the text perf
+// script prints for it, which the perf script parser then folds. Going
+// through the same text keeps every rule of stackcollapse-perf.pl (comm
+// parsing, event filter, name tidying, --pid/--tid/--kernel/--jit) exactly
+// as it is for `perf script | flamefold`.
+//
+// The replay, as perf script does it:
+//   - records with a time are queued and delivered in time order (stable),
+//     flushed at each FINISHED_ROUND up to the newest time of the round
+//     before; records without a time (or time 0) are applied at once;
+//   - COMM, FORK, MMAP and MMAP2 update threads and their maps, so a sample
+//     takes the comm and maps of its moment;
+//   - call chains switch between kernel and user maps at the PERF_CONTEXT
+//     markers; a guest context discards the chain; at most 127 frames;
+//   - samples in guest mode are skipped.
+#ifndef FLAMEFOLD_PERFDATA_PERF_DATA_FOLD_H_
+#define FLAMEFOLD_PERFDATA_PERF_DATA_FOLD_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/byte_source.h"
+#include "base/diag.h"
+#include "perfdata/dwarf_unwind.h"
+#include "collapse/perf_script.h"
+#include "symbols/symbol_resolver.h"
+
+namespace flamefold {
+
+struct PerfDataStats {
+  uint64_t records = 0;
+  uint64_t samples = 0;
+  uint64_t samples_skipped = 0;  // guest mode
+  uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
+  std::string truncated;         // what a cut-short input lost
+  // --call-graph dwarf: samples unwound, and those whose walk ended early
+  // or went on by the frame-pointer guess, by (reason, DSO name).
+  uint64_t unwound = 0, unwind_stopped = 0;
+  std::map<std::pair<UnwindStop, std::string>, uint64_t> unwind_stops;
+  std::vector<std::string> warnings;
+  // From the feature sections, for --stats and flamereport.
+  std::string hostname, perf_version, cmdline, os_release, arch;
+  // The recording's own facts, for flamereport.
+  struct Event {
+    std::string name;
+    bool freq = false;  // rate: samples a second (-F); else events a sample
+    uint64_t rate = 0;
+    uint64_t samples = 0;
+  };
+  std::vector<Event> events;  // perf's dummy (tracking-only) events left out
+  uint64_t first_time = UINT64_MAX, last_time = 0;  // of the samples, in ns
+  // What the kernel could not write (its buffer was full), as perf
+  // record saw it: LOST_SAMPLES records count samples (perf 6.0 and
+  // kernels 6.0 on write one at the end); LOST records count records of
+  // any kind, in chunks.
+  uint64_t lost_samples = 0;
+  bool lost_samples_recorded = false;  // a LOST_SAMPLES record was read
+  uint64_t lost_records = 0, lost_chunks = 0;
+  uint64_t frames = 0;            // of every sample, as perf script prints
+  uint64_t frames_no_symbol = 0;  // ... them: those shown as [unknown]
+  /// The DSOs of those frames ("[unknown]": no mapping), most frames first.
+  std::vector<std::pair<std::string, uint64_t>> no_symbol_dsos;
+};
+
+/// One line: how many unwound samples ended early, by reason, with the
+/// DSOs and counts.
+std::string UnwindStopSummary(const PerfDataStats& stats);
+
+/// How RenderPerfData writes the samples.
+struct PerfDataText {
+  /// false: the frame lines are shortened where the perf script parser
+  /// ignores the difference: no padding before the address and no "+0x"
+  /// offset after the symbol (unless the name itself holds "+0x"), so that
+  /// a function's frames are one distinct line for the parser's cache.
+  bool exact = true;
+  /// As `perf script -F+srcline`: each frame followed by the line
+  /// "  SRCLINE" when perf prints one (see perf_srcline.h). The frames are
+  /// then written exactly, whatever `exact` says: stackcollapse-perf.pl
+  /// takes a frame line for the source line of a frame that has none.
+  bool srcline = false;
+  /// As `perf script -F +pid`: "comm PID/TID" in each sample's header
+  /// instead of "comm TID", so that --pid and --tid see the process.
+  bool pid_tid = false;
+};
+
+/// Writes the perf script text of every sample of the perf.data in `src`
+/// through `emit`, in pieces that end at sample boundaries. False with
+/// `*err` on corrupt input or when `emit` returns false.
+/// When `map_path` names a regular file holding the same bytes as `src`
+/// (an uncompressed file input), it is mapped instead of read.
+bool RenderPerfData(const std::string& name, ByteSource* src,
+                    const SymbolOptions& options,
+                    const std::function<bool(std::string_view)>& emit,
+                    PerfDataStats* stats, std::string* err,
+                    PerfDataText text = {}, const std::string& map_path = "");
+
+/// Receives a chunk of text. It may keep the chunk's buffer, swapping in
+/// another (whose content is then dropped), so that chunks move between
+/// threads without copies; false stops the rendering.
+using ChunkSink = std::function<bool(std::string* chunk)>;
+
+/// RenderPerfData with chunks handed over by buffer.
+bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
+                          const SymbolOptions& options, const ChunkSink& take,
+                          PerfDataStats* stats, std::string* err,
+                          PerfDataText text = {},
+                          const std::string& map_path = "");
+
+/// Folds the perf.data in `src` through `parser` (its state, such as the
+/// event filter, carries over as for any other input). A parser reading
+/// --srcline input is given the source lines perf script -F+srcline
+/// prints.
+bool FoldPerfData(const std::string& name, ByteSource* src,
+                  const SymbolOptions& options, PerfScriptParser* parser,
+                  uint64_t input_index, PerfDataStats* stats,
+                  std::string* err, const std::string& map_path = "");
+
+/// Warns, once each, about what folding the perf.data `file` lost or
+/// lacked (symbols, --call-graph dwarf stacks, a cut-short file): every
+/// tool that folds perf.data says the same, under its own name.
+void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,
+                       const Diag& diag);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_PERFDATA_PERF_DATA_FOLD_H_

@@ -1,0 +1,65 @@
+// The flamereport command: a hotspot report of a profile (anything
+// flamefold reads) as text, CSV or JSON. Kept in the library so that tests
+// drive it without a process.
+#ifndef FLAMEFOLD_REPORT_REPORT_H_
+#define FLAMEFOLD_REPORT_REPORT_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/diag.h"
+#include "cli/flamefold_cli.h"
+#include "base/output.h"
+#include "perfdata/perf_data_fold.h"
+#include "report/report_stats.h"
+#include "collapse/stack_limits.h"
+#include "symbols/symbol_resolver.h"
+
+namespace flamefold {
+
+enum class ReportFormat { kText, kCsv, kJson };
+
+struct ReportConfig {
+  size_t top = 10;  // --top N: functions per table (0: all)
+  ReportFormat format = ReportFormat::kText;
+  int tree_depth = 2;      // levels of callees under each function
+  size_t tree_width = 3;   // callees shown per level
+  FoldConfig fold;         // how inputs are folded: flamefold's options
+  StackLimits limits;      // --max-stack-depth, --max-frame-length
+  std::string output;      // -o FILE; "" is stdout
+  bool quiet = false;      // -q: no warnings
+  std::vector<std::string> inputs;  // none: stdin
+};
+
+enum class ReportArgs { kRun, kHelp, kVersion, kUsageError };
+
+/// Parses flamereport's command line (Getopt::Long rules, as every tool).
+ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
+                           std::string* err);
+
+/// The text of `flamereport --help`.
+std::string ReportHelp();
+
+/// What a report says about its input beside the stacks.
+struct ReportFacts {
+  std::string event;  // the event kept; "" when unknown
+  /// The samples of perf input (perf script text, perf.data) folded; 0
+  /// when there were none (folded stacks carry no sample numbers).
+  uint64_t samples = 0;
+  /// The counts are sums of sample periods, not numbers of samples.
+  bool periods = false;
+  /// Each perf.data input with its recording's facts.
+  std::vector<std::pair<std::string, PerfDataStats>> recordings;
+};
+
+/// Writes the report of `summary`.
+void WriteReport(const ReportConfig& config, const ProfileSummary& summary,
+                 const ReportFacts& facts, OutputSink* out);
+
+/// Reads the inputs and writes the report. Returns the exit status.
+int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_REPORT_REPORT_H_

@@ -1,0 +1,447 @@
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "symbols/symbol_demangle.h"
+
+namespace flamefold {
+namespace {
+
+constexpr std::string_view kAnon = "(anonymous namespace)";
+constexpr std::string_view kOperatorChars = "+-*/%^&|~!=<>,()[]";
+
+constexpr bool IsIdent(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_';
+}
+
+// At `i` starts the keyword "operator" (not inside another identifier).
+// The first letter is tested alone first: this runs for every character
+// of every demangled name.
+bool OperatorAt(std::string_view s, size_t i) {
+  return s[i] == 'o' && s.substr(i, 8) == "operator" &&
+         (i == 0 || !IsIdent(s[i - 1])) &&
+         (i + 8 >= s.size() || !IsIdent(s[i + 8]));
+}
+
+// Walks `s` at bracket depth 0 and reports, through the callbacks, each
+// '(' that opens a parameter list and each space, skipping the punctuation
+// of operator names and "(anonymous namespace)".
+// Letters, digits, '_' and ':' matter to none of the steps below unless
+// they start "operator"; they are skipped through a table (this runs over
+// every character of every demangled name).
+constexpr bool Plain(char c) {
+  return c != 'o' && (IsIdent(c) || c == ':');
+}
+struct PlainTable {
+  bool plain[256] = {};
+  constexpr PlainTable() {
+    for (int c = 0; c < 256; ++c) plain[c] = Plain(static_cast<char>(c));
+  }
+};
+constexpr PlainTable kPlain;
+
+template <typename OnParen, typename OnSpace>
+void Scan(std::string_view s, OnParen on_paren, OnSpace on_space) {
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (kPlain.plain[static_cast<unsigned char>(s[i])]) continue;
+    if (s[i] == '(' && s.substr(i, kAnon.size()) == kAnon) {
+      i += kAnon.size() - 1;
+      continue;
+    }
+    if (OperatorAt(s, i)) {
+      i += 8;
+      if (s.substr(i, 2) == "()" || s.substr(i, 2) == "[]") {
+        i += 1;
+        continue;
+      }
+      while (i < s.size() && kOperatorChars.find(s[i]) != std::string_view::npos &&
+             s[i] != '(') {
+        ++i;
+      }
+      --i;
+      continue;
+    }
+    char c = s[i];
+    if (c == '<' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == '>' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == '(') {
+      if (depth == 0) on_paren(i);
+      ++depth;
+    } else if (c == ')' && depth > 0) {
+      --depth;
+    } else if (c == ' ' && depth == 0) {
+      on_space(i);
+    }
+  }
+}
+
+// Legacy Rust names end in "::h" and 16 hex digits; their punctuation is
+// escaped ($LT$, $u20$, ..).
+bool IsLegacyRust(std::string_view s) {
+  if (s.size() < 19 || s.substr(s.size() - 19, 3) != "::h") return false;
+  for (char c : s.substr(s.size() - 16)) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+std::string RustUnescape(std::string_view s) {
+  static constexpr std::pair<std::string_view, std::string_view> kEsc[] = {
+      {"$SP$", "@"}, {"$BP$", "*"}, {"$RF$", "&"}, {"$LT$", "<"},
+      {"$GT$", ">"}, {"$LP$", "("}, {"$RP$", ")"}, {"$C$", ","},
+      {"$u7e$", "~"}, {"$u20$", " "}, {"$u27$", "'"}, {"$u5b$", "["},
+      {"$u5d$", "]"}, {"$u7b$", "{"}, {"$u7d$", "}"}, {"$u3b$", ";"},
+      {"$u2b$", "+"}, {"$u22$", "\""}};
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    if (s[i] == '$') {
+      bool done = false;
+      for (const auto& [from, to] : kEsc) {
+        if (s.substr(i, from.size()) == from) {
+          out += to;
+          i += from.size();
+          done = true;
+          break;
+        }
+      }
+      if (done) continue;
+    }
+    if (s.substr(i, 2) == "..") {
+      out += "::";
+      i += 2;
+      continue;
+    }
+    out += s[i++];
+  }
+  return out;
+}
+
+// perf's demangler, not asked for parameters, never reads them, so it
+// names functions whose parameter types the full demangler rejects. The
+// same name is found here as the longest prefix of the symbol that, ended
+// with a "void" parameter list, demangles; "mangled" itself when none does.
+std::string NameOnly(const std::string& base, std::string_view mangled) {
+  constexpr size_t kMaxTries = 512;
+  for (size_t len = base.size() - 1, tries = 0; len > 2 && tries < kMaxTries;
+       --len, ++tries) {
+    std::string attempt = base.substr(0, len) + "v";
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> out(
+        abi::__cxa_demangle(attempt.c_str(), nullptr, nullptr, &status),
+        &std::free);
+    if (status == 0 && out) return StripFunctionType(out.get());
+  }
+  return std::string(mangled);
+}
+
+// Rust v0 names ("_R..."), printed as libiberty prints them without its
+// verbose flag (which is how perf prints them): crate disambiguators and
+// impl paths hidden, "<T>::f" for inherent methods, "<T as Trait>::f" for
+// trait ones. Returns false on anything outside the supported subset
+// (punycode identifiers, function and dyn types, most constants), and the
+// caller keeps the mangled name.
+class RustV0 {
+ public:
+  explicit RustV0(std::string_view s) : s_(s) {}
+  bool Demangle(std::string* out) {
+    if (!Path(true, out)) return false;
+    return true;  // an instantiating-crate path may follow: not printed
+  }
+
+ private:
+  bool Peek(char c) const { return pos_ < s_.size() && s_[pos_] == c; }
+  bool Eat(char c) {
+    if (!Peek(c)) return false;
+    ++pos_;
+    return true;
+  }
+  // <base-62-number>: "_" is 0, else digits then "_" is value + 1.
+  bool Base62(uint64_t* v) {
+    if (Eat('_')) {
+      *v = 0;
+      return true;
+    }
+    uint64_t x = 0;
+    while (pos_ < s_.size() && s_[pos_] != '_') {
+      char c = s_[pos_++];
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'z' ? c - 'a' + 10
+              : c >= 'A' && c <= 'Z' ? c - 'A' + 36
+                                     : -1;
+      if (d < 0 || x > (UINT64_MAX - 62) / 62) return false;
+      x = x * 62 + static_cast<uint64_t>(d);
+    }
+    if (!Eat('_')) return false;
+    *v = x + 1;
+    return true;
+  }
+  bool Disambiguator() {
+    uint64_t v = 0;
+    return !Eat('s') || Base62(&v);
+  }
+  bool Ident(std::string* name) {
+    if (Peek('u')) return false;  // punycode
+    size_t len = 0, start = pos_;
+    if (Eat('0')) {
+      // "0" is a whole number: no leading zeros
+    } else {
+      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
+        len = len * 10 + static_cast<size_t>(s_[pos_++] - '0');
+        if (len > s_.size()) return false;
+      }
+    }
+    if (pos_ == start) return false;
+    Eat('_');
+    if (s_.size() - pos_ < len) return false;
+    name->assign(s_.substr(pos_, len));
+    pos_ += len;
+    return true;
+  }
+  // Runs `f` at a back-reference's target, then comes back.
+  template <typename F>
+  bool BackRef(F f) {
+    size_t at = pos_ - 1;
+    uint64_t target = 0;
+    if (!Base62(&target) || target >= at || ++depth_ > 64) return false;
+    size_t saved = pos_;
+    pos_ = static_cast<size_t>(target);
+    bool ok = f();
+    pos_ = saved;
+    --depth_;
+    return ok;
+  }
+  bool Path(bool in_value, std::string* out) {
+    if (pos_ >= s_.size() || ++depth_ > 256) return false;
+    char tag = s_[pos_++];
+    bool ok = false;
+    std::string name, tmp;
+    switch (tag) {
+      case 'C':
+        ok = Disambiguator() && Ident(&name);
+        *out += name;
+        break;
+      case 'N': {
+        if (pos_ >= s_.size()) return false;
+        char ns = s_[pos_++];
+        uint64_t dis = 0;
+        ok = Path(in_value, out);
+        if (ok && Eat('s')) {
+          ok = Base62(&dis);
+          ++dis;
+        }
+        ok = ok && Ident(&name);
+        if (!ok) break;
+        if (ns >= 'a' && ns <= 'z') {
+          if (!name.empty()) *out += "::" + name;
+        } else {
+          *out += "::{";
+          *out += ns == 'C' ? "closure" : ns == 'S' ? "shim" : std::string(1, ns);
+          if (!name.empty()) *out += ":" + name;
+          // Appended piece by piece: GCC 12 warns (-Wrestrict, a false
+          // positive, GCC bug 105329) on "literal" + std::string&&.
+          *out += '#';
+          *out += std::to_string(dis);
+          *out += '}';
+        }
+        break;
+      }
+      case 'M':
+        ok = Disambiguator() && Path(false, &tmp) && (*out += "<", true) &&
+             Type(out);
+        *out += ">";
+        break;
+      case 'X':
+        ok = Disambiguator() && Path(false, &tmp) && (*out += "<", true) &&
+             Type(out) && (*out += " as ", true) && Path(false, out);
+        *out += ">";
+        break;
+      case 'Y':
+        *out += "<";
+        ok = Type(out) && (*out += " as ", true) && Path(false, out);
+        *out += ">";
+        break;
+      case 'I':
+        ok = Path(in_value, out);
+        if (!ok) break;
+        *out += in_value ? "::<" : "<";
+        for (bool first = true; ok && !Eat('E'); first = false) {
+          if (!first) *out += ", ";
+          ok = GenericArg(out);
+        }
+        *out += ">";
+        break;
+      case 'B':
+        ok = BackRef([&] { return Path(in_value, out); });
+        break;
+      default:
+        ok = false;
+    }
+    --depth_;
+    return ok;
+  }
+  bool GenericArg(std::string* out) {
+    if (Eat('L')) {
+      uint64_t v = 0;
+      *out += "'_";
+      return Base62(&v);
+    }
+    if (Eat('K')) return Const(out);
+    return Type(out);
+  }
+  bool Const(std::string* out) {
+    if (Eat('p')) {
+      *out += "_";
+      return true;
+    }
+    if (Eat('B')) return BackRef([&] { return Const(out); });
+    if (pos_ >= s_.size()) return false;
+    char type = s_[pos_++];
+    if (std::string_view("hmyjtoabilnsx").find(type) == std::string_view::npos) {
+      return false;
+    }
+    bool negative = Eat('n');
+    uint64_t v = 0;
+    size_t digits = 0;
+    while (pos_ < s_.size() && s_[pos_] != '_') {
+      char c = s_[pos_++];
+      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (d < 0 || ++digits > 16) return false;
+      v = v * 16 + static_cast<uint64_t>(d);
+    }
+    if (!Eat('_')) return false;
+    if (type == 'b') {
+      *out += v ? "true" : "false";
+    } else {
+      if (negative) *out += '-';  // not "-" + string: GCC 12 -Wrestrict, see Path
+      *out += std::to_string(v);
+    }
+    return true;
+  }
+  bool Type(std::string* out) {
+    static constexpr std::string_view kBasic = "abcdefhijlmnostuvxyzp";
+    static constexpr const char* kNames[] = {
+        "i8",  "bool", "char", "f64", "str",   "f32", "u8",
+        "isize", "usize", "i32", "u32", "i128", "u128", "i16",
+        "u16", "()",  "...", "i64", "u64", "!",   "_"};
+    if (pos_ >= s_.size() || ++depth_ > 256) return false;
+    char c = s_[pos_];
+    size_t basic = kBasic.find(c);
+    bool ok = true;
+    if (basic != std::string_view::npos) {
+      ++pos_;
+      *out += kNames[basic];
+    } else if (c == 'R' || c == 'Q') {
+      ++pos_;
+      uint64_t v = 0;
+      if (Eat('L')) ok = Base62(&v);
+      *out += c == 'R' ? "&" : "&mut ";
+      ok = ok && Type(out);
+    } else if (c == 'P' || c == 'O') {
+      ++pos_;
+      *out += c == 'P' ? "*const " : "*mut ";
+      ok = Type(out);
+    } else if (c == 'A') {
+      ++pos_;
+      *out += "[";
+      ok = Type(out) && (*out += "; ", true) && Const(out);
+      *out += "]";
+    } else if (c == 'S') {
+      ++pos_;
+      *out += "[";
+      ok = Type(out);
+      *out += "]";
+    } else if (c == 'T') {
+      ++pos_;
+      *out += "(";
+      size_t n = 0;
+      for (; ok && !Eat('E'); ++n) {
+        if (n) *out += ", ";
+        ok = Type(out);
+      }
+      if (n == 1) *out += ",";
+      *out += ")";
+    } else if (c == 'B') {
+      ++pos_;
+      ok = BackRef([&] { return Type(out); });
+    } else if (c == 'F' || c == 'D') {
+      ok = false;
+    } else {
+      ok = Path(false, out);
+    }
+    --depth_;
+    return ok;
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+std::string StripFunctionType(std::string_view s) {
+  size_t params = std::string_view::npos;
+  Scan(s, [&](size_t i) { params = i; }, [](size_t) {});
+  std::string_view name = s.substr(0, params);
+  // Template functions print a return type first: "int f<int>".
+  if (params != std::string_view::npos && !name.empty() &&
+      name.back() == '>') {
+    size_t space = std::string_view::npos;
+    bool seen_operator = false;
+    for (size_t i = 0; i < name.size(); ++i) {
+      if (OperatorAt(name, i)) {
+        seen_operator = true;
+        break;
+      }
+    }
+    Scan(name, [](size_t) {},
+         [&](size_t i) {
+           if (!seen_operator || name.find("operator") > i) space = i;
+         });
+    if (space != std::string_view::npos) name = name.substr(space + 1);
+  }
+  return std::string(name);
+}
+
+std::string DemangleSymbol(std::string_view mangled) {
+  if (mangled.substr(0, 2) == "_R") {
+    std::string out;
+    std::string_view body = mangled.substr(2, mangled.find('.') - 2);
+    if (RustV0(body).Demangle(&out)) return out;
+    return std::string(mangled);
+  }
+  if (mangled.substr(0, 2) != "_Z") return std::string(mangled);
+  // Clone suffixes (".cold", ".isra.0", ...) are not printed by perf.
+  std::string base(mangled.substr(0, mangled.find('.')));
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> out(
+      abi::__cxa_demangle(base.c_str(), nullptr, nullptr, &status),
+      &std::free);
+  if (status != 0 || !out) return NameOnly(base, mangled);
+  std::string full = out.get();
+  // Special names print the function they stand for in full, parameters
+  // included: "non-virtual thunk to A::f(int)".
+  for (std::string_view special :
+       {"non-virtual thunk to ", "virtual thunk to ",
+        "covariant return thunk to ", "transaction clone for ",
+        "non-transaction clone for ", "vtable for ", "VTT for ",
+        "construction vtable for ", "typeinfo for ", "typeinfo name for ",
+        "typeinfo fn for ", "guard variable for ", "TLS init function for ",
+        "TLS wrapper function for ", "reference temporary ",
+        "hidden alias for "}) {
+    if (full.rfind(special, 0) == 0) return full;
+  }
+  if (IsLegacyRust(full)) {
+    return RustUnescape(std::string_view(full).substr(0, full.size() - 19));
+  }
+  // A mangled name that is not a function ("_ZN3foo3barE", a variable or a
+  // vtable) has no parameter list to strip.
+  return StripFunctionType(full);
+}
+
+}  // namespace flamefold

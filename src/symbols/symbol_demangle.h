@@ -1,0 +1,25 @@
+// Demangling as perf script prints names: C++ without the parameter list,
+// the return type of template functions or clone suffixes
+// ("_Z5tworkIlET_S0_" -> "twork<long>", "_Z3midi.cold" -> "mid"), legacy
+// Rust names without their hash ("core::fmt::write") and Rust v0 names
+// ("<std::sys::sync::once::futex::Once>::call"; those with fn or dyn types
+// stay mangled).
+#ifndef FLAMEFOLD_SYMBOLS_SYMBOL_DEMANGLE_H_
+#define FLAMEFOLD_SYMBOLS_SYMBOL_DEMANGLE_H_
+
+#include <string>
+#include <string_view>
+
+namespace flamefold {
+
+/// The name perf prints for the ELF symbol `mangled`; `mangled` itself when
+/// it is not a mangled C++ or Rust name.
+std::string DemangleSymbol(std::string_view mangled);
+
+/// The function name part of a full C++ demangling ("int f<int>(int) const"
+/// -> "f<int>"), exposed for tests.
+std::string StripFunctionType(std::string_view demangled);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_SYMBOLS_SYMBOL_DEMANGLE_H_

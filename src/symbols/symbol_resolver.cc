@@ -1,0 +1,382 @@
+#include "symbols/symbol_resolver.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "symbols/elf_symbols.h"
+
+namespace flamefold {
+namespace {
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// True when `path` exists (a dangling symlink does not).
+bool PathExists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::string Dirname(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+// "[nf_tables]" from "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz".
+std::string ModuleName(const std::string& path) {
+  if (!path.empty() && path[0] == '[') return path;
+  std::string base = path.substr(path.rfind('/') + 1);
+  size_t ko = base.find(".ko");
+  if (ko != std::string::npos) base.resize(ko);
+  for (char& c : base) {
+    if (c == '-') c = '_';
+  }
+  return "[" + base + "]";
+}
+
+}  // namespace
+
+SymbolResolver::SymbolResolver(SymbolOptions options)
+    : options_(std::move(options)) {
+  if (options_.debug_dir.empty() && !options_.symfs.empty()) {
+    // perf 6.1's --symfs moves the build-id cache to SYMFS/.debug too.
+    options_.debug_dir = options_.symfs + "/.debug";
+  } else if (options_.debug_dir.empty()) {
+    const char* home = std::getenv("HOME");
+    options_.debug_dir = std::string(home ? home : "") + "/.debug";
+  }
+  if (options_.kallsyms.empty()) options_.kallsyms = "/proc/kallsyms";
+}
+
+namespace {
+enum : uint8_t { kIdle, kLoading, kLoaded };
+}  // namespace
+
+SymbolResolver::~SymbolResolver() {
+  stop_.store(true);
+  if (preloader_.joinable()) preloader_.join();
+  if (kernel_reader_.joinable()) kernel_reader_.join();
+}
+
+void SymbolResolver::Preload(std::vector<Dso*> dsos) {
+  if (dsos.empty() || preloader_.joinable()) return;
+  preload_ = std::move(dsos);
+  preloader_ = std::thread([this] {
+    for (Dso* dso : preload_) {
+      if (stop_.load(std::memory_order_relaxed)) return;
+      TryLoadUser(dso);
+    }
+  });
+}
+
+// Loads `dso` unless another thread has begun it; true if it did.
+bool SymbolResolver::TryLoadUser(Dso* dso) {
+  uint8_t idle = kIdle;
+  if (!dso->load_state.compare_exchange_strong(idle, kLoading)) return false;
+  LoadUser(dso);
+  std::lock_guard<std::mutex> lock(mu_);
+  dso->load_state.store(kLoaded);
+  done_.notify_all();
+  return true;
+}
+
+// Loads `dso` here unless the preloading thread has begun it (then waits
+// for it), and reports its warnings.
+void SymbolResolver::LoadUserOnce(Dso* dso) {
+  if (!TryLoadUser(dso)) {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return dso->load_state.load() == kLoaded; });
+  }
+  warnings_.insert(warnings_.end(), dso->load_warnings.begin(),
+                   dso->load_warnings.end());
+}
+
+void SymbolResolver::PreloadKernel() {
+  if (kernel_loaded_ || kernel_reader_.joinable()) return;
+  Dso* kernel = Kernel();  // made here: the map of DSOs is this thread's
+  kernel_reader_ = std::thread([this, kernel] {
+    std::string warning = ReadKallsyms(kernel);
+    std::lock_guard<std::mutex> lock(mu_);
+    kernel_warning_ = std::move(warning);
+    kernel_read_ = true;
+    done_.notify_all();
+  });
+}
+
+// The kernel's and its modules' symbols into place; the warning to give
+// ("" if none). Touches only `kernel` and the modules' tables.
+std::string SymbolResolver::ReadKallsyms(Dso* kernel) {
+  std::string err;
+  if (!LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
+                    &err)) {
+    return err + ": kernel frames stay [unknown]";
+  }
+  return "";
+}
+
+std::string SymbolResolver::Symfs(const std::string& path) const {
+  return options_.symfs.empty() ? path : options_.symfs + path;
+}
+
+// The build-id cache entries (".../.build-id/xx/yyyy") of `hex` to look
+// in, in order: the unpacked archive's, then the cache's; none without a
+// build id.
+std::vector<std::string> SymbolResolver::BuildIdLinks(
+    const std::string& hex) const {
+  std::vector<std::string> links;
+  if (hex.size() <= 2) return links;
+  std::string tail = "/.build-id/" + hex.substr(0, 2) + "/" + hex.substr(2);
+  if (!options_.archive_dir.empty()) {
+    links.push_back(options_.archive_dir + tail);
+  }
+  links.push_back(options_.debug_dir + tail);
+  return links;
+}
+
+Dso* SymbolResolver::Get(DsoKind kind, const std::string& name,
+                         const std::string& path,
+                         const std::string& build_id) {
+  std::string key = std::to_string(static_cast<int>(kind)) + '\0' + path +
+                    '\0' + build_id;
+  auto it = dsos_.find(key);
+  if (it != dsos_.end()) return it->second.get();
+  auto dso = std::make_unique<Dso>();
+  dso->kind = kind;
+  dso->name = name;
+  dso->path = path;
+  dso->build_id = build_id;
+  Dso* raw = dso.get();
+  dsos_.emplace(std::move(key), std::move(dso));
+  return raw;
+}
+
+Dso* SymbolResolver::User(const std::string& path,
+                          const std::string& build_id) {
+  return Get(DsoKind::kUser, path, path, build_id);
+}
+
+Dso* SymbolResolver::Kernel() {
+  return Get(DsoKind::kKernel, "[kernel.kallsyms]", "", "");
+}
+
+Dso* SymbolResolver::Module(const std::string& path) {
+  std::string name = ModuleName(path);
+  return Get(DsoKind::kModule, name, name, "");
+}
+
+Dso* SymbolResolver::PerfMap(uint32_t pid) {
+  std::string path = "/tmp/perf-" + std::to_string(pid) + ".map";
+  return Get(DsoKind::kPerfMap, path, path, "");
+}
+
+const std::string& SymbolResolver::Name(Dso* dso, uint64_t addr) {
+  auto it = dso->names.find(addr);
+  if (it != dso->names.end()) return it->second;
+  if (!dso->loaded) Load(dso);
+  const Symbol* sym = dso->table.Find(addr);
+  std::string text;
+  if (sym) {
+    char off[32];
+    std::snprintf(off, sizeof off, "+0x%llx",
+                  static_cast<unsigned long long>(addr - sym->start));
+    text = SymbolTable::Display(*sym) + off;
+  } else {
+    text = "[unknown]";
+  }
+  return dso->names.emplace(addr, std::move(text)).first->second;
+}
+
+void SymbolResolver::Load(Dso* dso) {
+  dso->loaded = true;
+  std::string err;
+  switch (dso->kind) {
+    case DsoKind::kUser:
+      LoadUserOnce(dso);
+      return;
+    case DsoKind::kKernel:
+    case DsoKind::kModule:
+      LoadKernel();
+      if (dso->kind == DsoKind::kKernel) return;
+      for (KallsymsModule& m : kallsyms_modules_) {
+        if ("[" + m.name + "]" == dso->name) {
+          dso->table = std::move(m.table);
+          return;
+        }
+      }
+      return;
+    case DsoKind::kPerfMap:
+      if (!LoadPerfMap(Symfs(dso->path), &dso->table, &err)) {
+        warnings_.push_back(err);
+      }
+      return;
+  }
+}
+
+bool SymbolResolver::KernelRange(uint64_t* start, uint64_t* end) {
+  LoadKernel();
+  const BigVector<Symbol>& syms = Kernel()->table.symbols();
+  if (syms.empty()) return false;
+  *start = syms.front().start;
+  *end = syms.back().end;
+  return true;
+}
+
+// Reads the kernel symbols, or waits for the thread reading them, loading
+// preloaded user DSOs meanwhile (from the end of the list; the preloading
+// thread goes from its start) rather than idling.
+void SymbolResolver::LoadKernel() {
+  if (kernel_loaded_) return;
+  kernel_loaded_ = true;
+  Dso* kernel = Kernel();
+  kernel->loaded = true;
+  if (!kernel_reader_.joinable()) {
+    kernel_warning_ = ReadKallsyms(kernel);
+  } else {
+    auto read = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      return kernel_read_;
+    };
+    for (auto it = preload_.rbegin(); it != preload_.rend() && !read(); ++it) {
+      TryLoadUser(*it);
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return kernel_read_; });
+    lock.unlock();
+    kernel_reader_.join();
+  }
+  if (!kernel_warning_.empty()) warnings_.push_back(kernel_warning_);
+}
+
+namespace {
+
+bool StartsWithElfMagic(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char magic[4] = {};
+  bool elf = std::fread(magic, 1, 4, f) == 4 && magic[0] == 0x7f &&
+             magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+  std::fclose(f);
+  return elf;
+}
+
+}  // namespace
+
+bool SymbolResolver::HasElfObject(Dso* dso) {
+  if (dso->elf_object >= 0) return dso->elf_object == 1;
+  bool elf = false;
+  if (dso->kind == DsoKind::kUser) {
+    for (const std::string& link : BuildIdLinks(BuildIdHex(dso->build_id))) {
+      if (elf) break;
+      elf = StartsWithElfMagic(link +
+                               (dso->path == "[vdso]" ? "/vdso" : "/elf"));
+    }
+    if (!elf && IsRegularFile(Symfs(dso->path))) {
+      elf = StartsWithElfMagic(Symfs(dso->path));
+    }
+  }
+  dso->elf_object = elf ? 1 : 0;
+  return elf;
+}
+
+// perf's dso__data_fd: the object itself, where unwinding reads its CFI
+// (.eh_frame) and code, is the build-id cache's copy ("elf", or "vdso"),
+// else the file at its path (under --symfs). Seen with strace on perf 6.1:
+// .../.build-id/93/ac61.../elf is opened for libc, never the separate debug
+// file, whose .eh_frame is an empty NOBITS section. A file whose build id
+// differs from the recorded one is not used: its CFI would be another
+// program's.
+std::string SymbolResolver::DataFile(const Dso& dso, const std::string& hex,
+                                     const std::string& binary,
+                                     const ElfInfo* binary_info) const {
+  for (const std::string& link : BuildIdLinks(hex)) {
+    std::string cached = link + (dso.path == "[vdso]" ? "/vdso" : "/elf");
+    ElfInfo ci;
+    std::string err;
+    if (IsRegularFile(cached) && ReadElfInfo(cached, &ci, &err) &&
+        ci.build_id == dso.build_id) {
+      return cached;
+    }
+  }
+  if (binary_info &&
+      (dso.build_id.empty() || binary_info->build_id == dso.build_id)) {
+    return binary;
+  }
+  return "";
+}
+
+// Tries perf's candidates in its order; see the header. Touches nothing
+// but `dso`, so that it may run on the preloading thread.
+void SymbolResolver::LoadUser(Dso* dso) const {
+  const std::string& path = dso->path;
+  std::vector<std::string> candidates;
+  std::string binary = Symfs(path);
+  ElfInfo info;
+  std::string err;
+  bool readable = IsRegularFile(binary) && ReadElfInfo(binary, &info, &err);
+  // With no build id recorded, perf takes the file's own.
+  if (dso->build_id.empty() && readable) dso->build_id = info.build_id;
+  std::string hex = BuildIdHex(dso->build_id);
+  if (readable && !info.debuglink.empty()) {
+    std::string dir = Dirname(binary);
+    candidates.push_back(dir + "/" + info.debuglink);
+    candidates.push_back(dir + "/.debug/" + info.debuglink);
+    candidates.push_back("/usr/lib/debug" + dir + "/" + info.debuglink);
+  }
+  for (const std::string& link : BuildIdLinks(hex)) {
+    // The cache names its copy after what it is.
+    candidates.push_back(link + (path == "[vdso]" ? "/vdso" : "/elf"));
+    candidates.push_back(link + "/debug");
+  }
+  candidates.push_back(Symfs("/usr/lib/debug" + path + ".debug"));
+  candidates.push_back(Symfs("/usr/lib/debug" + path));
+  if (hex.size() > 2) {
+    candidates.push_back(Symfs("/usr/lib/debug/.build-id/" +
+                               hex.substr(0, 2) + "/" + hex.substr(2) +
+                               ".debug"));
+  }
+  candidates.push_back(binary);
+  std::string syms, runtime;
+  for (const std::string& c : candidates) {
+    if (!IsRegularFile(c)) continue;
+    ElfInfo ci;
+    if (!ReadElfInfo(c, &ci, &err)) continue;
+    if (!dso->build_id.empty() && ci.build_id != dso->build_id) continue;
+    if (syms.empty() && ci.has_symtab) syms = c;
+    if (runtime.empty() && ci.has_dynsym) runtime = c;
+    if (!syms.empty() && !runtime.empty()) break;
+  }
+  dso->symtab_file = syms;
+  if (syms.empty()) syms = runtime;
+  if (runtime.empty()) runtime = syms;
+  dso->symsrc = syms;
+  dso->binary = DataFile(*dso, hex, binary, readable ? &info : nullptr);
+  if (syms.empty()) {
+    std::string why;
+    if (readable && !dso->build_id.empty() && info.build_id != dso->build_id) {
+      // perf too passes over a file whose build id is not the recorded
+      // one: its symbols would name another build's code.
+      why = ": the file there has build id " + BuildIdHex(info.build_id) +
+            ", not the recorded one (rebuilt since?)";
+    }
+    // Said of an archive only when it lacks the object altogether (one it
+    // holds but lost is in the archive's own warnings).
+    bool not_archived =
+        !options_.archive_dir.empty() &&
+        (hex.size() <= 2 || !PathExists(BuildIdLinks(hex).front()));
+    dso->load_warnings.push_back(
+        path + ": no symbols found" +
+        (hex.empty() ? "" : " (build id " + hex + ")") +
+        (not_archived ? "; not in the archive " + options_.archive_name : "") +
+        why);
+    return;
+  }
+  if (!LoadElfSymbols(syms, runtime, &dso->table, &err)) {
+    dso->load_warnings.push_back(err);
+  }
+}
+
+}  // namespace flamefold

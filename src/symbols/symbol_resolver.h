@@ -1,0 +1,181 @@
+// SymbolResolver: finds the file that holds the symbols of each mapped
+// object (DSO) the way perf does, loads its symbols on first use and names
+// addresses as perf script prints them ("main+0x27", "[unknown]").
+//
+// Where symbols come from, in perf's order:
+//   - user code: the .gnu_debuglink file (next to the binary, in .debug/,
+//     under /usr/lib/debug), the build-id cache (~/.debug/.build-id/xx/...),
+//     /usr/lib/debug/<path>[.debug], /usr/lib/debug/.build-id/xx/....debug,
+//     then the path itself; a file whose build id differs from the recorded
+//     one is skipped. The first candidate with .symtab gives the symbols,
+//     the first with .dynsym places them (else the symbol file does).
+//   - the kernel and its modules: a kallsyms file (default /proc/kallsyms).
+//   - JIT code: /tmp/perf-PID.map.
+// Every path except the build-id cache is looked up under `symfs` when set,
+// as with perf's --symfs; the cache is `debug_dir` (perf --buildid-dir),
+// by default SYMFS/.debug under --symfs (as perf 6.1 sets it), else
+// $HOME/.debug.
+// An unpacked `perf archive` (perf_archive.h) is a build-id cache looked in
+// before that one.
+#ifndef FLAMEFOLD_SYMBOLS_SYMBOL_RESOLVER_H_
+#define FLAMEFOLD_SYMBOLS_SYMBOL_RESOLVER_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "symbols/elf_symbols.h"
+#include "symbols/symbol_table.h"
+
+namespace flamefold {
+
+struct SymbolOptions {
+  std::string symfs;     // prefix for file look-ups ("" = /)
+  std::string kallsyms;  // kernel symbols; "" = /proc/kallsyms
+  std::string debug_dir;  // build-id cache; "": SYMFS/.debug, else $HOME/.debug
+  // An unpacked `perf archive`: a build-id cache looked in first; "" none.
+  std::string archive_dir;
+  std::string archive_name;  // the archive, as warnings name it
+};
+
+enum class DsoKind { kUser, kKernel, kModule, kPerfMap };
+
+struct Dso {
+  DsoKind kind = DsoKind::kUser;
+  std::string name;      // as perf script prints it between parentheses
+  std::string path;      // the file as recorded
+  std::string build_id;  // raw bytes; "" when unknown
+  bool loaded = false;  // its symbols are in and its warnings reported
+  // User DSOs may be loaded by the preloading thread: whoever moves this
+  // from kIdle to kLoading loads it; kLoaded once done. What the loading
+  // has to say waits in `load_warnings` until the DSO is first used, so
+  // that warnings come as without preloading (in order of first use, and
+  // none for a DSO never used).
+  std::atomic<uint8_t> load_state{0};
+  int8_t elf_object = -1;  // HasElfObject's answer; -1: not asked yet
+  std::vector<std::string> load_warnings;
+  // Set when a user DSO is loaded: the file its symbols came from (where
+  // perf runs addr2line; a separate debug file included), where unwinding
+  // also looks for .debug_frame when the object has no CFI of its own;
+  // "" when none was found.
+  std::string symsrc;
+  // The object itself, as perf reads its code and CFI when unwinding (its
+  // copy in the build-id cache, else the file at its path); "" when no
+  // file with the recorded build id is there.
+  std::string binary;
+  // The first candidate with a .symtab (perf's symsrc_filename, where its
+  // addr2line looks up source lines); "" when none has one.
+  std::string symtab_file;
+  SymbolTable table;
+  // Address (in the DSO's symbol space) -> "sym+0xoff" or "[unknown]".
+  std::unordered_map<uint64_t, std::string> names;
+};
+
+/// A code address in a DSO: the key of the per-location caches of the
+/// perf.data replay (frame texts, unwound frames, source lines), so that
+/// their cost follows the distinct code locations, not the samples.
+struct DsoAddress {
+  const Dso* dso;
+  uint64_t addr;
+  bool operator==(const DsoAddress&) const = default;
+};
+struct DsoAddressHash {
+  size_t operator()(const DsoAddress& k) const {
+    return std::hash<uint64_t>()(k.addr * 0x9e3779b97f4a7c15ULL ^
+                                 reinterpret_cast<uintptr_t>(k.dso));
+  }
+};
+
+class SymbolResolver {
+ public:
+  explicit SymbolResolver(SymbolOptions options);
+  /// Stops the preloading (what it has not begun is left undone).
+  ~SymbolResolver();
+  SymbolResolver(const SymbolResolver&) = delete;
+  SymbolResolver& operator=(const SymbolResolver&) = delete;
+
+  /// Starts loading the symbols of the user DSOs `dsos` on a thread of
+  /// its own, in that order, ahead of their first use: loading them took a
+  /// third of a replay that otherwise waits for each at its first frame.
+  /// A DSO first used while the thread loads it is waited for; one it has
+  /// not reached yet is loaded by the user. At most one call.
+  void Preload(std::vector<Dso*> dsos);
+  /// Starts reading the kernel symbols on a thread of their own (the
+  /// kernel's formatting of kallsyms is slow); their first use waits for
+  /// them, loading preloaded user DSOs meanwhile.
+  void PreloadKernel();
+
+  /// The DSO for a user mapping of `path` (build id raw, may be "").
+  Dso* User(const std::string& path, const std::string& build_id);
+  /// The kernel proper, "[kernel.kallsyms]".
+  Dso* Kernel();
+  /// A kernel module, by the file name of its mapping ("/lib/.../x.ko" or
+  /// "[x]").
+  Dso* Module(const std::string& path);
+  /// "/tmp/perf-PID.map".
+  Dso* PerfMap(uint32_t pid);
+
+  /// Loads the kernel symbols; false when there are none. `*start` and
+  /// `*end` are then the first symbol's start and the last one's end: perf
+  /// stretches the kernel map to them once its symbols are loaded.
+  bool KernelRange(uint64_t* start, uint64_t* end);
+
+  /// The symbol name and offset perf prints for `addr` of `dso`, cached.
+  const std::string& Name(Dso* dso, uint64_t addr);
+  /// Whether perf could open `dso`'s object and read an ELF header there
+  /// (its build-id cache copy, else the file at its path; perf's
+  /// dso__type): perf unwinds a process's --call-graph dwarf samples only
+  /// once one of its mappings is such an object. Cached; needs no symbols.
+  bool HasElfObject(Dso* dso);
+  /// Loads `dso` now if it is not (its symbols and files).
+  void Prepare(Dso* dso) {
+    if (!dso->loaded) Load(dso);
+  }
+
+  /// Warnings collected while loading (files not found, ...), one a DSO.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  Dso* Get(DsoKind kind, const std::string& name, const std::string& path,
+           const std::string& build_id);
+  void Load(Dso* dso);
+  void LoadUserOnce(Dso* dso);
+  bool TryLoadUser(Dso* dso);
+  void LoadUser(Dso* dso) const;
+  std::string DataFile(const Dso& dso, const std::string& hex,
+                       const std::string& binary,
+                       const ElfInfo* binary_info) const;
+  void LoadKernel();
+  std::string ReadKallsyms(Dso* kernel);
+  std::string Symfs(const std::string& path) const;
+  std::vector<std::string> BuildIdLinks(const std::string& hex) const;
+
+  SymbolOptions options_;
+  std::map<std::string, std::unique_ptr<Dso>> dsos_;
+  bool kernel_loaded_ = false;
+  std::vector<KallsymsModule> kallsyms_modules_;
+  std::vector<std::string> warnings_;
+  // Preloading (see Preload); `done_` is signalled, under `mu_`, each time
+  // a DSO reaches kLoaded.
+  std::vector<Dso*> preload_;  // set once, before the thread starts
+  std::thread preloader_;
+  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::condition_variable done_;
+  // PreloadKernel: the thread, its warning ("" if none) and whether it is
+  // done (under `mu_`).
+  std::thread kernel_reader_;
+  std::string kernel_warning_;
+  bool kernel_read_ = false;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_SYMBOLS_SYMBOL_RESOLVER_H_

@@ -1,0 +1,606 @@
+#include "symbols/symbol_table.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "symbols/symbol_demangle.h"
+
+namespace flamefold {
+namespace {
+
+size_t LeadingUnderscores(std::string_view s) {
+  size_t n = 0;
+  while (n < s.size() && s[n] == '_') ++n;
+  return n;
+}
+
+// perf compares aliases by their demangled names.
+void Demangle(Symbol* s, NameStore* names) {
+  if (!s->mangled) return;
+  s->name = names->Copy(DemangleSymbol(s->name));
+  s->mangled = false;
+}
+
+// True when `a` is the one to keep of two symbols at the same address
+// (perf's choose_best_symbol). The names are demangled only when the
+// choice comes down to them and they differ: demangling every alias took
+// a tenth of the replay, and most are told apart by size or binding.
+bool KeepFirst(Symbol* a, Symbol* b, NameStore* names) {
+  bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+  if (a_sized != b_sized) return a_sized;
+  bool a_weak = a->binding == SymbolBinding::kWeak;
+  bool b_weak = b->binding == SymbolBinding::kWeak;
+  if (a_weak != b_weak) return b_weak;
+  bool a_global = a->binding == SymbolBinding::kGlobal;
+  bool b_global = b->binding == SymbolBinding::kGlobal;
+  if (a_global != b_global) return a_global;
+  if (a->mangled == b->mangled && a->name == b->name) return true;
+  Demangle(a, names);
+  Demangle(b, names);
+  size_t ua = LeadingUnderscores(a->name), ub = LeadingUnderscores(b->name);
+  if (ua != ub) return ua < ub;
+  if (a->name.size() != b->name.size()) return a->name.size() > b->name.size();
+  return true;
+}
+
+uint64_t RoundUpPage(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
+
+bool IsModuleName(std::string_view name) {
+  return name.find('[') != std::string::npos;
+}
+
+// perf's hex2u64: hex digits up to the first other character.
+size_t ParseHex(std::string_view s, uint64_t* v) {
+  size_t i = 0;
+  *v = 0;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
+    if (d < 0) break;
+    *v = (*v << 4) | static_cast<uint64_t>(d);
+  }
+  return i;
+}
+
+}  // namespace
+
+void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name,
+                      SymbolBinding binding, bool mangled) {
+  syms_.push_back(
+      Symbol{start, start + size, names_.Copy(name), binding, mangled});
+}
+
+std::string SymbolTable::Display(const Symbol& s) {
+  return s.mangled ? DemangleSymbol(s.name) : std::string(s.name);
+}
+
+void SymbolTable::Finish(bool kallsyms, bool fixups) {
+  // Stable: of equal starts, the first added comes first, as in perf's
+  // tree, which puts an equal key to the right. (kallsyms comes sorted.)
+  auto by_start = [](const Symbol& a, const Symbol& b) {
+    return a.start < b.start;
+  };
+  if (!std::is_sorted(syms_.begin(), syms_.end(), by_start)) {
+    std::stable_sort(syms_.begin(), syms_.end(), by_start);
+  }
+  if (fixups && !syms_.empty()) {
+    // Symbols without a size end where the next one starts.
+    for (size_t i = 0; i + 1 < syms_.size(); ++i) {
+      Symbol& prev = syms_[i];
+      const Symbol& curr = syms_[i + 1];
+      if (prev.end != prev.start) continue;
+      if (kallsyms && IsModuleName(prev.name) != IsModuleName(curr.name)) {
+        prev.end = RoundUpPage(prev.end + 4096);
+      } else {
+        prev.end = curr.start;
+      }
+    }
+    Symbol& last = syms_.back();
+    if (last.end == last.start) last.end = RoundUpPage(last.start) + 4096;
+    // One symbol per address (compacted in place).
+    size_t out = 0;
+    for (size_t i = 0; i < syms_.size(); ++i) {
+      Symbol& s = syms_[i];
+      if (out > 0 && syms_[out - 1].start == s.start) {
+        Symbol& kept = syms_[out - 1];
+        if (!KeepFirst(&kept, &s, &names_)) kept = std::move(s);
+        continue;
+      }
+      if (out != i) syms_[out] = std::move(s);
+      ++out;
+    }
+    syms_.resize(out);
+  }
+  tree_.clear();
+  root_ = -1;
+  BuildSearch();
+}
+
+void SymbolTable::BuildSearch() {
+  search_.clear();
+  starts_.clear();
+  if (root_ < 0) {
+    starts_.reserve(syms_.size());
+    for (const Symbol& s : syms_) starts_.push_back(s.start);
+    return;
+  }
+  std::vector<int32_t> order{root_};  // tree nodes, breadth first
+  order.reserve(tree_.size());
+  search_.reserve(tree_.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Node& n = tree_[order[i]];
+    const Symbol& sym = syms_[n.sym];
+    SearchNode out{sym.start, sym.end, -1, -1, n.sym};
+    if (n.left >= 0) {
+      out.left = static_cast<int32_t>(order.size());
+      order.push_back(n.left);
+    }
+    if (n.right >= 0) {
+      out.right = static_cast<int32_t>(order.size());
+      order.push_back(n.right);
+    }
+    search_.push_back(out);
+  }
+}
+
+const Symbol* SymbolTable::Find(uint64_t addr) const {
+  if (!search_.empty()) {
+    // perf's symbols__find: left when below the start, right when at or
+    // past the end, else found.
+    for (int32_t n = 0; n >= 0;) {
+      const SearchNode& s = search_[n];
+      if (addr < s.start) {
+        n = s.left;
+      } else if (addr >= s.end) {
+        n = s.right;
+      } else {
+        return &syms_[s.sym];
+      }
+    }
+    return nullptr;
+  }
+  if (starts_.size() != syms_.size()) return nullptr;  // not finished
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), addr);
+  if (it == starts_.begin()) return nullptr;
+  const Symbol& s = syms_[static_cast<size_t>(it - starts_.begin()) - 1];
+  return addr < s.end ? &s : nullptr;
+}
+
+// The tree below is a plain red-black tree (insertion and deletion as in
+// Cormen et al., deleting a node with two children by moving its successor
+// up), which is what the kernel's lib/rbtree.c implements; perf's symbol
+// tree is one, keyed by start address with equal keys going right.
+
+void SymbolTable::SetChild(int32_t parent, int32_t old_child,
+                           int32_t new_child) {
+  if (parent < 0) {
+    root_ = new_child;
+  } else if (tree_[parent].left == old_child) {
+    tree_[parent].left = new_child;
+  } else {
+    tree_[parent].right = new_child;
+  }
+  if (new_child >= 0) tree_[new_child].parent = parent;
+}
+
+void SymbolTable::RotateLeft(int32_t x) {
+  int32_t y = tree_[x].right;
+  int32_t p = tree_[x].parent;
+  tree_[x].right = tree_[y].left;
+  if (tree_[y].left >= 0) tree_[tree_[y].left].parent = x;
+  SetChild(p, x, y);
+  tree_[y].left = x;
+  tree_[x].parent = y;
+}
+
+void SymbolTable::RotateRight(int32_t x) {
+  int32_t y = tree_[x].left;
+  int32_t p = tree_[x].parent;
+  tree_[x].left = tree_[y].right;
+  if (tree_[y].right >= 0) tree_[tree_[y].right].parent = x;
+  SetChild(p, x, y);
+  tree_[y].right = x;
+  tree_[x].parent = y;
+}
+
+void SymbolTable::TreeInsert(uint32_t sym) {
+  int32_t z = static_cast<int32_t>(tree_.size());
+  uint64_t key = syms_[sym].start;
+  tree_.push_back(Node{-1, -1, -1, true, sym, key});
+  int32_t parent = -1;
+  bool left = false;
+  for (int32_t n = root_; n >= 0;) {
+    parent = n;
+    left = key < tree_[n].start;
+    n = left ? tree_[n].left : tree_[n].right;
+  }
+  tree_[z].parent = parent;
+  if (parent < 0) {
+    root_ = z;
+  } else if (left) {
+    tree_[parent].left = z;
+  } else {
+    tree_[parent].right = z;
+  }
+  auto red = [&](int32_t n) { return n >= 0 && tree_[n].red; };
+  while (red(tree_[z].parent)) {
+    int32_t p = tree_[z].parent;
+    int32_t g = tree_[p].parent;
+    if (p == tree_[g].left) {
+      int32_t u = tree_[g].right;
+      if (red(u)) {
+        tree_[p].red = tree_[u].red = false;
+        tree_[g].red = true;
+        z = g;
+        continue;
+      }
+      if (z == tree_[p].right) {
+        z = p;
+        RotateLeft(z);
+        p = tree_[z].parent;
+      }
+      tree_[p].red = false;
+      tree_[g].red = true;
+      RotateRight(g);
+    } else {
+      int32_t u = tree_[g].left;
+      if (red(u)) {
+        tree_[p].red = tree_[u].red = false;
+        tree_[g].red = true;
+        z = g;
+        continue;
+      }
+      if (z == tree_[p].left) {
+        z = p;
+        RotateRight(z);
+        p = tree_[z].parent;
+      }
+      tree_[p].red = false;
+      tree_[g].red = true;
+      RotateLeft(g);
+    }
+  }
+  tree_[root_].red = false;
+}
+
+void SymbolTable::TreeErase(int32_t z) {
+  int32_t x = -1, x_parent = -1;
+  bool removed_red = tree_[z].red;
+  if (tree_[z].left < 0) {
+    x = tree_[z].right;
+    x_parent = tree_[z].parent;
+    SetChild(tree_[z].parent, z, x);
+  } else if (tree_[z].right < 0) {
+    x = tree_[z].left;
+    x_parent = tree_[z].parent;
+    SetChild(tree_[z].parent, z, x);
+  } else {
+    int32_t y = tree_[z].right;
+    while (tree_[y].left >= 0) y = tree_[y].left;
+    removed_red = tree_[y].red;
+    x = tree_[y].right;
+    if (tree_[y].parent == z) {
+      x_parent = y;
+    } else {
+      x_parent = tree_[y].parent;
+      SetChild(tree_[y].parent, y, x);
+      tree_[y].right = tree_[z].right;
+      tree_[tree_[y].right].parent = y;
+    }
+    SetChild(tree_[z].parent, z, y);
+    tree_[y].left = tree_[z].left;
+    tree_[tree_[y].left].parent = y;
+    tree_[y].red = tree_[z].red;
+  }
+  tree_[z].left = tree_[z].right = tree_[z].parent = -1;
+  if (!removed_red) EraseFixup(x, x_parent);
+}
+
+void SymbolTable::EraseFixup(int32_t x, int32_t parent) {
+  auto red = [&](int32_t n) { return n >= 0 && tree_[n].red; };
+  while (x != root_ && !red(x)) {
+    if (x == tree_[parent].left) {
+      int32_t w = tree_[parent].right;
+      if (red(w)) {
+        tree_[w].red = false;
+        tree_[parent].red = true;
+        RotateLeft(parent);
+        w = tree_[parent].right;
+      }
+      if (!red(tree_[w].left) && !red(tree_[w].right)) {
+        tree_[w].red = true;
+        x = parent;
+        parent = tree_[x].parent;
+      } else {
+        if (!red(tree_[w].right)) {
+          tree_[tree_[w].left].red = false;
+          tree_[w].red = true;
+          RotateRight(w);
+          w = tree_[parent].right;
+        }
+        tree_[w].red = tree_[parent].red;
+        tree_[parent].red = false;
+        if (tree_[w].right >= 0) tree_[tree_[w].right].red = false;
+        RotateLeft(parent);
+        x = root_;
+        parent = -1;
+      }
+    } else {
+      int32_t w = tree_[parent].left;
+      if (red(w)) {
+        tree_[w].red = false;
+        tree_[parent].red = true;
+        RotateRight(parent);
+        w = tree_[parent].left;
+      }
+      if (!red(tree_[w].left) && !red(tree_[w].right)) {
+        tree_[w].red = true;
+        x = parent;
+        parent = tree_[x].parent;
+      } else {
+        if (!red(tree_[w].left)) {
+          tree_[tree_[w].right].red = false;
+          tree_[w].red = true;
+          RotateLeft(w);
+          w = tree_[parent].left;
+        }
+        tree_[w].red = tree_[parent].red;
+        tree_[parent].red = false;
+        if (tree_[w].left >= 0) tree_[tree_[w].left].red = false;
+        RotateRight(parent);
+        x = root_;
+        parent = -1;
+      }
+    }
+  }
+  if (x >= 0) tree_[x].red = false;
+}
+
+int32_t SymbolTable::First() const {
+  int32_t n = root_;
+  if (n < 0) return -1;
+  while (tree_[n].left >= 0) n = tree_[n].left;
+  return n;
+}
+
+int32_t SymbolTable::Next(int32_t n) const {
+  if (tree_[n].right >= 0) {
+    n = tree_[n].right;
+    while (tree_[n].left >= 0) n = tree_[n].left;
+    return n;
+  }
+  int32_t p = tree_[n].parent;
+  while (p >= 0 && n == tree_[p].right) {
+    n = p;
+    p = tree_[p].parent;
+  }
+  return p;
+}
+
+// The steps of the tree version below depend on the tree's order alone,
+// which is the symbols stably sorted by start, so they run here on a
+// sorted copy. Returns false, changing nothing, when the result would
+// hold overlapping symbols: only there does the tree's shape decide what
+// a search finds.
+bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
+  auto by_start = [](const Symbol& a, const Symbol& b) {
+    return a.start < b.start;
+  };
+  BigVector<Symbol> seq(syms_.begin(), syms_.end());
+  std::stable_sort(seq.begin(), seq.end(), by_start);
+  for (size_t i = 0; i + 1 < seq.size(); ++i) {
+    if (seq[i].end == seq[i].start) seq[i].end = seq[i + 1].start;
+  }
+  if (!seq.empty() && seq.back().end == seq.back().start) {
+    seq.back().end = RoundUpPage(seq.back().start) + 4096;
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < seq.size(); ++i) {
+    if (out > 0 && seq[out - 1].start == seq[i].start) {
+      if (!KeepFirst(&seq[out - 1], &seq[i], &names_)) seq[out - 1] = seq[i];
+      continue;
+    }
+    seq[out++] = seq[i];
+  }
+  seq.resize(out);
+  // Late symbols go after those of equal start, as the tree puts them.
+  std::vector<Symbol> extra(late.begin(), late.end());
+  std::stable_sort(extra.begin(), extra.end(), by_start);
+  BigVector<Symbol> all(seq.size() + extra.size());
+  std::merge(seq.begin(), seq.end(), extra.begin(), extra.end(), all.begin(),
+             by_start);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].end < all[i].start) return false;
+    if (i + 1 < all.size() && all[i].end > all[i + 1].start) return false;
+  }
+  syms_ = std::move(all);
+  tree_.clear();
+  root_ = -1;
+  BuildSearch();
+  return true;
+}
+
+void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late,
+                                   bool allow_sorted) {
+  if (allow_sorted && FinishSorted(late)) return;
+  tree_.clear();
+  root_ = -1;
+  tree_.reserve(syms_.size() + late.size());
+  for (uint32_t i = 0; i < syms_.size(); ++i) TreeInsert(i);
+  // Ends of size-less symbols, in tree order.
+  for (int32_t n = First(); n >= 0;) {
+    int32_t next = Next(n);
+    if (next < 0) break;
+    Symbol& prev = syms_[tree_[n].sym];
+    if (prev.end == prev.start) prev.end = syms_[tree_[next].sym].start;
+    n = next;
+  }
+  if (int32_t n = root_; n >= 0) {
+    while (tree_[n].right >= 0) n = tree_[n].right;
+    Symbol& last = syms_[tree_[n].sym];
+    if (last.end == last.start) last.end = RoundUpPage(last.start) + 4096;
+  }
+  // One symbol per address, perf's walk: keep comparing the survivor with
+  // the next one.
+  for (int32_t curr = First(); curr >= 0;) {
+    int32_t next = Next(curr);
+    if (next < 0) break;
+    Symbol& a = syms_[tree_[curr].sym];
+    Symbol& b = syms_[tree_[next].sym];
+    if (a.start != b.start) {
+      curr = next;
+      continue;
+    }
+    if (KeepFirst(&a, &b, &names_)) {
+      TreeErase(next);
+    } else {
+      TreeErase(curr);
+      curr = next;
+    }
+  }
+  for (const Symbol& s : late) {
+    syms_.push_back(s);
+    TreeInsert(static_cast<uint32_t>(syms_.size() - 1));
+  }
+  BuildSearch();
+}
+
+namespace {
+
+// The whole of `path` (/proc/kallsyms has no size to ask for), read in big
+// pieces straight into a block of `names`; false when it cannot be opened.
+bool ReadWhole(const std::string& path, NameStore* names,
+               std::string_view* text) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t cap = 16u << 20, used = 0;
+  char* buf = names->Allocate(cap);
+  for (;;) {
+    if (used == cap) {  // a bigger block; the old one goes with the store
+      char* bigger = names->Allocate(cap * 2);
+      std::memcpy(bigger, buf, used);
+      buf = bigger;
+      cap *= 2;
+    }
+    ssize_t got = read(fd, buf + used, cap - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    used += static_cast<size_t>(got);
+  }
+  close(fd);
+  *text = std::string_view(buf, used);
+  return true;
+}
+
+// Adds the text symbols of kallsyms `text` ("ffffffff81000000 T _text",
+// "ffffffffc0a01000 t foo\t[mod]") to `all`, their names viewing `text`.
+// Only t, T, w and W lines are kept, as perf keeps them.
+void ParseKallsyms(std::string_view text, SymbolTable* all) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    size_t left = static_cast<size_t>(end - p);
+    const char* eol = static_cast<const char*>(std::memchr(p, '\n', left));
+    if (!eol) eol = end;
+    std::string_view line(p, static_cast<size_t>(eol - p));
+    p = eol + 1;
+    uint64_t addr = 0;
+    size_t n = ParseHex(line, &addr);
+    if (n == 0 || n + 3 > line.size() || line[n] != ' ') continue;
+    char type = line[n + 1];
+    char up = type >= 'a' && type <= 'z' ? static_cast<char>(type - 32) : type;
+    if (up != 'T' && up != 'W') continue;
+    std::string_view name = line.substr(n + 3);
+    if (name.empty() || name[0] == '$') continue;
+    SymbolBinding b = up == 'W'     ? SymbolBinding::kWeak
+                      : type == 'T' ? SymbolBinding::kGlobal
+                                    : SymbolBinding::kLocal;
+    all->mutable_symbols()->push_back(Symbol{addr, addr, name, b, false});
+  }
+}
+
+}  // namespace
+
+bool LoadKallsyms(const std::string& path, SymbolTable* core,
+                  std::vector<KallsymsModule>* modules, std::string* err) {
+  // The whole file at once, its lines scanned in place: the names stay
+  // where they were read (some 100,000 of them; a string each cost more
+  // than the kernel's own formatting of the file).
+  // perf fixes the ends over all symbols together (module ones included),
+  // then splits the modules off.
+  SymbolTable all;
+  std::string_view text;
+  if (!ReadWhole(path, all.names(), &text)) {
+    *err = path + ": cannot open kallsyms";
+    return false;
+  }
+  all.mutable_symbols()->reserve(text.size() / 40);
+  ParseKallsyms(text, &all);
+  all.Finish(true);
+  // The kernel's symbols stay where they are; the modules' move out.
+  BigVector<Symbol>& syms = *all.mutable_symbols();
+  size_t kept = 0;
+  for (size_t i = 0; i < syms.size(); ++i) {
+    Symbol& s = syms[i];
+    size_t tab = s.name.find('\t');
+    if (tab == std::string_view::npos) {
+      if (kept != i) syms[kept] = s;
+      ++kept;
+      continue;
+    }
+    std::string_view mod = s.name.substr(tab + 1);
+    s.name = s.name.substr(0, tab);
+    if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']') {
+      mod = mod.substr(1, mod.size() - 2);
+    }
+    auto it = std::find_if(modules->begin(), modules->end(),
+                           [&](const KallsymsModule& m) { return m.name == mod; });
+    if (it == modules->end()) {
+      modules->push_back(KallsymsModule{std::string(mod), {}});
+      it = modules->end() - 1;
+      it->table.ShareNames(all);
+    }
+    it->table.mutable_symbols()->push_back(s);
+  }
+  syms.resize(kept);
+  core->ShareNames(all);
+  *core->mutable_symbols() = std::move(syms);
+  core->Finish(true, false);
+  for (KallsymsModule& m : *modules) m.table.Finish(true, false);
+  return true;
+}
+
+bool LoadPerfMap(const std::string& path, SymbolTable* table,
+                 std::string* err) {
+  std::ifstream in(path);
+  if (!in) {
+    *err = path + ": cannot open JIT map";
+    return false;
+  }
+  std::string line;
+  // "7f3a2c001000 40 LambdaForm$MH::invoke": start and size in hex, then
+  // the name, which may hold spaces.
+  while (std::getline(in, line)) {
+    uint64_t start = 0, size = 0;
+    size_t len = ParseHex(line, &start) + 1;
+    if (len + 2 >= line.size()) continue;
+    len += ParseHex(std::string_view(line).substr(len), &size) + 1;
+    if (len + 2 >= line.size()) continue;
+    table->Add(start, size, std::string_view(line).substr(len),
+               SymbolBinding::kGlobal);
+  }
+  table->Finish(false, false);
+  return true;
+}
+
+}  // namespace flamefold

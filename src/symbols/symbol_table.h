@@ -1,0 +1,126 @@
+// SymbolTable: the functions of one binary (or of the kernel), sorted, with
+// the same clean-ups perf applies before it looks an address up, so that
+// an address resolves to the name perf script prints:
+//   - a symbol without a size ends where the next one starts (kallsyms:
+//     the last symbol before a module ends at the next page boundary);
+//   - of several symbols at one address, one is kept: the one with a size,
+//     then not weak, then global, then with fewer leading underscores, then
+//     with the longer name, then the first one seen.
+#ifndef FLAMEFOLD_SYMBOLS_SYMBOL_TABLE_H_
+#define FLAMEFOLD_SYMBOLS_SYMBOL_TABLE_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/big_alloc.h"
+#include "symbols/name_store.h"
+
+namespace flamefold {
+
+enum class SymbolBinding : uint8_t { kLocal, kGlobal, kWeak };
+
+struct Symbol {
+  uint64_t start = 0;
+  uint64_t end = 0;  // one past the last byte; == start until Finish()
+  std::string_view name;  // in the table's NameStore
+  SymbolBinding binding = SymbolBinding::kGlobal;
+  bool mangled = false;  // `name` is still to be demangled (see Display)
+};
+
+class SymbolTable {
+ public:
+  /// `mangled`: the name is the ELF one, demangled only when it is shown
+  /// or compared with an alias (most symbols are never hit).
+  void Add(uint64_t start, uint64_t size, std::string_view name,
+           SymbolBinding binding, bool mangled = false);
+  /// The name as perf prints it.
+  static std::string Display(const Symbol& s);
+  /// Sorts and applies perf's clean-ups. `kallsyms` selects its variant of
+  /// the end fix-up (module symbols carry "\t[module]" in their name then).
+  /// `fixups` false keeps the symbols as given (perf does so for JIT maps).
+  void Finish(bool kallsyms, bool fixups = true);
+  /// As Finish(false), but the symbols also go into a red-black tree built
+  /// the way perf builds its own (inserted in the order added, aliases
+  /// erased by the same steps), and `late` symbols (perf's PLT entries,
+  /// which it adds after its clean-ups) are inserted afterwards. Find then
+  /// walks that tree as perf does, so that where symbols overlap (a label
+  /// inside a function, a stretched size-less symbol) the same one is found.
+  /// The names of `late` must stay valid as long as the table (ShareNames).
+  /// When the finished symbols do not overlap, every search of that tree
+  /// finds what a binary search finds, so the tree is not built: the
+  /// symbols are kept sorted (one per address) instead. `allow_sorted`
+  /// false builds the tree regardless (for tests comparing the two).
+  void FinishAsPerfTree(std::span<const Symbol> late,
+                        bool allow_sorted = true);
+  /// The symbol containing `addr`, or nullptr. Without a tree: the closest
+  /// symbol at or below `addr`, when it holds it.
+  const Symbol* Find(uint64_t addr) const;
+
+  size_t size() const { return syms_.size(); }
+  const BigVector<Symbol>& symbols() const { return syms_; }
+  /// Symbols put here directly must have their names in names().
+  BigVector<Symbol>* mutable_symbols() { return &syms_; }
+  NameStore* names() { return &names_; }
+  /// Keeps the names of `other` valid as long as this table, for symbols
+  /// moved from there to here.
+  void ShareNames(const SymbolTable& other) { names_.Share(other.names_); }
+
+ private:
+  struct Node {
+    int32_t left = -1, right = -1, parent = -1;
+    bool red = true;
+    uint32_t sym = 0;  // into syms_
+    uint64_t start = 0;  // syms_[sym].start: inserting reads no symbol
+  };
+  void TreeInsert(uint32_t sym);
+  void TreeErase(int32_t n);
+  void RotateLeft(int32_t x);
+  void RotateRight(int32_t x);
+  void EraseFixup(int32_t x, int32_t parent);
+  int32_t Next(int32_t n) const;
+  int32_t First() const;
+  void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
+  void BuildSearch();
+  bool FinishSorted(std::span<const Symbol> late);
+
+  // What Find walks, built by Finish and FinishAsPerfTree: the tree's
+  // nodes with their symbols' bounds, in breadth-first order (the top
+  // levels share a few cache lines), or the sorted starts. A look-up
+  // through tree_ and syms_ missed the cache twice a level.
+  struct SearchNode {
+    uint64_t start, end;
+    int32_t left, right;
+    uint32_t sym;
+  };
+  BigVector<SearchNode> search_;
+  BigVector<uint64_t> starts_;
+
+  NameStore names_;
+  // Big tables (100,000 symbols) get huge pages: fewer page faults.
+  BigVector<Symbol> syms_;
+  BigVector<Node> tree_;
+  int32_t root_ = -1;
+};
+
+/// Reads a kallsyms file ("ffffffff81000000 T _text", module symbols with
+/// "\t[mod]") into `core` (the kernel proper) and `modules` (per module
+/// name, addresses absolute). Only text symbols (t, T, w, W) are kept, as
+/// perf keeps them.
+struct KallsymsModule {
+  std::string name;  // without brackets
+  SymbolTable table;
+};
+bool LoadKallsyms(const std::string& path, SymbolTable* core,
+                  std::vector<KallsymsModule>* modules, std::string* err);
+
+/// Reads a JIT map (/tmp/perf-PID.map: "START SIZE NAME" in hex, one a
+/// line), as perf does: no size fix-up, so a zero-size entry never matches.
+bool LoadPerfMap(const std::string& path, SymbolTable* table,
+                 std::string* err);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_SYMBOLS_SYMBOL_TABLE_H_
