@@ -62,10 +62,17 @@ fi
 if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=release >/dev/null
 fi
-# The libFuzzer targets need clang; the test suite runs them for a bounded
-# time when they are built.
+# The libFuzzer targets need clang: they get a build of their own,
+# build-fuzz, with every stage instrumented (fuzz/meson.build). The test
+# suite's fuzz test runs them for a bounded time.
 if [ "$mode" = test ] && command -v clang++ >/dev/null 2>&1; then
-  meson configure build -Dfuzz=true >/dev/null
+  if [ ! -f build-fuzz/build.ninja ]; then
+    CXX=clang++ meson setup build-fuzz --buildtype=debugoptimized -Dfuzz=true \
+      -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+  fi
+  ninja -C build-fuzz fuzz/input_fuzzer fuzz/folded_fuzzer \
+    fuzz/perf_script_fuzzer fuzz/perf_data_fuzzer fuzz/svg_fuzzer \
+    fuzz/diff_input_fuzzer
 fi
 # The demo needs only the two tools it runs.
 if [ "$mode" = demo ]; then

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Bounded fuzzing: every libFuzzer target built under BUILD_DIR/fuzz/
-# (meson configure -Dfuzz=true, needs clang) runs for FUZZ_SECONDS seconds
+# Bounded fuzzing: every libFuzzer target built under FUZZ_BUILD_DIR/fuzz/
+# (default: build-fuzz beside BUILD_DIR, the clang build that
+# scripts/bootstrap.sh test sets up; see fuzz/meson.build) runs for FUZZ_SECONDS seconds
 # (default 30), seeded from testdata/ (the first 64 KiB of each seed) and
 # from the regression inputs of testdata/bad/. A crash, a timeout, a leak,
 # an out-of-memory or an UBSan report fails the test and leaves the input
@@ -10,6 +11,7 @@
 set -u
 : "${BUILD_DIR:?}" "${TESTDATA:?}"
 seconds=${FUZZ_SECONDS:-30}
+fuzz_build=${FUZZ_BUILD_DIR:-$(dirname "$BUILD_DIR")/build-fuzz}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=/nonexistent
@@ -35,7 +37,7 @@ seeds() {  # the seed files of target $1
 
 built=0
 fail=0
-for fuzzer in "$BUILD_DIR"/fuzz/*_fuzzer; do
+for fuzzer in "$fuzz_build"/fuzz/*_fuzzer; do
   [ -x "$fuzzer" ] || continue
   built=$((built + 1))
   name=$(basename "$fuzzer")
@@ -63,6 +65,6 @@ for fuzzer in "$BUILD_DIR"/fuzz/*_fuzzer; do
 done
 if [ "$built" -eq 0 ]; then
   . "$(dirname "$0")/missing.sh"
-  missing "fuzz targets: none built (meson configure -Dfuzz=true, needs clang)"
+  missing "fuzz targets: none built in $fuzz_build (CXX=clang++ meson setup $fuzz_build -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false)"
 fi
 [ "$fail" -eq 0 ]
