@@ -16,7 +16,15 @@ The same arguments always give the same bytes (fixed seed). The transcript looks
 - `--stacks` distinct stacks (default 100,000); samples pick them with a skewed (Zipf-like)
   distribution, the leaf frame's offset varies from sample to sample, periods vary.
 
-Usage: gen-perf-script.py --size-mb 200 [--stacks 100000] [--seed 1] [-o FILE]
+`--shape cxx-service` writes instead what a profile of large C++ services looks like: three
+services with thousands of functions each, names of 60 to 400 bytes full of templates, with
+`(anonymous namespace)` inside template arguments, lambdas, `operator()`, argument lists and
+return types (which stackcollapse-perf.pl cuts), `[clone .isra.0]` suffixes and `+0x` offsets;
+stacks 10 to 40 frames deep, a third of them ending in the kernel, drawn evenly from 250,000, so
+that a 200 MB transcript folds to about 90,000 distinct stacks: the shape issue #18 measured.
+
+Usage: gen-perf-script.py --size-mb 200 [--shape mixed|cxx-service] [--stacks 100000]
+                          [--seed 1] [-o FILE]
 """
 
 import argparse
@@ -65,6 +73,105 @@ class Function:
         self.dso = dso
         self.addr = addr
         self.callees = []
+
+
+SERVICES = [
+    # comm, pid, thread count, binary, share of samples
+    (b"search_server", 7101, 48, b"/srv/search/bin/search_server", 45),
+    (b"ad_ranker", 7340, 32, b"/srv/ads/bin/ad_ranker", 30),
+    (b"edge_proxy", 6020, 8, b"/usr/local/bin/edge_proxy", 15),
+    (b"kworker/u8:2", 211, 1, None, 5),
+    (b"swapper", 0, 1, None, 5),
+]
+SERVICE_NAMESPACES = [b"search", b"search::index", b"search::query::detail", b"ads::ranking",
+                      b"ads::features", b"proxy::http2", b"folly", b"absl::lts_20230802",
+                      b"grpc_core", b"(anonymous namespace)", b"std"]
+SERVICE_CLASSES = [b"PostingListIterator", b"QueryPlanner", b"ScoringContext", b"FeatureExtractor",
+                   b"ConnectionManager", b"RequestHandler", b"ShardRouter", b"ArenaAllocator",
+                   b"FlatHashMap", b"CordReader", b"ThreadPoolExecutor", b"SpanBuffer"]
+SERVICE_METHODS = [b"advance", b"score", b"operator()", b"operator<", b"evaluate", b"onData",
+                   b"dispatch", b"lookup", b"emplace_back", b"find", b"_M_invoke", b"run", b"merge"]
+STRING_TYPE = b"std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >"
+
+
+def TemplateArg(rng, depth=0):
+    """One C++ template argument, nested at most twice."""
+    r = rng.random()
+    if depth >= 2 or r < 0.25:
+        return rng.choice([b"int", b"unsigned long", b"double", b"char", b"bool", STRING_TYPE,
+                           b"(anonymous namespace)::DocScorer", b"(anonymous namespace)::Tag"])
+    if r < 0.45:
+        return b"std::shared_ptr<%s::%s>" % (rng.choice(SERVICE_NAMESPACES),
+                                             rng.choice(SERVICE_CLASSES))
+    if r < 0.6:
+        t = TemplateArg(rng, depth + 1)
+        return b"std::vector<%s, std::allocator<%s> >" % (t, t)
+    if r < 0.7:
+        return b"std::unique_ptr<%s, std::default_delete<%s> >" % ((TemplateArg(rng, depth + 1),) * 2)
+    if r < 0.85:
+        return b"%s::%s<%s>" % (rng.choice(SERVICE_NAMESPACES), rng.choice(SERVICE_CLASSES),
+                                TemplateArg(rng, depth + 1))
+    return b"%s::%s(%s)::{lambda(auto:1&&)#%d}" % (
+        rng.choice(SERVICE_NAMESPACES), rng.choice(SERVICE_METHODS), TemplateArg(rng, 2),
+        rng.randint(1, 3))
+
+
+def ServiceName(rng, i):
+    """A long C++ symbol as perf script prints it demangled, unique by the index i."""
+    ns = rng.choice(SERVICE_NAMESPACES)
+    cls = rng.choice(SERVICE_CLASSES)
+    if rng.random() < 0.6:
+        cls += b"<%s>" % b", ".join(TemplateArg(rng) for _ in range(rng.randint(1, 2)))
+    meth = rng.choice(SERVICE_METHODS)
+    name = b"%s::%s::%s" % (ns, cls, meth)
+    if meth.startswith(b"operator"):
+        name += b"_%d" % i if rng.random() < 0.5 else b""
+        tag = b"<%d>" % i
+    else:
+        tag = b"_%d" % i
+    name += tag
+    r = rng.random()
+    if r < 0.55:
+        name += b"(%s)" % b", ".join(TemplateArg(rng) + rng.choice([b"", b" const&", b"&&", b"*"])
+                                     for _ in range(rng.randint(0, 3)))
+        if rng.random() < 0.3:
+            name += b" const"
+    if r < 0.2:
+        name = rng.choice([b"void ", b"bool ", b"unsigned long ", STRING_TYPE + b" "]) + name
+    if rng.random() < 0.05:
+        name += b" [clone .isra.0]"
+    return name
+
+
+def BuildService(rng, comm, binary, base):
+    """A C++ service's call graph: a few thousand functions, a deep fan of long names."""
+    funcs = []
+
+    def Add(name, dso):
+        where = base if dso == binary else 0x7f3a1c000000 + LIBS.index(dso) * 0x1000000
+        f = Function(name, dso, where + len(funcs) * 0x180 + rng.randrange(0x40))
+        funcs.append(f)
+        return f
+
+    start = Add(b"_start", binary)
+    libc_main = Add(b"__libc_start_main", LIBS[0])
+    thread = Add(b"start_thread", LIBS[0])
+    start.callees = [libc_main]
+    user = [Add(ServiceName(rng, i), binary) for i in range(rng.randint(3000, 5000))]
+    libs = [Add(b"%s_%d" % (rng.choice([b"__memmove_avx_unaligned_erms", b"malloc", b"free",
+                                           b"pthread_mutex_lock", b"operator new(unsigned long)",
+                                           b"std::_Rb_tree_increment(std::_Rb_tree_node_base*)",
+                                           b"__lll_lock_wait"]), i), rng.choice(LIBS))
+            for i in range(120)]
+    libc_main.callees = user[:4]
+    thread.callees = user[4:40]
+    for f in user:
+        f.callees = rng.sample(user, 6) + rng.sample(libs, 1)
+    for f in libs:
+        f.callees = rng.sample(libs, 1) if rng.random() < 0.2 else []
+    root = Function(b"", binary, 0)
+    root.callees = [start, thread, thread, thread]
+    return root, funcs
 
 
 def CxxName(rng, i):
@@ -171,18 +278,24 @@ def Depth(rng):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size-mb", type=float, default=200)
-    ap.add_argument("--stacks", type=int, default=100000)
+    ap.add_argument("--stacks", type=int, default=None,
+                    help="distinct stacks to draw samples from (100,000; cxx-service: 250,000)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shape", choices=["mixed", "cxx-service"], default="mixed")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    if args.stacks is None:
+        args.stacks = 250000 if args.shape == "cxx-service" else 100000
 
     syscall, irq, idle, worker = BuildKernel(rng)
+    service = args.shape == "cxx-service"
     procs = []
-    for i, (comm, pid, threads, binary, share) in enumerate(PROCESSES):
+    for i, (comm, pid, threads, binary, share) in enumerate(SERVICES if service else PROCESSES):
         root = funcs = None
         if binary:
-            root, funcs = BuildProgram(rng, comm, binary, 0x55d4c1e00000 + i * 0x1000000)
+            build = BuildService if service else BuildProgram
+            root, funcs = build(rng, comm, binary, 0x55d4c1e00000 + i * 0x1000000)
         procs.append((comm, pid, threads, root, share))
 
     # Distinct stacks, each a tuple (process index, frames root first).
@@ -194,13 +307,15 @@ def main():
         attempts += 1
         pi = rng.choices(range(len(procs)), weights)[0]
         comm, pid, threads, root, share = procs[pi]
-        depth = Depth(rng)
+        depth = rng.randint(10, 40) if service else Depth(rng)
         if root is None:
             path = Walk(rng, idle if pid == 0 else worker, depth)
         else:
             kernel_part = rng.random() < 0.35
             user_depth = max(4, depth - (rng.randint(4, 20) if kernel_part else 0))
-            path = Walk(rng, root, user_depth)
+            path = Walk(rng, root, user_depth + (1 if service else 0))
+            if service:
+                path = path[1:]  # the service's root picks main's or a thread's chain
             if kernel_part:
                 entry = syscall if rng.random() < 0.8 else irq
                 path += Walk(rng, entry, max(3, depth - len(path)))
@@ -228,7 +343,10 @@ def main():
     chunk = []
     chunk_bytes = 0
     while written < limit:
-        k = bisect.bisect_left(cumulative, rng.random() * total)
+        if service:  # services spread their time thin: most samples are a stack of their own
+            k = rng.randrange(len(stacks))
+        else:
+            k = bisect.bisect_left(cumulative, rng.random() * total)
         pi, leaf, body = stacks[min(k, len(stacks) - 1)]
         comm, pid, threads, root, share = procs[pi]
         tid = pid + rng.randrange(threads) if pid else 0
