@@ -6,6 +6,7 @@
 # file named 10 times (a 10x larger input) to show that peak RSS does not grow with input size.
 #
 # Environment: BUILD_DIR (default: build next to bench/), FLAMEGRAPH_DIR, SEED (default 1),
+# SHAPE (gen-perf-script.py's --shape: mixed, the default, or cxx-service),
 # RUNS (flamefold runs per figure, default 5: the median is reported), SKIP_PERL=1 to leave the
 # Perl script out (it takes minutes).
 # Exit status: 0 when all outputs agree, 1 otherwise.
@@ -16,8 +17,10 @@ BUILD_DIR=${BUILD_DIR:-$HERE/../build}
 FOLD=$BUILD_DIR/src/tools/flamefold
 PERL_SCRIPT=${FLAMEGRAPH_DIR:-/tmp/FlameGraph}/stackcollapse-perf.pl
 SEED=${SEED:-1}
+SHAPE=${SHAPE:-mixed}
 OUT=$HERE/out
 INPUT=$OUT/perf-script-${SIZE_MB}MB-seed$SEED.txt
+[ "$SHAPE" = mixed ] || INPUT=$OUT/perf-script-$SHAPE-${SIZE_MB}MB-seed$SEED.txt
 
 if [ ! -x "$FOLD" ]; then
   echo "bench-fold: error: $FOLD is not built" >&2
@@ -31,7 +34,7 @@ FOLD=$TMP/flamefold
 
 if [ ! -s "$INPUT" ]; then
   echo "generating $INPUT ..."
-  python3 "$HERE/gen-perf-script.py" --size-mb "$SIZE_MB" --seed "$SEED" -o "$INPUT.tmp" &&
+  python3 "$HERE/gen-perf-script.py" --size-mb "$SIZE_MB" --seed "$SEED" --shape "$SHAPE" -o "$INPUT.tmp" &&
     mv "$INPUT.tmp" "$INPUT" || { echo "bench-fold: error: generation failed" >&2; exit 1; }
 fi
 BYTES=$(stat -c %s "$INPUT")
