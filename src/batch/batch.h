@@ -14,7 +14,7 @@
 
 #include "base/diag.h"
 #include "cli/flamesvg_cli.h"
-#include "cli/flamefold_cli.h"
+#include "collapse/fold_config.h"
 
 namespace flamefold {
 

@@ -9,32 +9,11 @@
 #include <vector>
 
 #include "base/diag.h"
-#include "io/line_reader.h"
 #include "base/options.h"
 #include "base/output.h"
-#include "collapse/perf_script.h"
-#include "symbols/symbol_resolver.h"
+#include "collapse/fold_config.h"
 
 namespace flamefold {
-
-class FrameInliner;
-class FoldInputs;
-
-/// Validated flamefold options. Defaults are those of stackcollapse-perf.pl.
-struct FoldConfig {
-  PerfScriptOptions perf;
-  std::vector<std::string> include;  // --include REGEX (repeatable)
-  std::vector<std::string> exclude;  // --exclude REGEX (repeatable)
-  std::string output;                // -o FILE; "" is stdout
-  int jobs = 1;                      // --jobs N; 0 = one per core
-  bool stats = false;                // --stats: counts on stderr
-  bool quiet = false;                // -q: no warnings
-  size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
-  std::vector<std::string> inputs;   // none: stdin
-  SymbolOptions symbols;             // perf.data: --symfs, --kallsyms
-  std::string archive;               // perf.data: --archive FILE
-  std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here
-};
 
 /// The options that say how perf script text and perf.data are folded
 /// (stackcollapse-perf.pl's, then --modern, --symfs, --kallsyms): every
@@ -57,18 +36,6 @@ std::string FoldHelp();
 /// tools that take flamefold's options and hand them to ParseFoldArgs
 /// (flamebatch).
 std::span<const OptionSpec> FlamefoldOptionSpecs();
-/// Warns, once each, about what folding perf script text lost or changed:
-/// lines skipped, other events, an --event-filter that matched nothing
-/// (naming the events there are), the Perl script's quirks (unless
-/// --modern). `event` is the event kept.
-void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
-                         const std::string& event, const Diag& diag);
-
-/// WarnAboutPerfScript for all of `inputs`, then folded lines skipped,
-/// stacks cut to the limits, and an empty result: what every tool that
-/// folds with FoldInputs says once its output is written.
-void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
-                   const StackTrie& trie, const Diag& diag);
 
 /// Folds every input into `out`. Returns the exit status; messages go
 /// through `diag`.

@@ -4,7 +4,9 @@
 #include <cstdio>
 
 #include "base/options.h"
+#include "cli/flamefold_cli.h"
 #include "collapse/fold_inputs.h"
+#include "collapse/fold_warnings.h"
 #include "report/report_format.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_trie.h"

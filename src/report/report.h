@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/diag.h"
-#include "cli/flamefold_cli.h"
+#include "collapse/fold_config.h"
 #include "base/output.h"
 #include "perfdata/perf_data_fold.h"
 #include "report/report_stats.h"
