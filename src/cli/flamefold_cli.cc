@@ -1,22 +1,16 @@
 #include "cli/flamefold_cli.h"
 
-#include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
-#include "collapse/folded.h"
-#include "symbols/frame_inliner.h"
-#include "io/input.h"
 #include "base/options.h"
-#include "collapse/fold_inputs.h"
-#include "collapse/fold_warnings.h"
+#include "cli/stack_limit_options.h"
 #include "collapse/stack_filter.h"
-#include "collapse/stack_limits.h"
-#include "flamefold_config.h"
+#include "symbols/frame_inliner.h"
 
 namespace flamefold {
 
@@ -71,16 +65,19 @@ constexpr OptionSpec kFoldSpecs[] = {
      "(default SYMFS/.debug with --symfs, else $HOME/.debug)"},
 };
 
-// flamefold's own options, after kFoldSpecs.
-constexpr OptionSpec kOwnSpecs[] = {
+// Which stacks are kept (flamefold, flamereport).
+constexpr OptionSpec kFilterSpecs[] = {
     {"include", OptType::kString, false, true, "REGEX",
      "keep only stacks matching REGEX (RE2; repeatable)"},
     {"exclude", OptType::kString, false, true, "REGEX",
      "drop stacks matching REGEX (RE2; repeatable)"},
+};
+
+// flamefold's own options, after kFoldSpecs and kFilterSpecs.
+constexpr OptionSpec kOwnSpecs[] = {
     {"output|o", OptType::kString, false, false, "FILE",
      "write to FILE instead of standard output"},
-    {"jobs|j", OptType::kInt, false, false, "N",
-     "parse with N threads (0: one per core; default: one per core, at most 4)"},
+    kJobsOption,
     {"stats", OptType::kFlag, false, false, "",
      "print counts of lines, samples and stacks on stderr"},
     {"max-line-length", OptType::kInt, false, false, "BYTES",
@@ -105,10 +102,32 @@ bool ParsePositive(const std::string& s, long long min, long long* out) {
 
 std::span<const OptionSpec> FoldOptionSpecs() { return kFoldSpecs; }
 
+std::span<const OptionSpec> FoldFilterOptionSpecs() { return kFilterSpecs; }
+
 std::span<const OptionSpec> FlamefoldOptionSpecs() {
   static const std::vector<OptionSpec> all =
-      JoinOptionSpecs({kFoldSpecs, kOwnSpecs});
+      JoinOptionSpecs({kFoldSpecs, kFilterSpecs, kOwnSpecs});
   return all;
+}
+
+bool ParseJobsOption(const ParsedOptions& opts, FoldConfig* config,
+                     std::string* err) {
+  const long long cores = UsableCores();
+  long long v = std::min(cores, kDefaultMaxJobs);
+  if (opts.Has("jobs") && !ParsePositive(opts.Get("jobs"), 0, &v)) {
+    *err = "--jobs takes a number of threads, 0 or more";
+    return false;
+  }
+  config->jobs = static_cast<int>(v == 0 ? cores : std::min(v, 256LL));
+  return true;
+}
+
+bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
+                        std::string* err) {
+  config->include = opts.All("include");
+  config->exclude = opts.All("exclude");
+  StackFilter filter;
+  return filter.Init(config->include, config->exclude, err);
 }
 
 void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config) {
@@ -154,18 +173,11 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
   if (opts.Has("version")) return ArgsResult::kVersion;
   ApplyFoldOptions(opts, config);
   PerfScriptOptions& p = config->perf;
-  config->include = opts.All("include");
-  config->exclude = opts.All("exclude");
   config->output = opts.Get("output");
   config->stats = opts.Has("stats");
   config->quiet = opts.Has("quiet");
-  const long long cores = UsableCores();
-  long long v = std::min(cores, kDefaultMaxJobs);
-  if (opts.Has("jobs") && !ParsePositive(opts.Get("jobs"), 0, &v)) {
-    *err = "--jobs takes a number of threads, 0 or more";
-    return ArgsResult::kUsageError;
-  }
-  config->jobs = static_cast<int>(v == 0 ? cores : std::min(v, 256LL));
+  if (!ParseJobsOption(opts, config, err)) return ArgsResult::kUsageError;
+  long long v = 0;
   if (opts.Has("max-line-length")) {
     if (!ParsePositive(opts.Get("max-line-length"), 1, &v)) {
       *err = "--max-line-length takes a number of bytes, 1 or more";
@@ -173,105 +185,12 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
     }
     config->max_line = static_cast<size_t>(v);
   }
-  if (!ParseStackLimits(opts, &p.limits, err)) return ArgsResult::kUsageError;
-  StackFilter filter;
-  if (!filter.Init(config->include, config->exclude, err)) {
+  if (!ParseStackLimits(opts, &p.limits, err) ||
+      !ParseFilterOptions(opts, config, err)) {
     return ArgsResult::kUsageError;
   }
   config->inputs = opts.operands();
   return ArgsResult::kRun;
-}
-
-namespace {
-
-struct WriteCounts {
-  uint64_t stacks = 0, stacks_written = 0;
-  uint64_t samples_filtered = 0;
-};
-
-WriteCounts WriteStacks(const StackTrie& trie, const StackFilter& filter,
-                        OutputSink* out) {
-  WriteCounts c;
-  std::string buf;
-  trie.Walk([&](NodeId node, std::string_view line) {
-    c.stacks++;
-    if (filter.active() && !filter.Keep(line)) {
-      c.samples_filtered += trie.samples(node);
-      return;
-    }
-    c.stacks_written++;
-    out->Write(line);
-    buf.assign(1, ' ');
-    trie.weight(node).AppendTo(&buf);
-    buf += '\n';
-    out->Write(buf);
-  });
-  return c;
-}
-
-}  // namespace
-
-int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
-  StackFilter filter;
-  std::string err;
-  if (!filter.Init(config.include, config.exclude, &err)) {
-    diag.Error(err);
-    return kExitUsage;
-  }
-  StringInterner names;
-  StackTrie trie(&names);
-  FoldInputs inputs(config, &names, &trie, diag);
-  std::vector<std::string> files = config.inputs;
-  if (files.empty()) files.push_back("-");
-  for (const std::string& file : files) {
-    if (!inputs.Add(file, &err)) {
-      diag.Error(err);
-      return kExitDataError;
-    }
-  }
-  inputs.Finish();
-  const PerfScriptStats& s = inputs.perf_stats();
-  const FoldedStats& f = inputs.folded_stats();
-  uint64_t bad = s.unrecognized_lines + s.long_lines + f.invalid_lines;
-  if (trie.total_samples() == 0 && bad > 0) {
-    // Nothing folded and lines skipped: this is not a profile at all.
-    std::string first = !s.first_unrecognized.empty() ? s.first_unrecognized
-                        : !s.first_long_line.empty()
-                            ? s.first_long_line + ": line too long"
-                        : files.size() == 1
-                            ? "line " + std::to_string(f.first_invalid_line)
-                            : FirstInvalidWhere(f);
-    diag.Error((files.size() == 1 ? files[0] + ": " : std::string()) +
-               "no samples found: " + std::to_string(bad) +
-               " line(s) are neither perf script output nor folded stacks "
-               "(first: " + first + ")");
-    return kExitDataError;
-  }
-  WriteCounts c = WriteStacks(trie, filter, out);
-  if (!out->Flush()) {
-    if (out->broken_pipe()) return kExitOk;
-    diag.Error("write error: " + out->error());
-    return kExitDataError;
-  }
-  WarnAboutFold(config, inputs, trie, diag);
-  if (config.stats) {
-    std::fprintf(stderr,
-                 "flamefold: stats: %llu lines (%llu comments, %llu unrecognized, %llu too long)\n"
-                 "flamefold: stats: %llu samples folded, %llu of other events skipped, %llu filtered out\n"
-                 "flamefold: stats: %llu distinct stacks, %llu written; %zu distinct frames\n",
-                 (unsigned long long)(s.lines + f.lines),
-                 (unsigned long long)s.comment_lines,
-                 (unsigned long long)(s.unrecognized_lines + f.invalid_lines),
-                 (unsigned long long)s.long_lines,
-                 (unsigned long long)trie.total_samples(),
-                 (unsigned long long)s.samples_other_event,
-                 (unsigned long long)c.samples_filtered,
-                 (unsigned long long)c.stacks,
-                 (unsigned long long)c.stacks_written, names.size());
-    std::fprintf(stderr, "flamefold: stats: %s\n",
-                 LimitStatsText(inputs.limit_totals()).c_str());
-  }
-  return kExitOk;
 }
 
 }  // namespace flamefold

@@ -1,5 +1,6 @@
-// The flamefold command: options, validation and the run, kept in the
-// library so that tests drive it without a process.
+// The flamefold command line: its options, their validation into a
+// FoldConfig, its help; and the fold options every tool that folds shares.
+// The run is collapse/flamefold.h.
 #ifndef FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 #define FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 
@@ -10,7 +11,6 @@
 
 #include "base/diag.h"
 #include "base/options.h"
-#include "base/output.h"
 #include "collapse/fold_config.h"
 
 namespace flamefold {
@@ -22,6 +22,26 @@ std::span<const OptionSpec> FoldOptionSpecs();
 
 /// Sets in `config` what `opts` holds of FoldOptionSpecs().
 void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config);
+
+/// --include and --exclude REGEX: which stacks are kept (flamefold,
+/// flamereport).
+std::span<const OptionSpec> FoldFilterOptionSpecs();
+
+/// Sets config->include and config->exclude from `opts`. False with `*err`
+/// when a regex does not compile.
+bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
+                        std::string* err);
+
+/// --jobs N, taken by every tool that folds with FoldInputs.
+inline constexpr OptionSpec kJobsOption = {
+    "jobs|j", OptType::kInt, false, false, "N",
+    "parse with N threads (0: one per core; default: one per core, at most 4)"};
+
+/// Sets config->jobs from --jobs N (0: one thread per usable core) or,
+/// without it, to one per usable core, at most 4. False with `*err` when N
+/// is not a number, 0 or more.
+bool ParseJobsOption(const ParsedOptions& opts, FoldConfig* config,
+                     std::string* err);
 
 enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };
 
@@ -36,10 +56,6 @@ std::string FoldHelp();
 /// tools that take flamefold's options and hand them to ParseFoldArgs
 /// (flamebatch).
 std::span<const OptionSpec> FlamefoldOptionSpecs();
-
-/// Folds every input into `out`. Returns the exit status; messages go
-/// through `diag`.
-int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag);
 
 }  // namespace flamefold
 
