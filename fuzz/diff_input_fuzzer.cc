@@ -13,7 +13,7 @@
 
 #include "differential/diff_table.h"
 #include "differential/diff_input.h"
-#include "cli/flamefold_cli.h"
+#include "collapse/fold_config.h"
 #include "base/output.h"
 #include "base/perl_number.h"
 

@@ -2,8 +2,11 @@
 #ifndef FLAMEFOLD_BASE_OUTPUT_H_
 #define FLAMEFOLD_BASE_OUTPUT_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
+
+#include "base/diag.h"
 
 namespace flamefold {
 
@@ -83,6 +86,12 @@ class StringSink : public OutputSink {
 
 /// Appends the decimal form of `v`.
 void AppendUint(std::string* out, unsigned long long v);
+
+/// Opens `path` for writing ("" or "-" is stdout), runs `body` with it,
+/// flushes and closes it; write errors (other than a closed pipe) become
+/// "PATH: write error: ..." and exit status 1.
+int WriteOutput(const Diag& diag, const std::string& path,
+                const std::function<int(OutputSink*)>& body);
 
 }  // namespace flamefold
 

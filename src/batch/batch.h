@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "base/diag.h"
-#include "cli/flamesvg_cli.h"
-#include "cli/flamefold_cli.h"
+#include "flamegraph/flamesvg.h"
+#include "collapse/fold_config.h"
 
 namespace flamefold {
 
@@ -30,15 +30,6 @@ struct BatchConfig {
   FlameSvgConfig svg_config;     // every flamesvg option, for the SVGs
   std::vector<std::string> paths;  // files and folders (recursive)
 };
-
-enum class BatchArgs { kRun, kHelp, kVersion, kUsageError };
-
-/// Parses flamebatch's options and flamefold's (spelled in full), and hands
-/// the rest to flamesvg's parser, whose operands are the paths.
-BatchArgs ParseBatchArgs(int argc, char** argv, BatchConfig* config,
-                         std::string* err);
-
-std::string BatchHelp();
 
 /// The name of the list of outputs flamebatch keeps in OUTDIR.
 inline constexpr const char* kOutputListName = ".flamebatch-outputs";

@@ -1,5 +1,6 @@
-// The flamefold command: options, validation and the run, kept in the
-// library so that tests drive it without a process.
+// The flamefold command line: its options, their validation into a
+// FoldConfig, its help; and the fold options every tool that folds shares.
+// The run is collapse/flamefold.h.
 #ifndef FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 #define FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 
@@ -9,32 +10,10 @@
 #include <vector>
 
 #include "base/diag.h"
-#include "io/line_reader.h"
 #include "base/options.h"
-#include "base/output.h"
-#include "collapse/perf_script.h"
-#include "symbols/symbol_resolver.h"
+#include "collapse/fold_config.h"
 
 namespace flamefold {
-
-class FrameInliner;
-class FoldInputs;
-
-/// Validated flamefold options. Defaults are those of stackcollapse-perf.pl.
-struct FoldConfig {
-  PerfScriptOptions perf;
-  std::vector<std::string> include;  // --include REGEX (repeatable)
-  std::vector<std::string> exclude;  // --exclude REGEX (repeatable)
-  std::string output;                // -o FILE; "" is stdout
-  int jobs = 1;                      // --jobs N; 0 = one per core
-  bool stats = false;                // --stats: counts on stderr
-  bool quiet = false;                // -q: no warnings
-  size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
-  std::vector<std::string> inputs;   // none: stdin
-  SymbolOptions symbols;             // perf.data: --symfs, --kallsyms
-  std::string archive;               // perf.data: --archive FILE
-  std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here
-};
 
 /// The options that say how perf script text and perf.data are folded
 /// (stackcollapse-perf.pl's, then --modern, --symfs, --kallsyms): every
@@ -43,6 +22,26 @@ std::span<const OptionSpec> FoldOptionSpecs();
 
 /// Sets in `config` what `opts` holds of FoldOptionSpecs().
 void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config);
+
+/// --include and --exclude REGEX: which stacks are kept (flamefold,
+/// flamereport).
+std::span<const OptionSpec> FoldFilterOptionSpecs();
+
+/// Sets config->include and config->exclude from `opts`. False with `*err`
+/// when a regex does not compile.
+bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
+                        std::string* err);
+
+/// --jobs N, taken by every tool that folds with FoldInputs.
+inline constexpr OptionSpec kJobsOption = {
+    "jobs|j", OptType::kInt, false, false, "N",
+    "parse with N threads (0: one per core; default: one per core, at most 4)"};
+
+/// Sets config->jobs from --jobs N (0: one thread per usable core) or,
+/// without it, to one per usable core, at most 4. False with `*err` when N
+/// is not a number, 0 or more.
+bool ParseJobsOption(const ParsedOptions& opts, FoldConfig* config,
+                     std::string* err);
 
 enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };
 
@@ -57,22 +56,6 @@ std::string FoldHelp();
 /// tools that take flamefold's options and hand them to ParseFoldArgs
 /// (flamebatch).
 std::span<const OptionSpec> FlamefoldOptionSpecs();
-/// Warns, once each, about what folding perf script text lost or changed:
-/// lines skipped, other events, an --event-filter that matched nothing
-/// (naming the events there are), the Perl script's quirks (unless
-/// --modern). `event` is the event kept.
-void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
-                         const std::string& event, const Diag& diag);
-
-/// WarnAboutPerfScript for all of `inputs`, then folded lines skipped,
-/// stacks cut to the limits, and an empty result: what every tool that
-/// folds with FoldInputs says once its output is written.
-void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
-                   const StackTrie& trie, const Diag& diag);
-
-/// Folds every input into `out`. Returns the exit status; messages go
-/// through `diag`.
-int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag);
 
 }  // namespace flamefold
 

@@ -1,32 +1,13 @@
-// The flamesvg command: flamegraph.pl's options, reading, sorting and the
-// run, kept in the library so that tests drive it without a process.
+// The flamesvg command line: flamegraph.pl's options and ours, validated
+// into a FlameSvgConfig; its help. The run is flamegraph/flamesvg.h.
 #ifndef FLAMEFOLD_CLI_FLAMESVG_CLI_H_
 #define FLAMEFOLD_CLI_FLAMESVG_CLI_H_
 
-#include <cstdint>
 #include <string>
-#include <vector>
 
-#include "base/diag.h"
-#include "flamegraph/svg_writer.h"
-#include "base/output.h"
-#include "collapse/stack_limits.h"
+#include "flamegraph/flamesvg.h"
 
 namespace flamefold {
-
-/// Validated flamesvg options.
-struct FlameSvgConfig {
-  FlameGraphOptions graph;
-  ColorMode color_mode = ColorMode::kSeeded;
-  bool reverse = false;
-  bool use_palette_map = false;              // --cp
-  std::string palette_file = "palette.map";  // --palfile
-  size_t max_frames = 0;                     // --max-frames; 0 = no limit
-  StackLimits limits;  // --max-stack-depth, --max-frame-length
-  std::string output;                        // -o FILE; "" is stdout
-  bool quiet = false;
-  std::vector<std::string> inputs;           // none: stdin
-};
 
 enum class SvgArgsResult { kRun, kHelp, kVersion, kUsageError };
 
@@ -37,17 +18,6 @@ SvgArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
 
 /// The text of `flamesvg --help`.
 std::string FlameSvgHelp();
-
-/// What reading the input did, for tests and --stats style reporting.
-struct FlameSvgStats {
-  uint64_t lines = 0;
-  bool sorted_input = true;  // streamed without holding the lines
-};
-
-/// Reads every input, merges it and writes the SVG to `out`. Returns the
-/// exit status; messages go through `diag`.
-int RunFlameSvg(const FlameSvgConfig& config, OutputSink* out,
-                const Diag& diag, FlameSvgStats* stats = nullptr);
 
 }  // namespace flamefold
 

@@ -10,12 +10,6 @@
 
 namespace flamefold {
 
-/// Opens `path` for writing ("" or "-" is stdout), runs `body` with it,
-/// flushes and closes it; write errors (other than a closed pipe) become
-/// "PATH: write error: ..." and exit status 1.
-int WriteOutput(const Diag& diag, const std::string& path,
-                const std::function<int(OutputSink*)>& body);
-
 /// Opens `path` for writing ("" or "-" is stdout) and runs `body` with it.
 /// Ignores SIGPIPE so that a closed pipe is seen as EPIPE and the tool
 /// exits quietly; catches std::bad_alloc and other exceptions, which stop

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/diag.h"
-#include "cli/flamefold_cli.h"
+#include "collapse/fold_config.h"
 #include "collapse/folded.h"
 #include "perfdata/perf_data_fold.h"
 #include "collapse/perf_script.h"

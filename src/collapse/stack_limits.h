@@ -21,8 +21,6 @@
 #include <string>
 #include <string_view>
 
-#include "base/options.h"
-
 namespace flamefold {
 
 struct StackLimits {
@@ -52,28 +50,6 @@ struct LimitStats {
   /// this object's when it grew since, else 0 (unknown).
   LimitStats Since(const LimitStats& before) const;
 };
-
-/// The option lines every stack-reading tool puts in its OptionSpec table.
-inline constexpr OptionSpec kMaxStackDepthOption = {
-    "max-stack-depth", OptType::kInt, false, false, "N",
-    "cut deeper stacks to their N frames nearest the root (default 65536)"};
-inline constexpr OptionSpec kMaxLineLengthOption = {
-    "max-line-length", OptType::kInt, false, false, "BYTES",
-    "skip and count input lines longer than BYTES"};
-inline constexpr OptionSpec kMaxFrameLengthOption = {
-    "max-frame-length", OptType::kInt, false, false, "BYTES",
-    "cut longer frame names at a UTF-8 boundary (default 262144)"};
-
-/// Reads --max-stack-depth and --max-frame-length from `opts` into
-/// `*limits` (unset options keep their values). False with `*err` on a
-/// value that is not a whole number in range (depth 1 or more, length 4 or
-/// more: one UTF-8 character).
-bool ParseStackLimits(const ParsedOptions& opts, StackLimits* limits,
-                      std::string* err);
-/// The same for one option's value, given by name ("max-stack-depth" or
-/// "max-frame-length"), for tools with their own option parser.
-bool ParseStackLimit(std::string_view name, const std::string& value,
-                     StackLimits* limits, std::string* err);
 
 /// The length of the longest prefix of `s` of at most `max` bytes that does
 /// not end inside a UTF-8 sequence (`s.size()` when it fits).

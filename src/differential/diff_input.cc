@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "base/arena.h"
+#include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
 #include "io/input.h"
 #include "io/line_reader.h"

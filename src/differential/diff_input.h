@@ -8,7 +8,7 @@
 
 #include "base/diag.h"
 #include "differential/diff_table.h"
-#include "cli/flamefold_cli.h"
+#include "collapse/fold_config.h"
 #include "perfdata/perf_data_fold.h"
 #include "collapse/perf_script.h"
 #include "collapse/stack_limits.h"

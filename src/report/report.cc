@@ -3,118 +3,15 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "base/options.h"
 #include "collapse/fold_inputs.h"
+#include "collapse/fold_warnings.h"
+#include "collapse/folded.h"
+#include "collapse/stack_filter.h"
 #include "report/report_format.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_trie.h"
 
 namespace flamefold {
-namespace {
-
-constexpr OptionSpec kSpecs[] = {
-    {"top|n", OptType::kInt, false, false, "N",
-     "functions in each table (default 10; 0: all)"},
-    {"format|f", OptType::kString, false, false, "FORMAT",
-     "text (default), csv or json"},
-    {"depth", OptType::kInt, false, false, "N",
-     "levels of callers and callees of each function (default 2; 0: none)"},
-    {"width", OptType::kInt, false, false, "N",
-     "callers and callees shown at each level (default 3)"},
-    kMaxStackDepthOption,
-    kMaxLineLengthOption,
-    kMaxFrameLengthOption,
-    {"output|o", OptType::kString, false, false, "FILE",
-     "write to FILE instead of standard output"},
-    {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
-    {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
-    {"version|V", OptType::kFlag, false, false, "",
-     "print the version and exit"},
-};
-
-bool ParseCount(const std::string& s, long long* out) {
-  char* end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || v < 0) return false;
-  *out = v;
-  return true;
-}
-
-}  // namespace
-
-std::string ReportHelp() {
-  return "Usage: flamereport [OPTIONS] [FILE...]\n"
-         "Reports where a profile spends its samples: the functions with the\n"
-         "most self samples (running in them), each with its heaviest\n"
-         "callers and callees, and the functions with the most total samples\n"
-         "(running in them or in what they call; a recursive stack counts\n"
-         "once). On perf input the counts are sums of sample periods, and a\n"
-         "perf.data report opens with the recording's facts.\n"
-         "FILE is perf script output, perf.data or folded stacks, plain,\n"
-         "gzip or zstd, as flamefold reads them; standard input when no FILE\n"
-         "is given or FILE is -. The first frame of each stack is the\n"
-         "process.\n\n"
-         "Options (flamereport's, then flamefold's for folding the input):\n" +
-         FormatOptionHelp(JoinOptionSpecs({kSpecs, FoldOptionSpecs()})) +
-         "\nCSV columns: rank,function,self_samples,self_pct,total_samples,"
-         "total_pct,\ncallers,callees (ranked by self samples; _period for "
-         "_samples on\nperf input with periods).\n"
-         "Example: perf script | flamereport --top 20\n"
-         "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
-}
-
-ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
-                           std::string* err) {
-  ParsedOptions opts;
-  if (!ParseOptions(JoinOptionSpecs({kSpecs, FoldOptionSpecs()}), argc, argv,
-                    &opts, err)) {
-    return ReportArgs::kUsageError;
-  }
-  if (opts.Has("help")) return ReportArgs::kHelp;
-  if (opts.Has("version")) return ReportArgs::kVersion;
-  long long v = 0;
-  if (opts.Has("top")) {
-    if (!ParseCount(opts.Get("top"), &v)) {
-      *err = "--top takes a number of functions, 0 (all) or more";
-      return ReportArgs::kUsageError;
-    }
-    config->top = static_cast<size_t>(v);
-  }
-  if (opts.Has("depth")) {
-    if (!ParseCount(opts.Get("depth"), &v) || v > 100) {
-      *err = "--depth takes a number of levels from 0 to 100";
-      return ReportArgs::kUsageError;
-    }
-    config->tree_depth = static_cast<int>(v);
-  }
-  if (opts.Has("width")) {
-    if (!ParseCount(opts.Get("width"), &v) || v < 1) {
-      *err = "--width takes a number of callees, 1 or more";
-      return ReportArgs::kUsageError;
-    }
-    config->tree_width = static_cast<size_t>(v);
-  }
-  std::string format = opts.Get("format", "text");
-  if (format == "text") {
-    config->format = ReportFormat::kText;
-  } else if (format == "csv") {
-    config->format = ReportFormat::kCsv;
-  } else if (format == "json") {
-    config->format = ReportFormat::kJson;
-  } else {
-    *err = "--format is text, csv or json, not '" + format + "'";
-    return ReportArgs::kUsageError;
-  }
-  if (!ParseStackLimits(opts, &config->limits, err)) {
-    return ReportArgs::kUsageError;
-  }
-  ApplyFoldOptions(opts, &config->fold);
-  config->output = opts.Get("output");
-  config->quiet = opts.Has("quiet");
-  config->inputs = opts.operands();
-  return ReportArgs::kRun;
-}
-
 namespace {
 
 std::string Pad(const std::string& s, size_t width) {
@@ -518,17 +415,33 @@ void WriteJson(const ReportConfig& config, const ProfileSummary& s,
 // when perf input gave samples and the total is not their number (some
 // period was above 1); folded stacks mixed in make the unit unknown, and
 // the counts are then called samples, as for folded input alone.
-ReportFacts FactsOf(const FoldInputs& inputs, const ProfileSummary& s) {
+// `total` is that of all the stacks folded, before --include/--exclude.
+ReportFacts FactsOf(const FoldInputs& inputs, const PerlNumber& total) {
   ReportFacts facts;
   facts.event = inputs.event();
   facts.samples = inputs.perf_stats().samples;
   const FoldedStats& fs = inputs.folded_stats();
   bool folded = fs.lines > fs.invalid_lines;
-  const PerlNumber& total = s.total_samples();
   bool all_ones = total.is_integer() && total.uint_value() == facts.samples;
   facts.periods = facts.samples > 0 && !folded && !all_ones;
   facts.recordings = inputs.recordings();
   return facts;
+}
+
+// The stacks of `trie` that `filter` keeps, with their counts, in `*kept`.
+// Returns the total count of all the stacks of `trie`.
+PerlNumber KeepStacks(const StackTrie& trie, const StackFilter& filter,
+                      StringInterner* names, StackTrie* kept) {
+  std::vector<SymbolId> frames;
+  PerlNumber total;
+  trie.Walk([&](NodeId node, std::string_view stack) {
+    total.Add(trie.weight(node));
+    if (!filter.Keep(stack)) return;
+    frames.clear();
+    InternFrames(stack, names, &frames);
+    kept->Add(frames, trie.weight(node));
+  });
+  return total;
 }
 
 }  // namespace
@@ -549,15 +462,18 @@ void WriteReport(const ReportConfig& config, const ProfileSummary& summary,
 }
 
 int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
+  const FoldConfig& fold = config.fold;
+  StackFilter filter;
+  std::string err;
+  if (!filter.Init(fold.include, fold.exclude, &err)) {
+    diag.Error(err);
+    return kExitUsage;
+  }
   StringInterner names;
   StackTrie trie(&names);
-  FoldConfig fold = config.fold;
-  fold.perf.limits = config.limits;
-  fold.max_line = config.limits.LineLimit(fold.max_line);
   FoldInputs inputs(fold, &names, &trie, diag);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
-  std::string err;
   for (const std::string& file : files) {
     if (!inputs.Add(file, &err)) {
       diag.Error(err);
@@ -577,8 +493,13 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
                ")");
     return kExitDataError;
   }
-  ProfileSummary summary(trie);
-  WriteReport(config, summary, FactsOf(inputs, summary), out);
+  StringInterner kept_names;
+  StackTrie kept(&kept_names);
+  PerlNumber total;
+  if (filter.active()) total = KeepStacks(trie, filter, &kept_names, &kept);
+  ProfileSummary summary(filter.active() ? kept : trie);
+  if (!filter.active()) total = summary.total_samples();
+  WriteReport(config, summary, FactsOf(inputs, total), out);
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;
     diag.Error("write error: " + out->error());

@@ -1,6 +1,6 @@
-// The flamereport command: a hotspot report of a profile (anything
-// flamefold reads) as text, CSV or JSON. Kept in the library so that tests
-// drive it without a process.
+// The flamereport engine: a hotspot report of a profile (anything
+// flamefold reads) as text, CSV or JSON. Its command line is
+// cli/flamereport_cli.h.
 #ifndef FLAMEFOLD_REPORT_REPORT_H_
 #define FLAMEFOLD_REPORT_REPORT_H_
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/diag.h"
-#include "cli/flamefold_cli.h"
+#include "collapse/fold_config.h"
 #include "base/output.h"
 #include "perfdata/perf_data_fold.h"
 #include "report/report_stats.h"
@@ -25,21 +25,13 @@ struct ReportConfig {
   ReportFormat format = ReportFormat::kText;
   int tree_depth = 2;      // levels of callees under each function
   size_t tree_width = 3;   // callees shown per level
-  FoldConfig fold;         // how inputs are folded: flamefold's options
-  StackLimits limits;      // --max-stack-depth, --max-frame-length
+  // How inputs are folded: flamefold's options, the limits
+  // (fold.perf.limits, fold.max_line), --jobs, --include and --exclude.
+  FoldConfig fold;
   std::string output;      // -o FILE; "" is stdout
   bool quiet = false;      // -q: no warnings
   std::vector<std::string> inputs;  // none: stdin
 };
-
-enum class ReportArgs { kRun, kHelp, kVersion, kUsageError };
-
-/// Parses flamereport's command line (Getopt::Long rules, as every tool).
-ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
-                           std::string* err);
-
-/// The text of `flamereport --help`.
-std::string ReportHelp();
 
 /// What a report says about its input beside the stacks.
 struct ReportFacts {

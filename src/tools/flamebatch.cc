@@ -1,7 +1,7 @@
 // flamebatch: archived profiles -> folded stacks and SVGs, in parallel.
 #include <cstdio>
 
-#include "batch/batch.h"
+#include "cli/flamebatch_cli.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {

@@ -3,6 +3,7 @@
 
 #include "cli/flamefold_cli.h"
 #include "cli/tool_main.h"
+#include "collapse/flamefold.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {

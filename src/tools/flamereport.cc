@@ -1,7 +1,7 @@
 // flamereport: a profile -> its hotspots, as text, CSV or JSON.
 #include <cstdio>
 
-#include "report/report.h"
+#include "cli/flamereport_cli.h"
 #include "cli/tool_main.h"
 #include "flamefold_config.h"
 

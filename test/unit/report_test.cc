@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "base/output.h"
-#include "report/report.h"
+#include "cli/flamereport_cli.h"
 #include "report/report_format.h"
 #include "report/report_stats.h"
 

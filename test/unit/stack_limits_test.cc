@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "collapse/folded.h"
+#include "cli/stack_limit_options.h"
 #include "collapse/stack_limits.h"
 #include "test_util.h"
 

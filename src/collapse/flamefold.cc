@@ -1,0 +1,109 @@
+#include "collapse/flamefold.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "collapse/fold_inputs.h"
+#include "collapse/fold_warnings.h"
+#include "collapse/folded.h"
+#include "collapse/stack_filter.h"
+#include "collapse/stack_limits.h"
+
+namespace flamefold {
+
+namespace {
+
+struct WriteCounts {
+  uint64_t stacks = 0, stacks_written = 0;
+  uint64_t samples_filtered = 0;
+};
+
+WriteCounts WriteStacks(const StackTrie& trie, const StackFilter& filter,
+                        OutputSink* out) {
+  WriteCounts c;
+  std::string buf;
+  trie.Walk([&](NodeId node, std::string_view line) {
+    c.stacks++;
+    if (filter.active() && !filter.Keep(line)) {
+      c.samples_filtered += trie.samples(node);
+      return;
+    }
+    c.stacks_written++;
+    out->Write(line);
+    buf.assign(1, ' ');
+    trie.weight(node).AppendTo(&buf);
+    buf += '\n';
+    out->Write(buf);
+  });
+  return c;
+}
+
+}  // namespace
+
+int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
+  StackFilter filter;
+  std::string err;
+  if (!filter.Init(config.include, config.exclude, &err)) {
+    diag.Error(err);
+    return kExitUsage;
+  }
+  StringInterner names;
+  StackTrie trie(&names);
+  FoldInputs inputs(config, &names, &trie, diag);
+  std::vector<std::string> files = config.inputs;
+  if (files.empty()) files.push_back("-");
+  for (const std::string& file : files) {
+    if (!inputs.Add(file, &err)) {
+      diag.Error(err);
+      return kExitDataError;
+    }
+  }
+  inputs.Finish();
+  const PerfScriptStats& s = inputs.perf_stats();
+  const FoldedStats& f = inputs.folded_stats();
+  uint64_t bad = s.unrecognized_lines + s.long_lines + f.invalid_lines;
+  if (trie.total_samples() == 0 && bad > 0) {
+    // Nothing folded and lines skipped: this is not a profile at all.
+    std::string first = !s.first_unrecognized.empty() ? s.first_unrecognized
+                        : !s.first_long_line.empty()
+                            ? s.first_long_line + ": line too long"
+                        : files.size() == 1
+                            ? "line " + std::to_string(f.first_invalid_line)
+                            : FirstInvalidWhere(f);
+    diag.Error((files.size() == 1 ? files[0] + ": " : std::string()) +
+               "no samples found: " + std::to_string(bad) +
+               " line(s) are neither perf script output nor folded stacks "
+               "(first: " + first + ")");
+    return kExitDataError;
+  }
+  WriteCounts c = WriteStacks(trie, filter, out);
+  if (!out->Flush()) {
+    if (out->broken_pipe()) return kExitOk;
+    diag.Error("write error: " + out->error());
+    return kExitDataError;
+  }
+  WarnAboutFold(config, inputs, trie, diag);
+  if (config.stats) {
+    const char* tool = diag.tool().c_str();
+    std::fprintf(stderr,
+                 "%s: stats: %llu lines (%llu comments, %llu unrecognized, %llu too long)\n"
+                 "%s: stats: %llu samples folded, %llu of other events skipped, %llu filtered out\n"
+                 "%s: stats: %llu distinct stacks, %llu written; %zu distinct frames\n",
+                 tool,
+                 (unsigned long long)(s.lines + f.lines),
+                 (unsigned long long)s.comment_lines,
+                 (unsigned long long)(s.unrecognized_lines + f.invalid_lines),
+                 (unsigned long long)s.long_lines,
+                 tool, (unsigned long long)trie.total_samples(),
+                 (unsigned long long)s.samples_other_event,
+                 (unsigned long long)c.samples_filtered,
+                 tool, (unsigned long long)c.stacks,
+                 (unsigned long long)c.stacks_written, names.size());
+    std::fprintf(stderr, "%s: stats: %s\n", tool,
+                 LimitStatsText(inputs.limit_totals()).c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace flamefold

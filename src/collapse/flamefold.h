@@ -1,0 +1,20 @@
+// The flamefold engine: every input folded (FoldInputs) and written as one
+// "STACK COUNT" line per distinct stack, sorted, as stackcollapse-perf.pl
+// writes them. Its command line is cli/flamefold_cli.h.
+#ifndef FLAMEFOLD_COLLAPSE_FLAMEFOLD_H_
+#define FLAMEFOLD_COLLAPSE_FLAMEFOLD_H_
+
+#include "base/diag.h"
+#include "base/output.h"
+#include "collapse/fold_config.h"
+
+namespace flamefold {
+
+/// Folds every input of `config` into `out`, keeping the stacks that pass
+/// --include/--exclude. Returns the exit status; messages (and --stats)
+/// go through `diag`, under its tool's name.
+int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_COLLAPSE_FLAMEFOLD_H_
