@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/diag.h"
+#include "io/input.h"
 #include "io/line_reader.h"
 #include "base/options.h"
 #include "base/output.h"
@@ -31,6 +32,7 @@ struct FoldConfig {
   bool quiet = false;                // -q: no warnings
   size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
   std::vector<std::string> inputs;   // none: stdin
+  InputOpener open_input = OpenInput;  // how each of them is opened
   SymbolOptions symbols;             // perf.data: --symfs, --kallsyms
   std::string archive;               // perf.data: --archive FILE
   std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here

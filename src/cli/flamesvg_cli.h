@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "flamegraph/svg_writer.h"
+#include "io/input.h"
 #include "base/output.h"
 #include "collapse/stack_limits.h"
 
@@ -26,6 +27,7 @@ struct FlameSvgConfig {
   std::string output;                        // -o FILE; "" is stdout
   bool quiet = false;
   std::vector<std::string> inputs;           // none: stdin
+  InputOpener open_input = OpenInput;        // how each of them is opened
 };
 
 enum class SvgArgsResult { kRun, kHelp, kVersion, kUsageError };
