@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "flamefold/flamefold.h"
@@ -270,4 +271,24 @@ TEST_CASE("RenderSvg: no counts, bad options") {
 TEST_CASE("Version: the tools' version") {
   CHECK(Run("'" + Env("FLAMEFOLD") + "' --version") ==
         std::string("flamefold ") + api::Version() + "\n");
+}
+
+TEST_CASE("Fold: separate calls on separate threads at once") {
+  std::string bytes = ReadFile(Data("perf-script/cxx-dwarf.txt"));
+  std::string want = ReadFile(Data("expected/flamefold/cxx-dwarf-collapsed-all.txt"));
+  std::vector<std::string> got(4);
+  std::vector<std::thread> threads;
+  for (std::string& out : got) {
+    threads.emplace_back([&bytes, &out] {
+      api::FoldOptions o;
+      o.all = true;
+      o.quiet = true;
+      api::FoldedStacks stacks;
+      if (api::Fold({api::Input::Buffer("in", bytes)}, o, &stacks).ok()) {
+        out = stacks.text();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::string& out : got) CHECK(out == want);
 }
