@@ -3,7 +3,9 @@
 # tree (outside it, in a scratch directory) builds a .deb whose file list is
 # test/deb_files.txt, whose version is the project's, whose tools run, and
 # which lintian accepts with no error. Skips (77) where the packaging tools
-# are missing; `scripts/bootstrap.sh test` installs them.
+# are missing; `scripts/bootstrap.sh test` installs them. The C++ API's
+# packages, libflamefold0 and libflamefold-dev, have file lists of their
+# own.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
@@ -50,11 +52,23 @@ if [ ! -f "$deb" ] || [ ! -f "$changes" ]; then
   ls "$work"; echo "FAIL: no $(basename "$deb") and .changes built"; exit 1
 fi
 
-# File list: mode, owner and path of every entry (sizes and dates vary).
-dpkg-deb -c "$deb" |
-  awk '{ path = $6; for (i = 7; i <= NF; i++) path = path " " $i; print $1, $2, path }' |
-  LC_ALL=C sort -k 3 > "$work/files.txt"
+# File lists: mode, owner and path of every entry (sizes and dates vary),
+# of the tools' package (test/deb_files.txt) and of the C++ API's two
+# (test/deb_files_PACKAGE.txt).
+file_list() {  # file_list DEB: its entries, sorted by path
+  dpkg-deb -c "$1" |
+    awk '{ path = $6; for (i = 7; i <= NF; i++) path = path " " $i; print $1, $2, path }' |
+    LC_ALL=C sort -k 3
+}
+file_list "$deb" > "$work/files.txt"
 if diff -u "$here/deb_files.txt" "$work/files.txt"; then ok; else bad "file list (test/deb_files.txt)"; fi
+for pkg in libflamefold0 libflamefold-dev; do
+  lib_deb=$work/${pkg}_${version}_$arch.deb
+  if [ ! -f "$lib_deb" ]; then bad "no $(basename "$lib_deb") built"; continue; fi
+  file_list "$lib_deb" > "$work/files_$pkg.txt"
+  if diff -u "$here/deb_files_$pkg.txt" "$work/files_$pkg.txt"; then ok
+  else bad "file list (test/deb_files_$pkg.txt)"; fi
+done
 
 if [ "$(dpkg-deb -f "$deb" Version)" = "$version" ]; then ok
 else bad "package version $(dpkg-deb -f "$deb" Version), meson.build says $version"; fi

@@ -15,21 +15,26 @@ std::string Diag::WithContext(std::string_view msg) const {
 
 // One fprintf per message, so that messages of parallel conversions do not
 // interleave within a line.
-void Diag::Error(std::string_view msg) const {
+void Diag::Emit(Severity severity, const char* label,
+                std::string_view msg) const {
   std::string text = WithContext(msg);
-  std::fprintf(stderr, "%s: error: %s\n", tool_.c_str(), text.c_str());
+  if (handler_) {
+    handler_(severity, text);
+    return;
+  }
+  std::fprintf(stderr, "%s: %s: %s\n", tool_.c_str(), label, text.c_str());
+}
+
+void Diag::Error(std::string_view msg) const {
+  Emit(Severity::kError, "error", msg);
 }
 
 void Diag::Warning(std::string_view msg) const {
-  if (quiet_) return;
-  std::string text = WithContext(msg);
-  std::fprintf(stderr, "%s: warning: %s\n", tool_.c_str(), text.c_str());
+  if (!quiet_) Emit(Severity::kWarning, "warning", msg);
 }
 
 void Diag::Note(std::string_view msg) const {
-  if (quiet_) return;
-  std::string text = WithContext(msg);
-  std::fprintf(stderr, "%s: note: %s\n", tool_.c_str(), text.c_str());
+  if (!quiet_) Emit(Severity::kNote, "note", msg);
 }
 
 std::string Where(std::string_view file, uint64_t line) {

@@ -7,6 +7,7 @@
 #define FLAMEFOLD_BASE_DIAG_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -36,11 +37,22 @@ class Diag {
   void set_context(std::string path) { context_ = std::move(path); }
   bool quiet() const { return quiet_; }
 
+  enum class Severity { kError, kWarning, kNote };
+  /// Receives each message instead of stderr: its severity and its text
+  /// without the "<tool>: error: " prefix (the C++ API hands errors back
+  /// in a status and warnings to its caller). -q still silences warnings
+  /// and notes.
+  using Handler = std::function<void(Severity, std::string_view text)>;
+  void set_handler(Handler handler) { handler_ = std::move(handler); }
+
  private:
   std::string WithContext(std::string_view msg) const;
+  // Prints "<tool>: LABEL: TEXT" on stderr, or hands it to handler_.
+  void Emit(Severity severity, const char* label, std::string_view msg) const;
   std::string tool_;
   std::string context_;
   bool quiet_ = false;
+  Handler handler_;
 };
 
 /// "FILE:LINE: " prefix for a message about a line of an input; "FILE" is

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collapse/perf_script.h"
+#include "io/input.h"
 #include "io/line_reader.h"
 #include "symbols/symbol_resolver.h"
 
@@ -27,6 +28,7 @@ struct FoldConfig {
   bool quiet = false;                // -q: no warnings
   size_t max_line = LineReader::kDefaultMaxLine;  // --max-line-length
   std::vector<std::string> inputs;   // none: stdin
+  InputOpener open_input = OpenInput;  // how each of them is opened
   SymbolOptions symbols;             // perf.data: --symfs, --kallsyms
   std::string archive;               // perf.data: --archive FILE
   std::shared_ptr<FrameInliner> inliner;  // --inline; perf.inliner points here

@@ -269,7 +269,7 @@ std::string FoldInputs::event() const {
 // what the input lost or lacked is said as warnings, under the name of the
 // tool that runs (`diag`), and what the replay found (the recording's
 // facts) is left in `*out`.
-// An uncompressed file is mapped rather than read.
+// An uncompressed file (not a pipe, not a buffer) is mapped rather than read.
 static bool AddPerfData(const FoldConfig& config, const std::string& file,
                  uint64_t index, const Input& in, PerfScriptParser* parser,
                  const Diag& diag, PerfDataStats* out, std::string* err) {
@@ -279,7 +279,8 @@ static bool AddPerfData(const FoldConfig& config, const std::string& file,
     return false;
   }
   PerfDataStats& stats = *out;
-  std::string map_path = in.compression == Compression::kNone ? file : "";
+  std::string map_path =
+      in.file && in.compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in.source.get(), symbols, parser, index,
                          &stats, err, map_path);
   WarnAboutPerfData(file, stats, diag);
@@ -335,7 +336,7 @@ bool FoldInputs::Add(const std::string& file, std::string* err) {
 
 bool FoldInputs::AddInput(const std::string& file, std::string* err) {
   Input in;
-  if (!OpenInput(file, &in, err)) return false;
+  if (!config_.open_input(file, &in, err)) return false;
   uint64_t index = input_count_++;
   switch (in.kind) {
     case ContentKind::kEmpty:

@@ -225,7 +225,7 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
   }
   auto in = std::make_unique<Input>();
   std::string err;
-  if (!OpenInput(name, in.get(), &err)) {
+  if (!config_.open_input(name, in.get(), &err)) {
     diag_.Error(err);
     return false;
   }

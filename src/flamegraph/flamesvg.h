@@ -12,6 +12,7 @@
 #include "base/output.h"
 #include "collapse/stack_limits.h"
 #include "flamegraph/svg_writer.h"
+#include "io/input.h"
 
 namespace flamefold {
 
@@ -27,6 +28,7 @@ struct FlameSvgConfig {
   std::string output;                        // -o FILE; "" is stdout
   bool quiet = false;
   std::vector<std::string> inputs;           // none: stdin
+  InputOpener open_input = OpenInput;        // how each of them is opened
 };
 
 /// What reading the input did, for tests and --stats style reporting.

@@ -166,6 +166,7 @@ bool OpenInput(const std::string& path, Input* in, std::string* err) {
       return false;
     }
   }
+  in->file = owned;
   return OpenSource(path, std::make_unique<FdSource>(fd, owned), in, err);
 }
 

@@ -9,6 +9,7 @@
 #ifndef FLAMEFOLD_IO_INPUT_H_
 #define FLAMEFOLD_IO_INPUT_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,6 +28,7 @@ struct Input {
   std::string name;  // as given on the command line; "-" for stdin
   Compression compression = Compression::kNone;
   ContentKind kind = ContentKind::kEmpty;
+  bool file = false;  // `name` is a file holding these bytes (not stdin)
   /// The decoded bytes from the start (the sniffed prefix is put back).
   std::unique_ptr<ByteSource> source;
 };
@@ -34,6 +36,11 @@ struct Input {
 /// Opens `path` ("-" is stdin), stacks the decoder its magic bytes call for
 /// and classifies the content. On failure `*err` is "PATH: what is wrong".
 bool OpenInput(const std::string& path, Input* in, std::string* err);
+
+/// Opens an input by the name it has in the messages: OpenInput, or what a
+/// caller puts in its place (the C++ API opens the byte buffers it holds).
+using InputOpener =
+    std::function<bool(const std::string& name, Input* in, std::string* err)>;
 
 /// The same over an already open source (used by OpenInput and by tests).
 bool OpenSource(const std::string& name, std::unique_ptr<ByteSource> raw,
