@@ -21,6 +21,7 @@
 #include "base/output.h"
 #include "cli/flamefold_cli.h"
 #include "cli/flamesvg_cli.h"
+#include "collapse/flamefold.h"
 #include "flamefold_config.h"
 #include "io/byte_source.h"
 #include "io/input.h"
