@@ -103,13 +103,13 @@ DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
   config->report = opts.Has("report");
   config->quiet = opts.Has("quiet");
   if (!ParseReportOptions(opts, config, err) ||
-      !ParseStackLimits(opts, &config->limits, err) ||
+      !ParseStackLimits(opts, &config->fold.perf.limits, err) ||
       !ParseJobsOption(opts, &config->fold, err)) {
     return DiffArgs::kUsageError;
   }
   ApplyFoldOptions(opts, &config->fold);
-  config->fold.perf.limits = config->limits;
-  config->fold.max_line = config->limits.LineLimit(config->fold.max_line);
+  config->fold.max_line =
+      config->fold.perf.limits.LineLimit(config->fold.max_line);
   config->fold.quiet = config->quiet;
   const std::vector<std::string>& files = opts.operands();
   if (files.size() != 2) {
