@@ -30,6 +30,8 @@ constexpr OptionSpec kOwnSpecs[] = {
     kMaxStackDepthOption,
     kMaxFrameLengthOption,
     kMaxLineLengthOption,
+    // flamefold's --jobs, without -j: letters are difffolded.pl's flags.
+    {"jobs", OptType::kInt, false, false, "N", kJobsOption.help},
     {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
     {"version|V", OptType::kFlag, false, false, "",
      "print the version and exit"},
@@ -101,12 +103,14 @@ DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
   config->report = opts.Has("report");
   config->quiet = opts.Has("quiet");
   if (!ParseReportOptions(opts, config, err) ||
-      !ParseStackLimits(opts, &config->limits, err)) {
+      !ParseStackLimits(opts, &config->fold.perf.limits, err) ||
+      !ParseJobsOption(opts, &config->fold, err)) {
     return DiffArgs::kUsageError;
   }
   ApplyFoldOptions(opts, &config->fold);
-  config->fold.perf.limits = config->limits;
-  config->fold.max_line = config->limits.LineLimit(config->fold.max_line);
+  config->fold.max_line =
+      config->fold.perf.limits.LineLimit(config->fold.max_line);
+  config->fold.quiet = config->quiet;
   const std::vector<std::string>& files = opts.operands();
   if (files.size() != 2) {
     *err = "expected two files, BEFORE and AFTER, got " +

@@ -4,10 +4,8 @@
 #ifndef FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 #define FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 
-#include <memory>
 #include <span>
 #include <string>
-#include <vector>
 
 #include "base/diag.h"
 #include "base/options.h"
@@ -32,7 +30,8 @@ std::span<const OptionSpec> FoldFilterOptionSpecs();
 bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
                         std::string* err);
 
-/// --jobs N, taken by every tool that folds with FoldInputs.
+/// --jobs N, taken by every tool that folds with FoldInputs (flamediff
+/// spells it without -j, its letters being difffolded.pl's).
 inline constexpr OptionSpec kJobsOption = {
     "jobs|j", OptType::kInt, false, false, "N",
     "parse with N threads (0: one per core; default: one per core, at most 4)"};
@@ -52,7 +51,8 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
 /// The text of `flamefold --help`.
 std::string FoldHelp();
 
-/// flamefold's whole option table (FoldOptionSpecs() and its own), for
+/// flamefold's whole option table (FoldOptionSpecs(),
+/// FoldFilterOptionSpecs() and its own), for
 /// tools that take flamefold's options and hand them to ParseFoldArgs
 /// (flamebatch).
 std::span<const OptionSpec> FlamefoldOptionSpecs();

@@ -323,9 +323,16 @@ void FoldInputs::NoteLimits(const std::string& file, const LimitStats& before) {
 }
 
 bool FoldInputs::Add(const std::string& file, std::string* err) {
+  Input in;
+  if (!config_.open_input(file, &in, err)) return false;
+  return AddOpened(&in, err);
+}
+
+bool FoldInputs::AddOpened(Input* in, std::string* err) {
+  const std::string file = in->name;
   LimitStats before = limit_totals();
   bool had_invalid = folded_stats_.invalid_lines > 0;
-  bool ok = AddInput(file, err);
+  bool ok = AddInput(*in, err);
   NoteLimits(file, before);
   if (!had_invalid && folded_stats_.invalid_lines > 0) {
     folded_stats_.first_invalid_file = file;
@@ -334,9 +341,8 @@ bool FoldInputs::Add(const std::string& file, std::string* err) {
   return ok;
 }
 
-bool FoldInputs::AddInput(const std::string& file, std::string* err) {
-  Input in;
-  if (!config_.open_input(file, &in, err)) return false;
+bool FoldInputs::AddInput(const Input& in, std::string* err) {
+  const std::string& file = in.name;
   uint64_t index = input_count_++;
   switch (in.kind) {
     case ContentKind::kEmpty:

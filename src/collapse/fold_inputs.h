@@ -1,6 +1,8 @@
-// FoldInputs: feeds the inputs of one flamefold run into a StackTrie,
-// dispatching on content (perf script text, folded stacks) and, with
-// --jobs N, parsing large perf script inputs on N threads.
+// FoldInputs: the one "fold these inputs" path of every tool that folds
+// (flamefold, flamereport, flamediff's perf sides, flamebatch): feeds the
+// inputs of one run into a StackTrie, dispatching on content (perf script
+// text, perf.data, folded stacks) and, with --jobs N, parsing large perf
+// script inputs on N threads. What it lost is said by fold_warnings.h.
 #ifndef FLAMEFOLD_COLLAPSE_FOLD_INPUTS_H_
 #define FLAMEFOLD_COLLAPSE_FOLD_INPUTS_H_
 
@@ -16,6 +18,7 @@
 #include "collapse/perf_script.h"
 #include "collapse/stack_counts.h"
 #include "collapse/stack_trie.h"
+#include "io/input.h"
 
 namespace flamefold {
 
@@ -30,6 +33,9 @@ class FoldInputs {
   /// Opens and folds one input ("-" is stdin). On failure `*err` names the
   /// file (and line, for parse errors).
   bool Add(const std::string& file, std::string* err);
+  /// The same for an input already opened (and sniffed) by the caller,
+  /// named `in->name`; it reads `in->source` to its end.
+  bool AddOpened(Input* in, std::string* err);
   /// Ends the input (the Perl script's end-of-input rules apply here) and
   /// builds the trie from the stacks read.
   void Finish();
@@ -53,7 +59,7 @@ class FoldInputs {
   }
 
  private:
-  bool AddInput(const std::string& file, std::string* err);
+  bool AddInput(const Input& in, std::string* err);
   void NoteLimits(const std::string& file, const LimitStats& before);
   bool AddParallel(const std::string& file, uint64_t index,
                    ByteSource* source, std::string* err);

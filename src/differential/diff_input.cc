@@ -3,13 +3,12 @@
 #include <memory>
 
 #include "base/arena.h"
+#include "collapse/fold_inputs.h"
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
+#include "collapse/stack_trie.h"
 #include "io/input.h"
 #include "io/line_reader.h"
-#include "perfdata/perf_archive.h"
-#include "perfdata/perf_data_fold.h"
-#include "collapse/stack_trie.h"
 
 namespace flamefold {
 namespace {
@@ -50,34 +49,19 @@ bool ReadFoldedSide(Input* in, int side, bool strip_hex,
 }
 
 // perf script text or perf.data, folded as flamefold folds them with
-// `fold`, then taken line by line like a folded file.
+// `fold` (FoldInputs: --jobs, the perf archive, perf.data's warnings under
+// `diag`), then taken stack by stack like a folded file.
 bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
                   const Diag& diag, DiffTable* table, DiffSideStats* stats,
                   std::string* err) {
   StringInterner names;
   StackTrie trie(&names);
-  PerfScriptParser parser(fold.perf, &names, &trie);
-  std::string why;
-  if (in->kind == ContentKind::kPerfData) {
-    PerfArchive archive;
-    SymbolOptions symbols = fold.symbols;
-    if (!UsePerfArchive(fold.archive, in->name, diag, &archive, &symbols,
-                        err) ||
-        !FoldPerfData(in->name, in->source.get(), symbols, &parser, 0,
-                      &stats->perf_data, err)) {
-      return false;
-    }
-  } else {
-    LineReader reader(in->source.get(), fold.max_line);
-    if (!parser.Feed(&reader, in->name, &why)) {
-      *err = reader.error().empty() ? why : in->name + ": " + why;
-      return false;
-    }
-  }
-  parser.Finish();
-  stats->perf = parser.stats();
-  stats->event = parser.event_filter();
-  stats->limits = stats->perf.limits;
+  FoldInputs inputs(fold, &names, &trie, diag);
+  if (!inputs.AddOpened(in, err)) return false;
+  inputs.Finish();
+  stats->perf = inputs.perf_stats();
+  stats->event = inputs.event();
+  stats->limits = inputs.limit_totals();
   if (trie.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
     *err = in->name + ": no samples found: " +
            std::to_string(stats->perf.unrecognized_lines) +
@@ -127,7 +111,6 @@ void WarnAboutDiffSide(const std::string& file, const DiffSideStats& s,
                  "first) were taken as an empty stack with no count, as "
                  "difffolded.pl takes them");
   }
-  WarnAboutPerfData(file, s.perf_data, diag);
   Diag side = diag;  // what perf script folding says, about this file
   side.set_context(file);
   WarnAboutPerfScript(fold, s.perf, s.event, side);

@@ -7,12 +7,10 @@
 #include <string>
 
 #include "base/diag.h"
-#include "differential/diff_table.h"
 #include "collapse/fold_config.h"
-#include "perfdata/perf_data_fold.h"
 #include "collapse/perf_script.h"
 #include "collapse/stack_limits.h"
-#include "symbols/symbol_resolver.h"
+#include "differential/diff_table.h"
 
 namespace flamefold {
 
@@ -21,7 +19,6 @@ struct DiffSideStats {
   uint64_t first_invalid = 0;  // the first one's line number
   PerfScriptStats perf;        // when the input was perf script text
   std::string event;           // the event its samples were kept of
-  PerfDataStats perf_data;     // when it was perf.data
   LimitStats limits;           // stacks and names cut to the limits
 };
 
@@ -29,8 +26,9 @@ struct DiffSideStats {
 /// `table`, with hex addresses stripped when `strip_hex` (-s). Folded text
 /// is read line by line as difffolded.pl reads it, a line without a count
 /// giving the empty stack; perf script text and perf.data are folded as
-/// flamefold folds them with `fold` (stackcollapse-perf.pl's defaults
-/// unless told otherwise). Every stack is cut to fold.perf.limits and
+/// flamefold folds them, through FoldInputs with `fold`
+/// (stackcollapse-perf.pl's defaults unless told otherwise; fold.jobs
+/// threads). Every stack is cut to fold.perf.limits and
 /// lines to fold.max_line (see stack_limits.h). False with `*err`
 /// ("FILE: ...") when the input cannot be read or holds lines but no
 /// samples. A perf.data side reads its `perf archive` as flamefold does

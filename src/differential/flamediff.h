@@ -10,7 +10,6 @@
 #include "base/diag.h"
 #include "base/output.h"
 #include "collapse/fold_config.h"
-#include "collapse/stack_limits.h"
 
 namespace flamefold {
 
@@ -22,9 +21,9 @@ struct DiffConfig {
   double threshold = 0;     // --threshold P: exit 3 when a share grew > P
   size_t top = 20;          // --top N: rows of the report (0: all)
   bool quiet = false;       // -q: no warnings
-  StackLimits limits;       // --max-stack-depth, --max-frame-length
-  // How perf script and perf.data inputs are folded: flamefold's options,
-  // with `limits`.
+  // How the inputs are read: the limits (fold.perf.limits, fold.max_line)
+  // apply to every side; perf script and perf.data sides are folded with
+  // flamefold's options and --jobs.
   FoldConfig fold;
   std::string before, after;
 };

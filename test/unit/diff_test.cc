@@ -93,6 +93,11 @@ TEST_CASE("arguments follow Getopt::Std: bundles, --; options may follow "
   CHECK(f.strip_hex);
   CHECK(f.fold.perf.modern);
   CHECK(f.after == "b");
+  DiffConfig g;
+  CHECK(Parse({"--jobs", "2", "-q", "a", "b"}, &g, &err) == DiffArgs::kRun);
+  CHECK(g.fold.jobs == 2);
+  CHECK(g.fold.quiet);
+  CHECK(Parse({"-j", "2", "a", "b"}, &g, &err) == DiffArgs::kUsageError);
   CHECK(Parse({"a", "b", "c"}, &f, &err) == DiffArgs::kUsageError);
   CHECK(err.find("got 3") != std::string::npos);
   CHECK(Parse({"-nh"}, &f, &err) == DiffArgs::kHelp);

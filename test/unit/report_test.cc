@@ -201,6 +201,13 @@ TEST_CASE("flamereport options: formats, counts, errors") {
   CHECK(ParseArgs({"--width", "0"}, &d, &err) == ReportArgs::kUsageError);
   CHECK(ParseArgs({"--top", "x"}, &d, &err) == ReportArgs::kUsageError);
   CHECK(ParseArgs({"-h"}, &d, &err) == ReportArgs::kHelp);
+  ReportConfig e;
+  CHECK(ParseArgs({"-j", "3", "--exclude", "^db;", "--max-line-length=64",
+                   "a"}, &e, &err) == ReportArgs::kRun);
+  CHECK(e.fold.jobs == 3);
+  CHECK(e.fold.exclude == std::vector<std::string>{"^db;"});
+  CHECK(e.fold.max_line == 64);
+  CHECK(ParseArgs({"--include", "a("}, &e, &err) == ReportArgs::kUsageError);
 }
 
 TEST_CASE("CSV: exactly the agreed columns, quoted names, self ranking") {
