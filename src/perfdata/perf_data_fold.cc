@@ -237,11 +237,15 @@ constexpr uint32_t kProtExec = 4;
 
 class Replayer : public PerfDataReader::Visitor {
  public:
+  /// The samples' text goes through `emit` in chunks or, when `lines` is
+  /// given, to that parser line by line (see PerfScriptParser::StartLines),
+  /// each distinct frame line resolved once.
   Replayer(PerfDataReader* reader, SymbolResolver* symbols,
-           const ChunkSink& emit, PerfDataStats* stats, PerfDataText text)
-      : reader_(reader), symbols_(symbols), emit_(emit), stats_(stats),
-        exact_(text.exact || text.srcline), srcline_(text.srcline),
-        pid_tid_(text.pid_tid) {
+           const ChunkSink& emit, PerfScriptParser* lines,
+           PerfDataStats* stats, PerfDataText text)
+      : reader_(reader), symbols_(symbols), emit_(emit), lines_(lines),
+        stats_(stats), exact_(text.exact || text.srcline),
+        srcline_(text.srcline), pid_tid_(text.pid_tid) {
     Thread* idle = FindNew(0, 0);
     idle->comm = "swapper";
     idle->comm_set = true;
@@ -333,6 +337,23 @@ class Replayer : public PerfDataReader::Visitor {
   }
 
  private:
+  // A frame as perf script prints it, and as the parser reads its line.
+  struct FrameText {
+    std::string_view text;  // in frame_texts_
+    uint64_t* no_symbol = nullptr;  // the DSO's counter, when no symbol
+    // The parser's id of "\t<text>" (PutFrameLine), for process names not
+    // starting and starting with "java", once resolved.
+    uint32_t line_id[2] = {0, 0};
+    bool resolved[2] = {false, false};
+  };
+  // The lines of an unwound frame (one, or the inlined frames there).
+  struct UnwoundText {
+    std::string text;  // "\t<frame>\n" each
+    size_t frames = 0;
+    uint64_t* no_symbol = nullptr;
+    std::vector<uint32_t> line_ids[2];  // as FrameText's, once resolved
+  };
+
   struct Queued {
     uint64_t time, seq;
     uint32_t type;
@@ -517,20 +538,15 @@ class Replayer : public PerfDataReader::Visitor {
   }
 
   // "<addr> <sym+off> (<dso>)" as perf script prints a frame, with
-  // "\n  <srcline>" after it for --srcline. The text of a frame in a map is
-  // cached per (DSO, address): its cost follows the distinct addresses,
-  // not the samples. Returns the counter of frames without a symbol of the
-  // frame's DSO when it has none (for CountFrame), else nullptr.
-  uint64_t* AppendFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
+  // "\n  <srcline>" after it for --srcline. The text of a frame is cached
+  // per (DSO, address) (no DSO: a frame in no mapping): its cost follows
+  // the distinct addresses, not the samples.
+  FrameText* FrameAt(const Thread* t, uint8_t cpumode, uint64_t ip) {
     const Map* map = FindMap(t, cpumode, ip);
-    if (!map) {
-      AppendHex16(ip);
-      out_ += " [unknown] ([unknown])";
-      return &no_map_frames_;
-    }
-    uint64_t map_ip = map->MapIp(ip);
-    uint64_t shown = map->dso->kind == DsoKind::kModule ? ip - map->start
-                                                        : map_ip;
+    const Dso* dso = map ? map->dso : nullptr;
+    uint64_t map_ip = map ? map->MapIp(ip) : ip;
+    uint64_t shown = map && dso->kind == DsoKind::kModule ? ip - map->start
+                                                          : map_ip;
     // The direct-mapped cache grows with the distinct frames (up to 2^16
     // slots), so that small inputs do not pay for a big table.
     if (frames_.size() * 2 >= frame_cache_.size() &&
@@ -538,42 +554,109 @@ class Replayer : public PerfDataReader::Visitor {
       frame_cache_bits_ = std::min(kFrameCacheBits, frame_cache_bits_ + 2);
       frame_cache_.assign(size_t{1} << frame_cache_bits_, FrameSlot{});
     }
-    FrameSlot& slot = frame_cache_[(reinterpret_cast<uintptr_t>(map->dso) ^
+    FrameSlot& slot = frame_cache_[(reinterpret_cast<uintptr_t>(dso) ^
                                     (shown * 0x9e3779b97f4a7c15ULL)) >>
                                    (64 - frame_cache_bits_)];
-    if (slot.dso != map->dso || slot.shown != shown || !slot.cached) {
-      auto [it, added] = frames_.try_emplace(DsoAddress{map->dso, shown});
+    if (slot.dso != dso || slot.shown != shown || !slot.frame) {
+      auto [it, added] = frames_.try_emplace(DsoAddress{dso, shown});
       if (added) {
         size_t mark = out_.size();
-        AppendHex16(shown);
-        out_ += ' ';
-        const std::string& name = symbols_->Name(map->dso, map_ip);
-        size_t off = name.rfind("+0x");
-        if (exact_ || off == std::string::npos ||
-            name.find("+0x") != off) {
-          out_ += name;
-        } else {
-          out_.append(name, 0, off);
-        }
-        out_ += " (";
-        out_ += map->dso->name;
-        out_ += ')';
-        if (srcline_) AppendSrcline(srclines_.ForFrame(map->dso, map_ip));
+        it->second.no_symbol = map ? AppendMappedFrame(*map, map_ip, shown)
+                                   : AppendUnmappedFrame(ip);
         it->second.text =
             frame_texts_.Store(std::string_view(out_).substr(mark));
-        it->second.no_symbol =
-            name == "[unknown]" ? &no_symbol_[map->dso] : nullptr;
         out_.resize(mark);
       }
-      slot = FrameSlot{map->dso, shown, it->second.text.data(),
-                       it->second.text.size(), it->second.no_symbol};
+      slot = FrameSlot{dso, shown, &it->second};
     }
-    out_.append(slot.text, slot.size);
-    return slot.no_symbol;
+    return slot.frame;
   }
 
-  // Counts a frame printed, and `no_symbol` (AppendFrame's result) when
-  // the frame has no symbol.
+  // A frame's text, for FrameAt. Returns the counter of frames without a
+  // symbol of the frame's DSO when it has none (for CountFrame), else
+  // nullptr.
+  uint64_t* AppendMappedFrame(const Map& map, uint64_t map_ip,
+                              uint64_t shown) {
+    AppendHex16(shown);
+    out_ += ' ';
+    const std::string& name = symbols_->Name(map.dso, map_ip);
+    size_t off = name.rfind("+0x");
+    if (exact_ || off == std::string::npos || name.find("+0x") != off) {
+      out_ += name;
+    } else {
+      out_.append(name, 0, off);
+    }
+    out_ += " (";
+    out_ += map.dso->name;
+    out_ += ')';
+    if (srcline_) AppendSrcline(srclines_.ForFrame(map.dso, map_ip));
+    return name == "[unknown]" ? &no_symbol_[map.dso] : nullptr;
+  }
+  uint64_t* AppendUnmappedFrame(uint64_t ip) {
+    AppendHex16(ip);
+    out_ += " [unknown] ([unknown])";
+    return &no_map_frames_;
+  }
+
+  // The frame's text on the current line (a sample without a call chain).
+  void AppendFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
+    FrameText* f = FrameAt(t, cpumode, ip);
+    out_ += f->text;
+    CountFrame(f->no_symbol);
+  }
+
+  // A stack line of the frame: "\t<frame>\n" in the text, else given to
+  // the parser by the line's id, looked up once per frame and kind of
+  // process name.
+  void PutFrameLine(FrameText* f) {
+    CountFrame(f->no_symbol);
+    if (!lines_) {
+      out_ += '\t';
+      out_ += f->text;
+      out_ += '\n';
+      return;
+    }
+    bool java = lines_->java_process();
+    if (!f->resolved[java]) {
+      line_.assign(1, '\t');
+      line_ += f->text;
+      f->line_id[java] = lines_->StackLineId(line_);
+      f->resolved[java] = true;
+    }
+    PutStackLine(f->line_id[java], f->text);
+  }
+
+  // Gives the parser the stack line "\t<text>" by `id`, or by its text
+  // when it has none.
+  void PutStackLine(uint32_t id, std::string_view text) {
+    if (id != PerfScriptParser::kNoStackLineId) {
+      lines_->StackLine(id);
+      return;
+    }
+    line_.assign(1, '\t');
+    line_ += text;
+    GiveLine(line_);
+  }
+
+  // Ends the line being written: a '\n' in the text, else the line goes to
+  // the parser.
+  void EndLine() {
+    if (!lines_) {
+      out_ += '\n';
+      return;
+    }
+    GiveLine(out_);
+    out_.clear();
+  }
+
+  // One line to the parser; its first error is kept for OnSample.
+  void GiveLine(std::string_view line) {
+    std::string why;
+    if (!lines_->Line(line, &why) && line_error_.empty()) line_error_ = why;
+  }
+
+  // Counts a frame printed, and `no_symbol` (FrameText's) when the frame
+  // has no symbol.
   void CountFrame(uint64_t* no_symbol, uint64_t frames = 1) {
     frame_count_ += frames;
     if (no_symbol) ++*no_symbol;
@@ -635,9 +718,7 @@ class Replayer : public PerfDataReader::Visitor {
         continue;
       }
       ++entries;
-      out_ += '\t';
-      CountFrame(AppendFrame(t, cpumode, ip));
-      out_ += '\n';
+      PutFrameLine(FrameAt(t, cpumode, ip));
     }
   }
 
@@ -680,14 +761,18 @@ class Replayer : public PerfDataReader::Visitor {
     const Thread* t = FindNew(pid, tid);
     AppendHeader(a, *t);
     if (st & abi::kSampleCallchain) {
-      out_ += '\n';
+      EndLine();
       AppendChain(t, sample_.callchain);
       if (dwarf && arch_) AppendUnwound(t, a);
     } else {
       out_ += ' ';
-      CountFrame(AppendFrame(t, cpumode, sample_.ip));
+      AppendFrame(t, cpumode, sample_.ip);
     }
-    out_ += '\n';
+    EndLine();  // after a call chain, the blank line that ends the sample
+    if (!line_error_.empty()) {
+      *err = line_error_;
+      return false;
+    }
     if (out_.size() >= kEmitBytes) return EmitPending(err);
     return true;
   }
@@ -808,9 +893,7 @@ class Replayer : public PerfDataReader::Visitor {
   void AppendUnwoundFrame(const Thread* t, uint64_t ip) {
     const Map* map = FindMap(t, abi::kMiscUser, ip);
     if (!map) {
-      out_ += '\t';
-      CountFrame(AppendFrame(t, abi::kMiscUser, ip));
-      out_ += '\n';
+      PutFrameLine(FrameAt(t, abi::kMiscUser, ip));
       return;
     }
     uint64_t map_ip = map->MapIp(ip);
@@ -820,16 +903,38 @@ class Replayer : public PerfDataReader::Visitor {
       size_t mark = out_.size();
       u.frames = AppendInlined(map, map_ip);
       if (u.frames == 0) {
+        FrameText* f = FrameAt(t, abi::kMiscUser, ip);
         out_ += '\t';
-        u.no_symbol = AppendFrame(t, abi::kMiscUser, ip);
-        u.frames = 1;
+        out_ += f->text;
         out_ += '\n';
+        u.no_symbol = f->no_symbol;
+        u.frames = 1;
       }
       u.text.assign(out_, mark, std::string::npos);
       out_.resize(mark);
     }
-    out_ += u.text;
     CountFrame(u.no_symbol, u.frames);
+    if (lines_) {
+      PutUnwoundLines(&u);
+    } else {
+      out_ += u.text;
+    }
+  }
+
+  // The lines of an unwound frame to the parser, by their ids (looked up
+  // once per frame and kind of process name).
+  void PutUnwoundLines(UnwoundText* u) {
+    bool java = lines_->java_process();
+    std::vector<uint32_t>& ids = u->line_ids[java];
+    bool resolve = ids.empty();
+    std::string_view text = u->text;
+    for (size_t i = 0, start = 0; start < text.size(); ++i) {
+      size_t nl = text.find('\n', start);
+      std::string_view line = text.substr(start, nl - start);
+      start = nl + 1;
+      if (resolve) ids.push_back(lines_->StackLineId(line));
+      PutStackLine(ids[i], line.substr(1));  // without its '\t'
+    }
   }
 
   // perf's append_inlines: addr2line's records for the address, each named
@@ -884,6 +989,9 @@ class Replayer : public PerfDataReader::Visitor {
   PerfDataReader* reader_;
   SymbolResolver* symbols_;
   const ChunkSink& emit_;
+  PerfScriptParser* lines_;  // when set, the lines go here, not to emit_
+  std::string line_;         // a stack line for lines_
+  std::string line_error_;   // the first error lines_ gave
   PerfDataStats* stats_;
   bool exact_;
   bool srcline_;  // perf script -F+srcline
@@ -921,29 +1029,11 @@ class Replayer : public PerfDataReader::Visitor {
   SourceLines source_lines_;
   PerfSrcline srclines_{&source_lines_};
 
-  // A slot holds the text itself (where it is in frame_texts_), not the
-  // map's string: one cache miss less for every frame of every sample.
+  // A slot points at the frame's entry in frames_, whose nodes stay put.
   struct FrameSlot {
     const Dso* dso = nullptr;
     uint64_t shown = 0;
-    const char* text = nullptr;
-    uint32_t size = 0;
-    bool cached = false;
-    uint64_t* no_symbol = nullptr;  // AppendFrame's result for the frame
-    FrameSlot() = default;
-    FrameSlot(const Dso* d, uint64_t s, const char* t, size_t n,
-              uint64_t* none)
-        : dso(d), shown(s), text(t), size(static_cast<uint32_t>(n)),
-          cached(true), no_symbol(none) {}
-  };
-  struct FrameText {
-    std::string_view text;
-    uint64_t* no_symbol = nullptr;
-  };
-  struct UnwoundText {
-    std::string text;
-    size_t frames = 0;
-    uint64_t* no_symbol = nullptr;
+    FrameText* frame = nullptr;  // in frames_; nullptr: an empty slot
   };
   static constexpr int kFrameCacheBits = 16;
   Arena frame_texts_;
@@ -1018,15 +1108,18 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
                               map_path);
 }
 
-bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
-                          const SymbolOptions& options, const ChunkSink& take,
-                          PerfDataStats* stats, std::string* err,
-                          PerfDataText text, const std::string& map_path) {
+// Replays the perf.data in `src`, its samples' text going through `take`
+// or, when `lines` is set, to that parser line by line.
+static bool Replay(const std::string& name, ByteSource* src,
+                   const SymbolOptions& options, const ChunkSink& take,
+                   PerfScriptParser* lines, PerfDataStats* stats,
+                   std::string* err, PerfDataText text,
+                   const std::string& map_path) {
   MappedFile mapped(map_path);
   PerfDataReader reader = mapped.ok() ? PerfDataReader(name, mapped.bytes())
                                       : PerfDataReader(name, src);
   SymbolResolver symbols(options);
-  Replayer replay(&reader, &symbols, take, stats, text);
+  Replayer replay(&reader, &symbols, take, lines, stats, text);
   bool ok = reader.Read(&replay, err) && replay.Finish(err);
   stats->truncated = reader.truncated();
   stats->warnings = symbols.warnings();
@@ -1045,6 +1138,26 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
     stats->cmdline += arg;
   }
   return ok;
+}
+
+bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
+                          const SymbolOptions& options, const ChunkSink& take,
+                          PerfDataStats* stats, std::string* err,
+                          PerfDataText text, const std::string& map_path) {
+  return Replay(name, src, options, take, nullptr, stats, err, text,
+                map_path);
+}
+
+bool ReplayIntoParser(const std::string& name, ByteSource* src,
+                      const SymbolOptions& options, PerfScriptParser* parser,
+                      uint64_t input_index, PerfDataStats* stats,
+                      std::string* err, const std::string& map_path) {
+  ChunkSink none = [](std::string*) { return true; };  // nothing is emitted
+  PerfDataText text;
+  text.exact = false;
+  text.pid_tid = PidTidWanted(parser->options());
+  parser->StartLines(name, input_index);
+  return Replay(name, src, options, none, parser, stats, err, text, map_path);
 }
 
 void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,

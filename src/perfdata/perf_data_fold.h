@@ -110,6 +110,20 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
                           PerfDataText text = {},
                           const std::string& map_path = "");
 
+/// Whether samples should say "comm PID/TID" to a parser with `options`:
+/// perf script's default fields give the Perl script no PID ("comm-?");
+/// --modern asks for the PID and TID every sample holds.
+bool PidTidWanted(const PerfScriptOptions& options);
+
+/// FoldPerfData for a parser without --srcline and --inline: no text is
+/// rendered, each sample's lines go to the parser one by one, each distinct
+/// frame line resolved once (PerfScriptParser::StartLines). The folded
+/// stacks and statistics are those of the text.
+bool ReplayIntoParser(const std::string& name, ByteSource* src,
+                      const SymbolOptions& options, PerfScriptParser* parser,
+                      uint64_t input_index, PerfDataStats* stats,
+                      std::string* err, const std::string& map_path = "");
+
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input). A parser reading
 /// --srcline input is given the source lines perf script -F+srcline
