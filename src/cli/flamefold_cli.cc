@@ -13,6 +13,7 @@
 #include "io/input.h"
 #include "base/options.h"
 #include "collapse/fold_inputs.h"
+#include "perfdata/perf_data_folder.h"
 #include "collapse/stack_filter.h"
 #include "collapse/stack_limits.h"
 #include "flamefold_config.h"
@@ -313,7 +314,9 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
   }
   StringInterner names;
   StackTrie trie(&names);
-  FoldInputs inputs(config, &names, &trie, diag);
+  PerfDataFolder recordings(config.symbols, config.archive, config.stats,
+                            diag);
+  FoldInputs inputs(config, &names, &trie, &recordings);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
   for (const std::string& file : files) {

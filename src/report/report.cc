@@ -5,6 +5,7 @@
 
 #include "base/options.h"
 #include "collapse/fold_inputs.h"
+#include "perfdata/perf_data_folder.h"
 #include "report/report_format.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_trie.h"
@@ -518,7 +519,9 @@ void WriteJson(const ReportConfig& config, const ProfileSummary& s,
 // when perf input gave samples and the total is not their number (some
 // period was above 1); folded stacks mixed in make the unit unknown, and
 // the counts are then called samples, as for folded input alone.
-ReportFacts FactsOf(const FoldInputs& inputs, const ProfileSummary& s) {
+ReportFacts FactsOf(const FoldInputs& inputs,
+                    const PerfDataFolder& recordings,
+                    const ProfileSummary& s) {
   ReportFacts facts;
   facts.event = inputs.event();
   facts.samples = inputs.perf_stats().samples;
@@ -527,7 +530,7 @@ ReportFacts FactsOf(const FoldInputs& inputs, const ProfileSummary& s) {
   const PerlNumber& total = s.total_samples();
   bool all_ones = total.is_integer() && total.uint_value() == facts.samples;
   facts.periods = facts.samples > 0 && !folded && !all_ones;
-  facts.recordings = inputs.recordings();
+  facts.recordings = recordings.recordings();
   return facts;
 }
 
@@ -554,7 +557,8 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   FoldConfig fold = config.fold;
   fold.perf.limits = config.limits;
   fold.max_line = config.limits.LineLimit(fold.max_line);
-  FoldInputs inputs(fold, &names, &trie, diag);
+  PerfDataFolder recordings(fold.symbols, fold.archive, fold.stats, diag);
+  FoldInputs inputs(fold, &names, &trie, &recordings);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
   std::string err;
@@ -578,7 +582,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
     return kExitDataError;
   }
   ProfileSummary summary(trie);
-  WriteReport(config, summary, FactsOf(inputs, summary), out);
+  WriteReport(config, summary, FactsOf(inputs, recordings, summary), out);
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;
     diag.Error("write error: " + out->error());
