@@ -26,7 +26,7 @@ namespace flamefold {
 namespace abi = perf_abi;
 namespace {
 
-constexpr int kMaxStack = 127;  // perf script's default --max-stack
+constexpr size_t kMaxStack = 127;  // perf script's default --max-stack
 constexpr size_t kEmitBytes = 256u << 10;
 
 struct Map {
@@ -346,6 +346,13 @@ class Replayer : public PerfDataReader::Visitor {
     uint32_t line_id[2] = {0, 0};
     bool resolved[2] = {false, false};
   };
+  // A slot of the frame cache points at the frame's entry in frames_,
+  // whose nodes stay put.
+  struct FrameSlot {
+    const Dso* dso = nullptr;
+    uint64_t shown = 0;
+    FrameText* frame = nullptr;  // in frames_; nullptr: an empty slot
+  };
   // The lines of an unwound frame (one, or the inlined frames there).
   struct UnwoundText {
     std::string text;  // "\t<frame>\n" each
@@ -542,32 +549,65 @@ class Replayer : public PerfDataReader::Visitor {
   // per (DSO, address) (no DSO: a frame in no mapping): its cost follows
   // the distinct addresses, not the samples.
   FrameText* FrameAt(const Thread* t, uint8_t cpumode, uint64_t ip) {
+    return FrameOf(KeyOf(t, cpumode, ip));
+  }
+
+  // Where a frame is: its mapping (nullptr: none), and the address perf
+  // script shows for it, by which it is cached.
+  struct FrameKey {
+    const Map* map;
+    uint64_t ip, map_ip, shown;
+    const Dso* dso() const { return map ? map->dso : nullptr; }
+  };
+  FrameKey KeyOf(const Thread* t, uint8_t cpumode, uint64_t ip) {
     const Map* map = FindMap(t, cpumode, ip);
-    const Dso* dso = map ? map->dso : nullptr;
     uint64_t map_ip = map ? map->MapIp(ip) : ip;
-    uint64_t shown = map && dso->kind == DsoKind::kModule ? ip - map->start
-                                                          : map_ip;
-    // The direct-mapped cache grows with the distinct frames (up to 2^16
+    uint64_t shown = map && map->dso->kind == DsoKind::kModule
+                         ? ip - map->start
+                         : map_ip;
+    return {map, ip, map_ip, shown};
+  }
+
+  FrameSlot& SlotOf(const FrameKey& k) {
+    return frame_cache_[(reinterpret_cast<uintptr_t>(k.dso()) ^
+                         (k.shown * 0x9e3779b97f4a7c15ULL)) >>
+                        (64 - frame_cache_bits_)];
+  }
+
+  FrameText* FrameOf(const FrameKey& k) {
+    if (!k.map && lines_ && !lines_->options().include_addrs) {
+      // A frame in no mapping reads as "[unknown]" whatever its address
+      // (unless --addrs shows it): one entry serves them all.
+      if (unmapped_.text.empty()) {
+        size_t mark = out_.size();
+        unmapped_.no_symbol = AppendUnmappedFrame(k.ip);
+        unmapped_.text =
+            frame_texts_.Store(std::string_view(out_).substr(mark));
+        out_.resize(mark);
+      }
+      return &unmapped_;
+    }
+    // The direct-mapped cache grows with the distinct frames (up to 2^18
     // slots), so that small inputs do not pay for a big table.
     if (frames_.size() * 2 >= frame_cache_.size() &&
         frame_cache_bits_ < kFrameCacheBits) {
       frame_cache_bits_ = std::min(kFrameCacheBits, frame_cache_bits_ + 2);
       frame_cache_.assign(size_t{1} << frame_cache_bits_, FrameSlot{});
     }
-    FrameSlot& slot = frame_cache_[(reinterpret_cast<uintptr_t>(dso) ^
-                                    (shown * 0x9e3779b97f4a7c15ULL)) >>
-                                   (64 - frame_cache_bits_)];
-    if (slot.dso != dso || slot.shown != shown || !slot.frame) {
-      auto [it, added] = frames_.try_emplace(DsoAddress{dso, shown});
+    const Dso* dso = k.dso();
+    FrameSlot& slot = SlotOf(k);
+    if (slot.dso != dso || slot.shown != k.shown || !slot.frame) {
+      auto [it, added] = frames_.try_emplace(DsoAddress{dso, k.shown});
       if (added) {
         size_t mark = out_.size();
-        it->second.no_symbol = map ? AppendMappedFrame(*map, map_ip, shown)
-                                   : AppendUnmappedFrame(ip);
+        it->second.no_symbol =
+            k.map ? AppendMappedFrame(*k.map, k.map_ip, k.shown)
+                  : AppendUnmappedFrame(k.ip);
         it->second.text =
             frame_texts_.Store(std::string_view(out_).substr(mark));
         out_.resize(mark);
       }
-      slot = FrameSlot{dso, shown, &it->second};
+      slot = FrameSlot{dso, k.shown, &it->second};
     }
     return slot.frame;
   }
@@ -701,11 +741,14 @@ class Replayer : public PerfDataReader::Visitor {
 
   // perf script's callee-first walk of the call chain. A guest or corrupt
   // context within the frames perf shows makes perf drop them all.
+  // The frames are located first and their cache slots fetched together:
+  // the look-ups then wait for memory once, not once a frame.
   void AppendChain(const Thread* t, const std::vector<uint64_t>& chain) {
     if (DroppedChain(chain)) return;
     uint8_t cpumode = abi::kMiscUser;
-    int entries = 0;
-    for (size_t i = 0; i < chain.size() && entries < kMaxStack; ++i) {
+    chain_keys_.clear();
+    for (size_t i = 0; i < chain.size() && chain_keys_.size() < kMaxStack;
+         ++i) {
       uint64_t ip = chain[i];
       if (ip >= abi::kContextMax) {
         if (ip == abi::kContextHv) {
@@ -717,15 +760,18 @@ class Replayer : public PerfDataReader::Visitor {
         }
         continue;
       }
-      ++entries;
-      PutFrameLine(FrameAt(t, cpumode, ip));
+      chain_keys_.push_back(KeyOf(t, cpumode, ip));
+      if (!frame_cache_.empty()) {
+        __builtin_prefetch(&SlotOf(chain_keys_.back()));
+      }
     }
+    for (const FrameKey& k : chain_keys_) PutFrameLine(FrameOf(k));
   }
 
   // Whether a context other than kernel, user and hypervisor comes before
   // the walk above has taken its kMaxStack frames.
   static bool DroppedChain(const std::vector<uint64_t>& chain) {
-    int entries = 0;
+    size_t entries = 0;
     for (size_t i = 0; i < chain.size() && entries < kMaxStack; ++i) {
       uint64_t ip = chain[i];
       if (ip < abi::kContextMax) {
@@ -1029,13 +1075,9 @@ class Replayer : public PerfDataReader::Visitor {
   SourceLines source_lines_;
   PerfSrcline srclines_{&source_lines_};
 
-  // A slot points at the frame's entry in frames_, whose nodes stay put.
-  struct FrameSlot {
-    const Dso* dso = nullptr;
-    uint64_t shown = 0;
-    FrameText* frame = nullptr;  // in frames_; nullptr: an empty slot
-  };
-  static constexpr int kFrameCacheBits = 16;
+  static constexpr int kFrameCacheBits = 18;
+  std::vector<FrameKey> chain_keys_;  // AppendChain's frames
+  FrameText unmapped_;  // lines_ without --addrs: every frame in no mapping
   Arena frame_texts_;
   std::unordered_map<DsoAddress, FrameText, DsoAddressHash> frames_;
   std::unordered_map<DsoAddress, UnwoundText, DsoAddressHash> unwound_;
