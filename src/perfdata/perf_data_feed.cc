@@ -1,11 +1,13 @@
-// FoldPerfData: perf.data rendered as perf script text, fed to the perf
-// script parser in whole samples. Kept apart from the replay so that the
-// fuzz target links the reader and the replay alone.
+// FoldPerfData: perf.data folded by the perf script parser. Without
+// --srcline and --inline the replay hands it each sample's lines
+// (ReplayIntoParser); with them it reads the rendered text, in whole
+// samples. Kept apart from the replay so that the fuzz target links the
+// reader and the replay alone.
 //
-// The replay (reading, symbols, text) and the parsing run on two threads
-// joined by a small bounded queue of text chunks, as `perf script |
-// stackcollapse-perf.pl` runs as two processes; memory stays at a few
-// chunks whatever the input size.
+// For the text, the replay (reading, symbols, text) and the parsing run on
+// two threads joined by a small bounded queue of text chunks, as `perf
+// script | stackcollapse-perf.pl` runs as two processes; memory stays at a
+// few chunks whatever the input size.
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -74,10 +76,6 @@ class TextQueue {
 };
 
 }  // namespace
-
-bool PidTidWanted(const PerfScriptOptions& options) {
-  return options.modern && (options.include_pid || options.include_tid);
-}
 
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
