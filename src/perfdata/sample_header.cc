@@ -73,8 +73,10 @@ void AppendSampleHeader(const PerfAttr& a, const PerfSample& s,
   if ((st & abi::kSampleTid) && style.pid_tid) {  // "%5d/%-5d "
     AppendNumber(static_cast<int32_t>(s.pid), 5, out);
     *out += '/';
+    size_t start = out->size();
     AppendNumber(static_cast<int32_t>(s.tid), 1, out);
-    *out += ' ';
+    size_t digits = out->size() - start;
+    out->append(digits < 5 ? 6 - digits : 1, ' ');  // "%-5d "
   } else if (st & abi::kSampleTid) {  // "%5d "
     AppendNumber(static_cast<int32_t>(s.tid), 5, out);
     *out += ' ';
