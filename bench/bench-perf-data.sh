@@ -1,22 +1,31 @@
 #!/bin/bash
-# bench-perf-data.sh [SECONDS]: records a system-wide perf.data (frame-pointer
-# call graphs at 4000 Hz on every CPU for SECONDS, default 15, while a small
-# C++ workload runs on each CPU; at least 100,000 samples on 2 CPUs), then times, in the
-# same run: `flamefold perf.data`, `perf script -i perf.data > /dev/null`,
-# and `perf script -i perf.data | stackcollapse-perf.pl` (FlameGraph checkout
-# at $FLAMEGRAPH_DIR, else /tmp/FlameGraph), checks the folded outputs are
-# identical, and prints the ratios. PERF_DATA=FILE times FILE instead of
-# recording one. Needs perf and the right to record
-# system-wide (root, or kernel.perf_event_paranoid <= 0); skips otherwise.
+# bench-perf-data.sh [SECONDS]: the two perf.data benchmarks of the README in
+# one run, each against `perf script | stackcollapse-perf.pl` (FlameGraph
+# checkout at $FLAMEGRAPH_DIR, else /tmp/FlameGraph):
+#  1. a system-wide frame-pointer recording, `perf record -a -g -F $FREQ`
+#     (default 999 Hz) for SECONDS (default 38: about 75,000 samples on 2
+#     CPUs) while test/progs/work.cc runs on each CPU; PERF_DATA=FILE times
+#     FILE instead of recording one;
+#  2. bench-dwarf.sh: a --call-graph dwarf recording of a dynamically linked
+#     C++ program (about 15,000 samples; SKIP_DWARF=1 leaves it out).
+# Each is timed $RUNS times (default 3), flamefold and the pipeline one after
+# the other; the medians and ranges of the times and ratios are printed, and
+# the share of the sample weight folded to identical stacks (below 100%
+# fails). `perf script > /dev/null` is timed once, for scale. Needs perf and
+# the right to record system-wide (root, or kernel.perf_event_paranoid <= 0);
+# skips otherwise. The machine should be otherwise idle: `uptime` is printed.
 set -u
-secs=${1:-15}
+secs=${1:-38}
 here=$(cd "$(dirname "$0")" && pwd)
 BUILD_DIR=${BUILD_DIR:-$here/../build}
-fold=$BUILD_DIR/src/tools/flamefold
 perl_script=${FLAMEGRAPH_DIR:-/tmp/FlameGraph}/stackcollapse-perf.pl
 out=$here/out/perf-data
 mkdir -p "$out"
+. "$here/timing.sh"
+cp "$BUILD_DIR/src/tools/flamefold" "$out/flamefold" || exit 1
+fold=$out/flamefold
 command -v perf >/dev/null || { echo "bench-perf-data: perf not installed: skipped"; exit 0; }
+[ -f "$perl_script" ] || { echo "bench-perf-data: no $perl_script: skipped"; exit 0; }
 data=${PERF_DATA:-}
 if [ -z "$data" ]; then
   data=$out/sys.data
@@ -24,20 +33,22 @@ if [ -z "$data" ]; then
   # One workload per CPU: an idle CPU records no cpu-clock samples, so on
   # a quiet machine one workload would give half the samples on 2 CPUs.
   n=$(nproc)
-  if ! perf record -q -a -g -F 4000 -o "$data" -- sh -c "p=; for i in \$(seq $n); do \"$out/work\" 200000 >/dev/null & p=\"\$p \$!\"; done; sleep $secs; kill \$p 2>/dev/null; wait" 2>"$out/record.log"; then
+  if ! perf record -q -a -g -F "${FREQ:-999}" -o "$data" -- sh -c "p=; for i in \$(seq $n); do \"$out/work\" 200000 >/dev/null & p=\"\$p \$!\"; done; sleep $secs; kill \$p 2>/dev/null; wait" 2>"$out/record.log"; then
     echo "bench-perf-data: perf cannot record system-wide here: skipped"; cat "$out/record.log"; exit 0
   fi
 fi
 samples=$(perf script -i "$data" -F comm 2>/dev/null | wc -l)
-echo "recording: $(du -h "$data" | cut -f1), about $samples samples"
-t() { local start=$EPOCHREALTIME; "$@"; awk "BEGIN { printf \"%.3f\", $EPOCHREALTIME - $start }"; }
-ratio() { awk "BEGIN { printf \"%.1f\", $1 / $2 }"; }
-t_fold=$(t sh -c "\"$fold\" -q \"$data\" > \"$out/fold.txt\"")
-t_script=$(t sh -c "perf script -i \"$data\" > /dev/null 2>&1")
-printf 'flamefold perf.data            %6.2f s\n' "$t_fold"
-printf 'perf script > /dev/null        %6.2f s  (flamefold is %.1fx faster)\n' "$t_script" "$(ratio "$t_script" "$t_fold")"
-if [ -f "$perl_script" ]; then
-  t_pipe=$(t sh -c "perf script -i \"$data\" 2>/dev/null | perl \"$perl_script\" > \"$out/perl.txt\" 2>/dev/null")
-  printf 'perf script | stackcollapse   %6.2f s  (flamefold is %.1fx faster)\n' "$t_pipe" "$(ratio "$t_pipe" "$t_fold")"
-  if cmp -s "$out/fold.txt" "$out/perl.txt"; then echo "outputs identical"; else echo "outputs DIFFER"; exit 1; fi
+echo "== system-wide frame-pointer recording: $(du -h "$data" | cut -f1), $samples samples; load: $(uptime | sed 's/.*load average: //')"
+read -r w c <<< "$(t sh -c "perf script -i \"$data\" > /dev/null 2>&1")"
+echo "perf script > /dev/null: $w s wall, $c s CPU"
+status=0
+compare "system-wide frame pointers" "$data" | tee "$out/summary.txt"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+if [ -z "${SKIP_DWARF:-}" ]; then
+  echo "== --call-graph dwarf recording (bench-dwarf.sh)"
+  "$here/bench-dwarf.sh" | tee -a "$out/summary.txt"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
+echo "== summary"
+grep -E '^(system-wide|dwarf).*x wall' "$out/summary.txt"
+exit $status

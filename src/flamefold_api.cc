@@ -22,6 +22,7 @@
 #include "cli/flamefold_cli.h"
 #include "cli/flamesvg_cli.h"
 #include "collapse/flamefold.h"
+#include "perfdata/perf_data_folder.h"
 #include "flamefold_config.h"
 #include "io/byte_source.h"
 #include "io/input.h"
@@ -335,7 +336,10 @@ Status Fold(const std::vector<Input>& inputs, const FoldOptions& options,
     config.open_input = OpenerFor(inputs);
     Messages messages("flamefold", config.quiet, options.on_message);
     StringSink sink;
-    Status status = messages.Result(RunFold(config, &sink, messages.diag()));
+    PerfDataFolder recordings(config.symbols, config.archive, config.stats,
+                              messages.diag());
+    Status status = messages.Result(
+        RunFold(config, &recordings, &sink, messages.diag()));
     if (!status.ok()) return status;
     out->impl_->text = std::move(sink.str());
     out->impl_->Index();

@@ -25,6 +25,7 @@
 #include "collapse/stack_limits.h"
 #include "io/byte_source.h"
 #include "io/input.h"
+#include "perfdata/perf_data_folder.h"
 #include "report/report.h"
 
 namespace flamefold {
@@ -376,7 +377,8 @@ int WriteTemps(const BatchConfig& config, const BatchJob& job,
   FoldConfig fold = config.fold;
   fold.inputs = {job.input};
   int status = WriteFile(tmp[0], [&](OutputSink* out) {
-    return RunFold(fold, out, diag);
+    PerfDataFolder recordings(fold.symbols, fold.archive, fold.stats, diag);
+    return RunFold(fold, &recordings, out, diag);
   }, diag);
   if (status == kExitOk && config.svg) {
     FlameSvgConfig sc = config.svg_config;

@@ -41,7 +41,8 @@ WriteCounts WriteStacks(const StackTrie& trie, const StackFilter& filter,
 
 }  // namespace
 
-int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
+int RunFold(const FoldConfig& config, RecordingFolder* recordings,
+            OutputSink* out, const Diag& diag) {
   StackFilter filter;
   std::string err;
   if (!filter.Init(config.include, config.exclude, &err)) {
@@ -50,7 +51,7 @@ int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag) {
   }
   StringInterner names;
   StackTrie trie(&names);
-  FoldInputs inputs(config, &names, &trie, diag);
+  FoldInputs inputs(config, &names, &trie, recordings);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
   for (const std::string& file : files) {

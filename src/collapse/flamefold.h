@@ -7,13 +7,16 @@
 #include "base/diag.h"
 #include "base/output.h"
 #include "collapse/fold_config.h"
+#include "collapse/recording_folder.h"
 
 namespace flamefold {
 
 /// Folds every input of `config` into `out`, keeping the stacks that pass
-/// --include/--exclude. Returns the exit status; messages (and --stats)
-/// go through `diag`, under its tool's name.
-int RunFold(const FoldConfig& config, OutputSink* out, const Diag& diag);
+/// --include/--exclude; recordings (perf.data) go through `recordings`
+/// (perfdata's PerfDataFolder). Returns the exit status; messages (and
+/// --stats) go through `diag`, under its tool's name.
+int RunFold(const FoldConfig& config, RecordingFolder* recordings,
+            OutputSink* out, const Diag& diag);
 
 }  // namespace flamefold
 

@@ -17,8 +17,6 @@
 #include "base/big_alloc.h"
 #include "io/input.h"
 #include "io/line_reader.h"
-#include "perfdata/perf_archive.h"
-#include "perfdata/perf_data_fold.h"
 
 namespace flamefold {
 namespace {
@@ -254,8 +252,8 @@ size_t CountNewlines(std::string_view s) {
 }  // namespace
 
 FoldInputs::FoldInputs(const FoldConfig& config, StringInterner* names,
-                       StackTrie* trie, const Diag& diag)
-    : config_(config), diag_(diag), names_(names), trie_(trie),
+                       StackTrie* trie, RecordingFolder* recordings)
+    : config_(config), recordings_(recordings), names_(names), trie_(trie),
       parser_(config.perf, names, &counts_) {}
 
 FoldInputs::~FoldInputs() = default;
@@ -263,46 +261,6 @@ FoldInputs::~FoldInputs() = default;
 std::string FoldInputs::event() const {
   return parser_.event_filter().empty() ? parallel_event_
                                         : parser_.event_filter();
-}
-
-// perf.data: replayed into perf script text for the sequential parser;
-// what the input lost or lacked is said as warnings, under the name of the
-// tool that runs (`diag`), and what the replay found (the recording's
-// facts) is left in `*out`.
-// An uncompressed file (not a pipe, not a buffer) is mapped rather than read.
-static bool AddPerfData(const FoldConfig& config, const std::string& file,
-                 uint64_t index, const Input& in, PerfScriptParser* parser,
-                 const Diag& diag, PerfDataStats* out, std::string* err) {
-  PerfArchive archive;
-  SymbolOptions symbols = config.symbols;
-  if (!UsePerfArchive(config.archive, file, diag, &archive, &symbols, err)) {
-    return false;
-  }
-  PerfDataStats& stats = *out;
-  std::string map_path =
-      in.file && in.compression == Compression::kNone ? file : "";
-  bool ok = FoldPerfData(file, in.source.get(), symbols, parser, index,
-                         &stats, err, map_path);
-  WarnAboutPerfData(file, stats, diag);
-  if (config.stats) {
-    std::fprintf(stderr,
-                 "flamefold: stats: %s: perf.data recorded on %s by perf %s: "
-                 "%s\n"
-                 "flamefold: stats: %s: %llu records, %llu samples "
-                 "(%llu in guest mode skipped)\n",
-                 file.c_str(),
-                 stats.hostname.empty() ? "?" : stats.hostname.c_str(),
-                 stats.perf_version.empty() ? "?" : stats.perf_version.c_str(),
-                 stats.cmdline.empty() ? "?" : stats.cmdline.c_str(),
-                 file.c_str(), (unsigned long long)stats.records,
-                 (unsigned long long)stats.samples,
-                 (unsigned long long)stats.samples_skipped);
-    if (stats.unwound > 0) {
-      std::fprintf(stderr, "flamefold: stats: %s: %s\n", file.c_str(),
-                   UnwindStopSummary(stats).c_str());
-    }
-  }
-  return ok;
 }
 
 LimitStats FoldInputs::limit_totals() const {
@@ -348,9 +306,11 @@ bool FoldInputs::AddInput(const Input& in, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-      recordings_.emplace_back(file, PerfDataStats());
-      return AddPerfData(config_, file, index, in, &parser_, diag_,
-                         &recordings_.back().second, err);
+      if (!recordings_) {
+        *err = file + ": perf.data input is not read here";
+        return false;
+      }
+      return recordings_->Fold(file, index, &in, &parser_, err);
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;

@@ -1,8 +1,9 @@
 // FoldInputs: the one "fold these inputs" path of every tool that folds
 // (flamefold, flamereport, flamediff's perf sides, flamebatch): feeds the
 // inputs of one run into a StackTrie, dispatching on content (perf script
-// text, perf.data, folded stacks) and, with --jobs N, parsing large perf
-// script inputs on N threads. What it lost is said by fold_warnings.h.
+// text, folded stacks, recordings through a RecordingFolder) and, with
+// --jobs N, parsing large perf script inputs on N threads. What it lost is
+// said by fold_warnings.h.
 #ifndef FLAMEFOLD_COLLAPSE_FOLD_INPUTS_H_
 #define FLAMEFOLD_COLLAPSE_FOLD_INPUTS_H_
 
@@ -14,8 +15,8 @@
 #include "base/diag.h"
 #include "collapse/fold_config.h"
 #include "collapse/folded.h"
-#include "perfdata/perf_data_fold.h"
 #include "collapse/perf_script.h"
+#include "collapse/recording_folder.h"
 #include "collapse/stack_counts.h"
 #include "collapse/stack_trie.h"
 #include "io/input.h"
@@ -24,10 +25,10 @@ namespace flamefold {
 
 class FoldInputs {
  public:
-  /// What an input lost as it was read (perf.data warnings) is said
-  /// through `diag`, under the name of the tool that runs.
+  /// Recordings (perf.data) are folded by `recordings`, which says what
+  /// they lost; without one, such an input is an error.
   FoldInputs(const FoldConfig& config, StringInterner* names, StackTrie* trie,
-             const Diag& diag);
+             RecordingFolder* recordings);
   ~FoldInputs();
 
   /// Opens and folds one input ("-" is stdin). On failure `*err` names the
@@ -51,12 +52,6 @@ class FoldInputs {
   }
   /// What the limits cut in all the inputs read so far.
   LimitStats limit_totals() const;
-  /// The perf.data inputs read, in order, each with what its replay found
-  /// (the recording's facts, for flamereport).
-  const std::vector<std::pair<std::string, PerfDataStats>>& recordings()
-      const {
-    return recordings_;
-  }
 
  private:
   bool AddInput(const Input& in, std::string* err);
@@ -73,10 +68,9 @@ class FoldInputs {
   };
 
   std::vector<std::pair<std::string, LimitStats>> limit_hits_;
-  std::vector<std::pair<std::string, PerfDataStats>> recordings_;
   std::string last_file_;
   const FoldConfig& config_;
-  const Diag& diag_;
+  RecordingFolder* recordings_;
   StringInterner* names_;
   StackTrie* trie_;
   StackCounts counts_;       // the stacks read, until Finish() builds trie_

@@ -462,6 +462,12 @@ bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
 
 void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
                               std::string_view file) {
+  OnNumberedLine(line, line_base_ + reader->line_number(), reader, file);
+}
+
+void PerfScriptParser::OnNumberedLine(std::string_view line, uint64_t lineno,
+                                      LineReader* reader,
+                                      std::string_view file) {
   stats_.lines++;
   if (!line.empty() && line[0] == '#') {  // --header output, comments
     stats_.comment_lines++;
@@ -471,7 +477,6 @@ void PerfScriptParser::OnLine(std::string_view line, LineReader* reader,
     EndSample();
     return;
   }
-  uint64_t lineno = line_base_ + reader->line_number();
   if (!IsSpace(line[0])) {
     if (HasNul(line, lineno, file)) return;
     HeaderFields h;
@@ -563,6 +568,42 @@ inline void PerfScriptParser::CachedLines(LineReader* reader) {
   if (lines > 0) {
     reader->SkipLines(p - begin, lines);
     stats_.lines += lines;
+  }
+}
+
+void PerfScriptParser::StartLines(std::string_view file,
+                                  uint64_t input_index) {
+  line_file_ = std::string(file);
+  input_index_ = input_index;
+  line_base_ = 0;
+  lines_given_ = 0;
+  error_.clear();
+}
+
+bool PerfScriptParser::Line(std::string_view line, std::string* err) {
+  OnNumberedLine(line, ++lines_given_, nullptr, line_file_);
+  if (error_.empty()) return true;
+  *err = error_;
+  return false;
+}
+
+uint32_t PerfScriptParser::StackLineId(std::string_view line) {
+  FrameFields f;
+  if (!MatchFrameLine(line, &f)) return kNoStackLineId;
+  uint32_t id = LookupFrame(f);
+  return frame_results_[id].kind == kBinary ? kNoStackLineId : id;
+}
+
+void PerfScriptParser::StackLine(uint32_t id) {
+  stats_.lines++;
+  ++lines_given_;
+  leaf_pending_ = false;
+  if (!has_pname_) return;  // a sample of another event
+  const LineResult& res = frame_results_[id];
+  if (res.kind == kFrame) {
+    PushFrames(res);
+  } else {
+    stats_.paren_frames++;
   }
 }
 

@@ -101,6 +101,27 @@ class PerfScriptParser {
   /// a blank line; so do we, counting it, unless --modern.
   void Finish();
 
+  /// Lines handed over one at a time instead of read (perf.data replayed
+  /// without rendering its text): StartLines names the input, then each
+  /// line of the text perf script would print goes to Line(), or, for a
+  /// stack line, its StackLineId (looked up once per distinct line) to
+  /// StackLine(). The samples and statistics are those Feed() would give
+  /// for the same text; line numbers count from StartLines.
+  void StartLines(std::string_view file, uint64_t input_index = 0);
+  /// One whole line, without its '\n'. False with `*err` on binary data.
+  bool Line(std::string_view line, std::string* err);
+  /// What the stack line `line` ("\t<addr> <symbol> (<module>)") stands
+  /// for while the process name does (java_process()) or does not start
+  /// with "java"; kNoStackLineId when it must go to Line() instead (it is
+  /// not a frame line, or holds binary data).
+  uint32_t StackLineId(std::string_view line);
+  static constexpr uint32_t kNoStackLineId = UINT32_MAX;
+  /// The stack line StackLineId gave `id` for, read in place.
+  void StackLine(uint32_t id);
+  /// Whether the current process name starts with "java" (the Perl
+  /// script's rules for such frames differ, so StackLineId's result does).
+  bool java_process() const { return pname_java_; }
+
   const PerfScriptStats& stats() const { return stats_; }
   const PerfScriptOptions& options() const { return options_; }
   /// The event kept, once known ("" before the first event line).
@@ -142,6 +163,8 @@ class PerfScriptParser {
   void CachedLines(LineReader* reader);
   void OnLine(std::string_view line, LineReader* reader,
               std::string_view file);
+  void OnNumberedLine(std::string_view line, uint64_t lineno,
+                      LineReader* reader, std::string_view file);
   void OnHeader(std::string_view line, const HeaderFields& h);
   void EndSample();
   void ProcessStackLine(std::string_view line, uint64_t lineno,
@@ -168,6 +191,8 @@ class PerfScriptParser {
   uint64_t line_base_ = 0;
   uint64_t input_index_ = 0;
   uint64_t header_at_ = 0;  // position of the event line being read
+  std::string line_file_;    // StartLines: the input's name
+  uint64_t lines_given_ = 0;  // ... and the lines given since
 
   std::string event_filter_;
   bool event_defaulted_ = false;

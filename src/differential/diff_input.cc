@@ -4,6 +4,7 @@
 
 #include "base/arena.h"
 #include "collapse/fold_inputs.h"
+#include "perfdata/perf_data_folder.h"
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
 #include "collapse/stack_trie.h"
@@ -56,7 +57,8 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
                   std::string* err) {
   StringInterner names;
   StackTrie trie(&names);
-  FoldInputs inputs(fold, &names, &trie, diag);
+  PerfDataFolder recordings(fold.symbols, fold.archive, fold.stats, diag);
+  FoldInputs inputs(fold, &names, &trie, &recordings);
   if (!inputs.AddOpened(in, err)) return false;
   inputs.Finish();
   stats->perf = inputs.perf_stats();

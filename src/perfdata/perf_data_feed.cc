@@ -1,11 +1,13 @@
-// FoldPerfData: perf.data rendered as perf script text, fed to the perf
-// script parser in whole samples. Kept apart from the replay so that the
-// fuzz target links the reader and the replay alone.
+// FoldPerfData: perf.data folded by the perf script parser. Without
+// --srcline and --inline the replay hands it each sample's lines
+// (ReplayIntoParser); with them it reads the rendered text, in whole
+// samples. Kept apart from the replay so that the fuzz target links the
+// reader and the replay alone.
 //
-// The replay (reading, symbols, text) and the parsing run on two threads
-// joined by a small bounded queue of text chunks, as `perf script |
-// stackcollapse-perf.pl` runs as two processes; memory stays at a few
-// chunks whatever the input size.
+// For the text, the replay (reading, symbols, text) and the parsing run on
+// two threads joined by a small bounded queue of text chunks, as `perf
+// script | stackcollapse-perf.pl` runs as two processes; memory stays at a
+// few chunks whatever the input size.
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -79,6 +81,14 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
                   std::string* err, const std::string& map_path) {
+  const PerfScriptOptions& po = parser->options();
+  if (!po.srcline && !po.inliner) {
+    return ReplayIntoParser(name, src, options, parser, input_index, stats,
+                            err, map_path);
+  }
+  // --srcline reads the line after each frame (and a frame line when a
+  // frame has no source line), --inline each frame's address: those read
+  // the text.
   TextQueue queue;
   std::string why;  // the parser's error, set by the parsing thread
   std::thread parsing([&] {
@@ -97,11 +107,8 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
   ChunkSink take = [&](std::string* text) { return queue.Push(text); };
   PerfDataText text;
   text.exact = false;
-  text.srcline = parser->options().srcline;
-  // perf script's default fields give the Perl script no PID ("comm-?");
-  // --modern asks for the PID and TID every sample holds.
-  const PerfScriptOptions& po = parser->options();
-  text.pid_tid = po.modern && (po.include_pid || po.include_tid);
+  text.srcline = po.srcline;
+  text.pid_tid = PidTidWanted(po);
   bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text,
                                  map_path);
   queue.Close();

@@ -1,18 +1,20 @@
 // From perf.data to folded stacks without perf: the records are replayed
-// as perf script replays them and each sample is written as the text perf
-// script prints for it, which the perf script parser then folds. Going
-// through the same text keeps every rule of stackcollapse-perf.pl (comm
-// parsing, event filter, name tidying, --pid/--tid/--kernel/--jit) exactly
-// as it is for `perf script | flamefold`.
+// as perf script replays them, and each sample becomes the lines perf
+// script prints for it, which the perf script parser folds. The parser
+// takes them one by one, each distinct frame line resolved once
+// (ReplayIntoParser), or, for --srcline and --inline, as rendered text
+// (RenderPerfData); either way every rule of stackcollapse-perf.pl (comm
+// parsing, event filter, name tidying, --pid/--tid/--kernel/--jit) applies
+// exactly as it does to `perf script | flamefold`.
 //
 // The replay, as perf script does it:
-//   - records with a time are queued and delivered in time order (stable),
-//     flushed at each FINISHED_ROUND up to the newest time of the round
-//     before; records without a time (or time 0) are applied at once;
+//   - records in perf's time order (record_order.h);
 //   - COMM, FORK, MMAP and MMAP2 update threads and their maps, so a sample
-//     takes the comm and maps of its moment;
+//     takes the comm and maps of its moment (thread_maps.h);
+//   - frames named once per (DSO, address) (frame_texts.h);
 //   - call chains switch between kernel and user maps at the PERF_CONTEXT
 //     markers; a guest context discards the chain; at most 127 frames;
+//   - --call-graph dwarf samples unwound (sample_unwinder.h);
 //   - samples in guest mode are skipped.
 #ifndef FLAMEFOLD_PERFDATA_PERF_DATA_FOLD_H_
 #define FLAMEFOLD_PERFDATA_PERF_DATA_FOLD_H_
@@ -109,6 +111,20 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
                           PerfDataStats* stats, std::string* err,
                           PerfDataText text = {},
                           const std::string& map_path = "");
+
+/// Whether samples should say "comm PID/TID" to a parser with `options`:
+/// perf script's default fields give the Perl script no PID ("comm-?");
+/// --modern asks for the PID and TID every sample holds.
+bool PidTidWanted(const PerfScriptOptions& options);
+
+/// FoldPerfData for a parser without --srcline and --inline: no text is
+/// rendered, each sample's lines go to the parser one by one, each distinct
+/// frame line resolved once (PerfScriptParser::StartLines). The folded
+/// stacks and statistics are those of the text.
+bool ReplayIntoParser(const std::string& name, ByteSource* src,
+                      const SymbolOptions& options, PerfScriptParser* parser,
+                      uint64_t input_index, PerfDataStats* stats,
+                      std::string* err, const std::string& map_path = "");
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input). A parser reading

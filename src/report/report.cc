@@ -7,6 +7,7 @@
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
 #include "collapse/stack_filter.h"
+#include "perfdata/perf_data_folder.h"
 #include "report/report_format.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_trie.h"
@@ -416,7 +417,8 @@ void WriteJson(const ReportConfig& config, const ProfileSummary& s,
 // period was above 1); folded stacks mixed in make the unit unknown, and
 // the counts are then called samples, as for folded input alone.
 // `total` is that of all the stacks folded, before --include/--exclude.
-ReportFacts FactsOf(const FoldInputs& inputs, const PerlNumber& total) {
+ReportFacts FactsOf(const FoldInputs& inputs,
+                    const PerfDataFolder& recordings, const PerlNumber& total) {
   ReportFacts facts;
   facts.event = inputs.event();
   facts.samples = inputs.perf_stats().samples;
@@ -424,7 +426,7 @@ ReportFacts FactsOf(const FoldInputs& inputs, const PerlNumber& total) {
   bool folded = fs.lines > fs.invalid_lines;
   bool all_ones = total.is_integer() && total.uint_value() == facts.samples;
   facts.periods = facts.samples > 0 && !folded && !all_ones;
-  facts.recordings = inputs.recordings();
+  facts.recordings = recordings.recordings();
   return facts;
 }
 
@@ -471,7 +473,8 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   }
   StringInterner names;
   StackTrie trie(&names);
-  FoldInputs inputs(fold, &names, &trie, diag);
+  PerfDataFolder recordings(fold.symbols, fold.archive, fold.stats, diag);
+  FoldInputs inputs(fold, &names, &trie, &recordings);
   std::vector<std::string> files = config.inputs;
   if (files.empty()) files.push_back("-");
   for (const std::string& file : files) {
@@ -499,7 +502,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   if (filter.active()) total = KeepStacks(trie, filter, &kept_names, &kept);
   ProfileSummary summary(filter.active() ? kept : trie);
   if (!filter.active()) total = summary.total_samples();
-  WriteReport(config, summary, FactsOf(inputs, total), out);
+  WriteReport(config, summary, FactsOf(inputs, recordings, total), out);
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;
     diag.Error("write error: " + out->error());

@@ -4,6 +4,7 @@
 #include "cli/flamefold_cli.h"
 #include "cli/tool_main.h"
 #include "collapse/flamefold.h"
+#include "perfdata/perf_data_folder.h"
 #include "flamefold_config.h"
 
 int main(int argc, char** argv) {
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
   }
   diag.set_quiet(config.quiet);
   return RunTool(diag, config.output, [&](OutputSink* out) {
-    return RunFold(config, out, diag);
+    PerfDataFolder recordings(config.symbols, config.archive, config.stats,
+                              diag);
+    return RunFold(config, &recordings, out, diag);
   });
 }

@@ -261,3 +261,55 @@ TEST_CASE("the line cache never changes the output: whole buffer vs 1-byte reads
     CHECK(whole.blank_with_spaces == bytes.blank_with_spaces);
   }
 }
+
+// Gives the parser `text` line by line as the perf.data replay does: stack
+// lines by their ids (looked up per line here), the others by Line().
+static std::string FoldLines(const std::string& text,
+                             flamefold::PerfScriptStats* stats) {
+  flamefold::StringInterner names;
+  flamefold::StackTrie trie(&names);
+  PerfScriptParser parser({}, &names, &trie);
+  parser.StartLines("rec.data");
+  std::string err;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    std::string_view line(text.data() + start, nl - start);
+    start = nl + 1;
+    uint32_t id = line.empty() || line[0] != '\t'
+                      ? PerfScriptParser::kNoStackLineId
+                      : parser.StackLineId(line);
+    if (id != PerfScriptParser::kNoStackLineId) {
+      parser.StackLine(id);
+    } else if (!parser.Line(line, &err)) {
+      return "ERROR: " + err;
+    }
+  }
+  parser.Finish();
+  *stats = parser.stats();
+  return flamefold::testing::FoldedText(trie);
+}
+
+TEST_CASE("lines given one by one fold as the same text read") {
+  const std::string text =
+      "java 1 [000] 1.0: 7 cycles:\n"
+      "\t1 Lfoo/Bar;::baz+0x1 (/tmp/perf-1.map)\n"
+      "\t2 (anon) (m)\n"
+      "\tnot a frame\n"
+      "\t3 [unknown] (/usr/lib/libc.so.6)\n\n"
+      "other 2 [000] 1.0: 9 instructions:\n"
+      "\t4 skipped (m)\n\n"
+      "sh 3 [000] 1.0: 5 cycles:\n"
+      "\t5 main+0x10 (/bin/sh)\n\n";
+  PerfScriptStats by_line, by_text;
+  CHECK(FoldLines(text, &by_line) == FoldPerfScript(text, {}, &by_text));
+  CHECK(FoldLines(text, &by_line) ==
+        "java;[libc.so.6];foo/Bar:::baz 7\nsh;main 5\n");
+  CHECK(by_line.lines == by_text.lines);
+  CHECK(by_line.samples == 2);
+  CHECK(by_line.samples_other_event == 1);
+  CHECK(by_line.paren_frames == 1);
+  CHECK(by_line.unrecognized_lines == 1);
+  CHECK(by_text.first_unrecognized == "test:4: \\x09not a frame");
+  CHECK(by_line.first_unrecognized == "rec.data:4: \\x09not a frame");
+}

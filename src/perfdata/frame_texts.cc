@@ -1,0 +1,170 @@
+#include "perfdata/frame_texts.h"
+
+#include <algorithm>
+
+#include "symbols/symbol_demangle.h"
+
+namespace flamefold {
+
+FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
+    : symbols_(symbols), style_(style) {
+  if (style_.srcline) style_.exact = true;  // see PerfDataText::srcline
+}
+
+FrameKey FrameTexts::KeyOf(const Map* map, uint64_t ip) {
+  uint64_t map_ip = map ? map->MapIp(ip) : ip;
+  uint64_t shown = map && map->dso->kind == DsoKind::kModule
+                       ? ip - map->start
+                       : map_ip;
+  return {map, ip, map_ip, shown};
+}
+
+FrameText* FrameTexts::Frame(const FrameKey& k) {
+  if (!k.map && style_.one_unmapped) return Unmapped(k.ip);
+  // The direct-mapped cache grows with the distinct frames, so that small
+  // inputs do not pay for a big table.
+  if (frames_.size() * 2 >= cache_.size() && cache_bits_ < kCacheBits) {
+    cache_bits_ = std::min(kCacheBits, cache_bits_ + 2);
+    cache_.assign(size_t{1} << cache_bits_, Slot{});
+  }
+  const Dso* dso = k.dso();
+  Slot& slot = cache_[SlotIndex(k)];
+  if (slot.dso != dso || slot.shown != k.shown || !slot.frame) {
+    auto [it, added] = frames_.try_emplace(DsoAddress{dso, k.shown});
+    if (added) {
+      text_.clear();
+      it->second.no_symbol = k.map
+                                 ? AppendMappedFrame(*k.map, k.map_ip, k.shown)
+                                 : AppendUnmappedFrame(k.ip);
+      it->second.text = texts_.Store(text_);
+    }
+    slot = Slot{dso, k.shown, &it->second};
+  }
+  return slot.frame;
+}
+
+FrameText* FrameTexts::Unmapped(uint64_t ip) {
+  if (unmapped_.text.empty()) {
+    text_.clear();
+    unmapped_.no_symbol = AppendUnmappedFrame(ip);
+    unmapped_.text = texts_.Store(text_);
+  }
+  return &unmapped_;
+}
+
+// A frame's text into text_. Returns the counter of frames without a
+// symbol of the frame's DSO when it has none, else nullptr.
+uint64_t* FrameTexts::AppendMappedFrame(const Map& map, uint64_t map_ip,
+                                        uint64_t shown) {
+  AppendHex16(shown);
+  text_ += ' ';
+  const std::string& name = symbols_->Name(map.dso, map_ip);
+  size_t off = name.rfind("+0x");
+  if (style_.exact || off == std::string::npos || name.find("+0x") != off) {
+    text_ += name;
+  } else {
+    text_.append(name, 0, off);
+  }
+  text_ += " (";
+  text_ += map.dso->name;
+  text_ += ')';
+  if (style_.srcline) AppendSrcline(srclines_.ForFrame(map.dso, map_ip));
+  return name == "[unknown]" ? &no_symbol_[map.dso] : nullptr;
+}
+
+uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {
+  AppendHex16(ip);
+  text_ += " [unknown] ([unknown])";
+  return &no_map_frames_;
+}
+
+UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
+  auto [it, added] = unwound_.try_emplace(DsoAddress{k.map->dso, k.map_ip});
+  UnwoundText& u = it->second;
+  if (added) {
+    text_.clear();
+    u.frames = AppendInlined(*k.map, k.map_ip);
+    if (u.frames == 0) {
+      const FrameText* f = Frame(k);  // clears text_
+      u.text = '\t';
+      u.text += f->text;
+      u.text += '\n';
+      u.no_symbol = f->no_symbol;
+      u.frames = 1;
+    } else {
+      u.text = text_;
+    }
+  }
+  return &u;
+}
+
+// perf's append_inlines: addr2line's records for the address, each named
+// after the symbol when the names agree, else an "(inlined)" frame; with
+// --srcline each record's own line goes before " (inlined)":
+//   |              abac operator()+0x2c
+//   |   dwarf.cc:38 (inlined)
+// Returns the frames appended (0: none, the plain frame is printed).
+size_t FrameTexts::AppendInlined(const Map& map, uint64_t map_ip) {
+  Dso* dso = map.dso;
+  if (dso->kind != DsoKind::kUser) return 0;
+  const std::string& name = symbols_->Name(dso, map_ip);
+  size_t off = name.rfind("+0x");
+  if (name == "[unknown]" || off == std::string::npos) return 0;
+  std::string path = PerfSrcline::Addr2lineFile(*dso);
+  if (path.empty()) return 0;
+  uint64_t addr = srclines_.ObjdumpAddress(*dso, map_ip);
+  const SourceLookup* look = source_lines_.Lookup(path, addr, true);
+  if (!look || !look->found || look->records.empty()) return 0;
+  std::string_view base(name.data(), off);
+  for (const SourceRecord& r : look->records) {
+    std::string fn = r.function.empty() ? "??" : DemangleSymbol(r.function);
+    text_ += '\t';
+    AppendHex16(map_ip);
+    text_ += ' ';
+    bool inlined = fn != base;
+    if (inlined) {
+      text_ += fn;
+      text_.append(name, off, std::string::npos);
+    } else {
+      text_ += name;
+      text_ += " (";
+      text_ += dso->name;
+      text_ += ')';
+    }
+    if (style_.srcline) AppendSrcline(PerfSrcline::FromRecord(r));
+    text_ += inlined ? " (inlined)\n" : "\n";
+  }
+  return look->records.size();
+}
+
+// perf's "\n  " before a source line; nothing when there is none.
+void FrameTexts::AppendSrcline(const std::string& line) {
+  if (line.empty()) return;
+  text_ += "\n  ";
+  text_ += line;
+}
+
+// printf's "%16" PRIx64 (without the padding when not exact), in one
+// append: a character at a time cost a tenth of the replay.
+void FrameTexts::AppendHex16(uint64_t v) {
+  char buf[16];
+  char* p = buf + sizeof buf;
+  do {
+    *--p = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v);
+  size_t n = static_cast<size_t>(buf + sizeof buf - p);
+  if (style_.exact && n < 16) text_.append(16 - n, ' ');
+  text_.append(p, n);
+}
+
+std::map<std::string, uint64_t> FrameTexts::NoSymbolByDso() const {
+  std::map<std::string, uint64_t> by_name;  // two DSOs may share a name
+  if (no_map_frames_ > 0) by_name["[unknown]"] = no_map_frames_;
+  for (const auto& [dso, n] : no_symbol_) {
+    if (n > 0) by_name[dso->name] += n;
+  }
+  return by_name;
+}
+
+}  // namespace flamefold

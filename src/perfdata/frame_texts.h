@@ -1,0 +1,122 @@
+// FrameTexts: the symbol look-up of the replay. Each frame is named once
+// per (DSO, address) as perf script prints it, "<addr> <sym+off> (<dso>)"
+// (with its source line for --srcline), and so is each unwound user frame
+// with the frames inlined there: the cost follows the distinct addresses,
+// not the samples. Frames without a symbol are counted by DSO.
+#ifndef FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
+#define FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/arena.h"
+#include "perfdata/perf_srcline.h"
+#include "perfdata/thread_maps.h"
+#include "symbols/source_lines.h"
+#include "symbols/symbol_resolver.h"
+
+namespace flamefold {
+
+/// A frame as perf script prints it, and as the perf script parser reads
+/// its line.
+struct FrameText {
+  std::string_view text;  // "<addr> <sym+off> (<dso>)", held by FrameTexts
+  uint64_t* no_symbol = nullptr;  // its DSO's counter, when no symbol
+  // The parser's id of the line "\t<text>", for process names not starting
+  // and starting with "java", once resolved (see PerfScriptParser).
+  uint32_t line_id[2] = {0, 0};
+  bool resolved[2] = {false, false};
+};
+
+/// The lines of a frame reached by unwinding: the frames inlined at its
+/// address, innermost first, else the plain frame.
+struct UnwoundText {
+  std::string text;  // "\t<frame>\n" each
+  size_t frames = 0;
+  uint64_t* no_symbol = nullptr;
+  std::vector<uint32_t> line_ids[2];  // as FrameText's, once resolved
+};
+
+/// Where a frame is: its mapping (nullptr: none), and the address perf
+/// script shows for it, by which it is cached.
+struct FrameKey {
+  const Map* map;
+  uint64_t ip, map_ip, shown;
+  const Dso* dso() const { return map ? map->dso : nullptr; }
+};
+
+class FrameTexts {
+ public:
+  struct Style {
+    /// false: no padding before the address and no "+0x" offset after the
+    /// symbol (unless the name itself holds "+0x"): what the perf script
+    /// parser ignores anyway.
+    bool exact = true;
+    bool srcline = false;  // each frame followed by "\n  SRCLINE"
+    /// Every frame in no mapping is one entry (the first one's address):
+    /// for a reader that ignores the address of an "[unknown]" frame.
+    bool one_unmapped = false;
+  };
+  /// Names come from `symbols`, which must outlive this.
+  FrameTexts(SymbolResolver* symbols, Style style);
+
+  static FrameKey KeyOf(const Map* map, uint64_t ip);
+  /// Fetches the cache slot of `k` into the CPU's cache ahead of Frame().
+  void Prefetch(const FrameKey& k) const {
+    if (!cache_.empty()) __builtin_prefetch(&cache_[SlotIndex(k)]);
+  }
+  /// The frame at `k`; the pointer stays valid while this lives.
+  FrameText* Frame(const FrameKey& k);
+  /// The frame at `k` (which has a map) after unwinding, as perf's
+  /// append_inlines prints it; the pointer stays valid while this lives.
+  UnwoundText* Unwound(const FrameKey& k);
+
+  /// The frames counted without a symbol, by DSO name ("[unknown]": in no
+  /// mapping); the counts are those of the frames shown (see
+  /// FrameText::no_symbol).
+  std::map<std::string, uint64_t> NoSymbolByDso() const;
+
+ private:
+  // A slot of the direct-mapped cache in front of frames_.
+  struct Slot {
+    const Dso* dso = nullptr;
+    uint64_t shown = 0;
+    FrameText* frame = nullptr;  // in frames_; nullptr: an empty slot
+  };
+  static constexpr int kCacheBits = 18;
+
+  size_t SlotIndex(const FrameKey& k) const {
+    return (reinterpret_cast<uintptr_t>(k.dso()) ^
+            (k.shown * 0x9e3779b97f4a7c15ULL)) >>
+           (64 - cache_bits_);
+  }
+  FrameText* Unmapped(uint64_t ip);
+  uint64_t* AppendMappedFrame(const Map& map, uint64_t map_ip,
+                              uint64_t shown);
+  uint64_t* AppendUnmappedFrame(uint64_t ip);
+  size_t AppendInlined(const Map& map, uint64_t map_ip);
+  void AppendSrcline(const std::string& line);
+  void AppendHex16(uint64_t v);
+
+  SymbolResolver* symbols_;
+  Style style_;
+  std::string text_;  // the text being made
+  Arena texts_;       // FrameText::text
+  std::unordered_map<DsoAddress, FrameText, DsoAddressHash> frames_;
+  std::unordered_map<DsoAddress, UnwoundText, DsoAddressHash> unwound_;
+  std::vector<Slot> cache_;
+  int cache_bits_ = 6;  // grows with the distinct frames, up to kCacheBits
+  FrameText unmapped_;  // Style::one_unmapped
+  SourceLines source_lines_;
+  PerfSrcline srclines_{&source_lines_};
+  uint64_t no_map_frames_ = 0;  // in no mapping: DSO "[unknown]"
+  std::unordered_map<const Dso*, uint64_t> no_symbol_;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_

@@ -1,0 +1,99 @@
+#include "perfdata/sample_header.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+
+#include "perfdata/perf_abi.h"
+
+namespace flamefold {
+namespace abi = perf_abi;
+namespace {
+
+// printf's "%*" PRIu64 / "%*d" with a minimum width.
+template <typename Int>
+void AppendNumber(Int v, size_t width, std::string* out) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  size_t n = static_cast<size_t>(r.ptr - buf);
+  if (n < width) out->append(width - n, ' ');
+  out->append(buf, n);
+}
+
+// "[%03d] " without snprintf, which took as long as the rest of the
+// sample's header.
+void AppendCpu(int32_t cpu, std::string* out) {
+  char buf[24];
+  char* p = buf;
+  *p++ = '[';
+  if (cpu < 0) *p++ = '-';
+  uint32_t v = cpu < 0 ? 0u - static_cast<uint32_t>(cpu)
+                       : static_cast<uint32_t>(cpu);
+  auto r = std::to_chars(p, buf + sizeof buf - 2, v);
+  size_t digits = static_cast<size_t>(r.ptr - p);
+  size_t width = cpu < 0 ? 2 : 3;  // the sign counts in the width
+  if (digits < width) {
+    std::memmove(p + (width - digits), p, digits);
+    std::memset(p, '0', width - digits);
+    r.ptr += width - digits;
+  }
+  *r.ptr++ = ']';
+  *r.ptr++ = ' ';
+  out->append(buf, static_cast<size_t>(r.ptr - buf));
+}
+
+// "%12s: " of "%lu.%06lu" (seconds.microseconds).
+void AppendTime(uint64_t ns, std::string* out) {
+  char when[48];
+  auto r = std::to_chars(when, when + 24, ns / 1000000000);
+  uint64_t usec = ns % 1000000000 / 1000;
+  *r.ptr++ = '.';
+  for (int d = 5; d >= 0; --d) {
+    r.ptr[d] = static_cast<char>('0' + usec % 10);
+    usec /= 10;
+  }
+  size_t n = static_cast<size_t>(r.ptr + 6 - when);
+  if (n < 12) out->append(12 - n, ' ');
+  out->append(when, n);
+  *out += ": ";
+}
+
+}  // namespace
+
+void AppendSampleHeader(const PerfAttr& a, const PerfSample& s,
+                        const std::string& comm, SampleHeaderStyle style,
+                        std::string* out) {
+  uint64_t st = a.sample_type;
+  if (!(st & abi::kSampleCallchain) && comm.size() < 16) {
+    out->append(16 - comm.size(), ' ');  // "%16s" before an inline frame
+  }
+  *out += comm;
+  *out += ' ';
+  if ((st & abi::kSampleTid) && style.pid_tid) {  // "%5d/%-5d "
+    AppendNumber(static_cast<int32_t>(s.pid), 5, out);
+    *out += '/';
+    size_t start = out->size();
+    AppendNumber(static_cast<int32_t>(s.tid), 1, out);
+    size_t digits = out->size() - start;
+    out->append(digits < 5 ? 6 - digits : 1, ' ');  // "%-5d "
+  } else if (st & abi::kSampleTid) {  // "%5d "
+    AppendNumber(static_cast<int32_t>(s.tid), 5, out);
+    *out += ' ';
+  }
+  if (st & abi::kSampleCpu) AppendCpu(static_cast<int32_t>(s.cpu), out);
+  if (st & abi::kSampleTime) AppendTime(s.time, out);
+  AppendNumber(s.period, 10, out);  // "%10" PRIu64 " "
+  *out += ' ';
+  out->append(style.name_width - std::min(style.name_width, a.name.size()),
+              ' ');
+  *out += a.name;
+  *out += ": ";
+  if (a.type == abi::kTypeTracepoint) {
+    // perf prints the tracepoint's fields here; they are not decoded.
+    // Any text keeps the line from ending in "event:", as it does.
+    *out += "[fields]";
+  }
+}
+
+}  // namespace flamefold

@@ -1,0 +1,94 @@
+// The replay's parts on their own: perf's record order (RecordOrder) and
+// the sample header perf script prints (AppendSampleHeader).
+#include <doctest/doctest.h>
+#include <linux/perf_event.h>
+
+#include <string>
+#include <vector>
+
+#include "perfdata/record_order.h"
+#include "perfdata/sample_header.h"
+
+using flamefold::AppendSampleHeader;
+using flamefold::PerfAttr;
+using flamefold::PerfRecord;
+using flamefold::PerfSample;
+using flamefold::RecordOrder;
+using flamefold::SampleHeaderStyle;
+
+namespace {
+
+// The records delivered, by their offsets.
+struct Delivered {
+  std::vector<uint64_t> offsets;
+  RecordOrder order{[this](const PerfRecord& rec, std::string*) {
+    offsets.push_back(rec.offset);
+    return true;
+  }};
+  void Add(uint64_t offset, uint64_t time) {
+    std::string err;
+    REQUIRE(order.Add(PerfRecord{0, 0, "body", offset, true}, time, &err));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("records without a time are delivered at once") {
+  Delivered d;
+  d.Add(1, 0);
+  d.Add(2, UINT64_MAX);
+  CHECK(d.offsets == std::vector<uint64_t>{1, 2});
+}
+
+TEST_CASE("a round delivers the round before it, in time order, ties in order") {
+  Delivered d;
+  std::string err;
+  d.Add(1, 30);
+  d.Add(2, 10);
+  d.Add(3, 30);
+  REQUIRE(d.order.FinishRound(&err));  // nothing before the first round
+  CHECK(d.offsets.empty());
+  d.Add(4, 20);
+  d.Add(5, 40);
+  REQUIRE(d.order.FinishRound(&err));  // up to 30, the first round's newest
+  CHECK(d.offsets == std::vector<uint64_t>{2, 4, 1, 3});
+  REQUIRE(d.order.Flush(&err));
+  CHECK(d.offsets == std::vector<uint64_t>{2, 4, 1, 3, 5});
+}
+
+TEST_CASE("a delivery that fails stops the flush") {
+  int calls = 0;
+  RecordOrder order([&](const PerfRecord&, std::string* err) {
+    *err = "bad record";
+    return ++calls < 1;
+  });
+  std::string err;
+  REQUIRE(order.Add(PerfRecord{0, 0, "a", 1, false}, 5, &err));
+  REQUIRE(order.Add(PerfRecord{0, 0, "b", 2, false}, 6, &err));
+  CHECK_FALSE(order.Flush(&err));
+  CHECK(err == "bad record");
+  CHECK(calls == 1);
+}
+
+TEST_CASE("the sample header as perf script prints it") {
+  PerfAttr a;
+  a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+                  PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+  a.name = "cycles";
+  PerfSample s;
+  s.pid = 12;
+  s.tid = 34;
+  s.cpu = 3;
+  s.time = 1234567891234;  // ns
+  s.period = 1001001;
+  std::string out;
+  AppendSampleHeader(a, s, "java", SampleHeaderStyle{}, &out);
+  CHECK(out == "java    34 [003]  1234.567891:    1001001 cycles: ");
+  out.clear();
+  SampleHeaderStyle style;
+  style.name_width = 9;  // "cpu-clock"
+  style.pid_tid = true;
+  a.sample_type &= ~PERF_SAMPLE_CALLCHAIN;  // the frame follows: "%16s"
+  AppendSampleHeader(a, s, "sh", style, &out);
+  CHECK(out == "              sh    12/34    [003]  1234.567891:    1001001    cycles: ");
+}
