@@ -299,7 +299,7 @@ bool FoldInputs::AddOpened(Input* in, std::string* err) {
   return ok;
 }
 
-bool FoldInputs::AddInput(const Input& in, std::string* err) {
+bool FoldInputs::AddInput(Input& in, std::string* err) {
   const std::string& file = in.name;
   uint64_t index = input_count_++;
   switch (in.kind) {

@@ -54,7 +54,7 @@ class FoldInputs {
   LimitStats limit_totals() const;
 
  private:
-  bool AddInput(const Input& in, std::string* err);
+  bool AddInput(Input& in, std::string* err);
   void NoteLimits(const std::string& file, const LimitStats& before);
   bool AddParallel(const std::string& file, uint64_t index,
                    ByteSource* source, std::string* err);
