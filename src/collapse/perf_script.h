@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "base/big_alloc.h"
 #include "io/input.h"
 #include "collapse/key_table.h"
