@@ -88,21 +88,6 @@ void StackTrie::OnSample(std::span<const SymbolId> frames,
   Add(frames, weight);
 }
 
-void StackTrie::Merge(const StackTrie& other, StringInterner* names) {
-  std::vector<SymbolId> name_map(other.names().size(), StringInterner::kNone);
-  std::vector<NodeId> node_map(other.nodes_.size(), kRoot);
-  // Parents are created before their children, so ids increase downwards.
-  for (NodeId n = 1; n < other.nodes_.size(); ++n) {
-    const Node& node = other.nodes_[n];
-    SymbolId& f = name_map[node.frame];
-    if (f == StringInterner::kNone) f = names->Intern(other.names().Get(node.frame));
-    node_map[n] = Child(node_map[node.parent], f);
-    if (other.samples(n) > 0) {
-      AddCounts(node_map[n], other.weight(n), other.samples(n));
-    }
-  }
-}
-
 namespace {
 
 struct Entry {

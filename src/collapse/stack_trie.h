@@ -60,9 +60,6 @@ class StackTrie : public SampleSink {
     counts_[c].samples += samples;
     total_samples_ += samples;
   }
-  /// Adds every stack of `other` (whose names live in `other.names()`),
-  /// interning its names in `names` (the interner of this trie).
-  void Merge(const StackTrie& other, StringInterner* names);
 
   static constexpr NodeId kRoot = 0;
 
