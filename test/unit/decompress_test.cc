@@ -3,38 +3,18 @@
 // stream, and fail on a stream cut short or followed by garbage.
 #include <doctest/doctest.h>
 
-#include <zlib.h>
-#include <zstd.h>
-
 #include <memory>
 #include <string>
 
 #include "io/byte_source.h"
 #include "io/decompress.h"
+#include "test_inputs.h"
 
 using namespace flamefold;
+using flamefold::testing::Gzip;
+using flamefold::testing::Zstd;
 
 namespace {
-
-std::string Gzip(const std::string& text) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, text.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
-
-std::string Zstd(const std::string& text) {
-  std::string out(ZSTD_compressBound(text.size()), '\0');
-  out.resize(ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3));
-  return out;
-}
 
 // Everything `src` decodes, read 5 bytes at a time, or "ERROR: message".
 std::string Drain(std::unique_ptr<ByteSource> src) {

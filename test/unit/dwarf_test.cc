@@ -3,14 +3,16 @@
 // copy's bounds).
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <set>
 
 #include "perfdata/dwarf_unwind.h"
+#include "test_inputs.h"
 
 namespace flamefold {
 namespace {
+
+using testing::TestFile;
 
 TEST_CASE("register table: perf's x86-64 registers to DWARF numbers") {
   const RegisterMap* m = RegisterMapFor("x86_64");
@@ -52,12 +54,6 @@ TEST_CASE("sample registers come in the order of the mask's bits") {
   CHECK_FALSE(PerfRegister(mask, regs, 64, &v));  // no such register
   std::vector<uint64_t> short_regs = {10};        // fewer than the mask says
   CHECK_FALSE(PerfRegister(mask, short_regs, 8, &v));
-}
-
-std::string TestFile(const char* rel) {
-  const char* dir = std::getenv("TESTDATA");
-  REQUIRE_MESSAGE(dir != nullptr, "TESTDATA names testdata/ (meson sets it)");
-  return std::string(dir) + "/" + rel;
 }
 
 // Code at 0x400000-0x500000 is a shared object whose CFI covers none of

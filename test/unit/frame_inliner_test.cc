@@ -2,19 +2,15 @@
 // fallbacks (nm, then "??") and its cache, and which modules it applies to.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "symbols/frame_inliner.h"
+#include "test_inputs.h"
 
 namespace flamefold {
 namespace {
 
-std::string TestFile(const char* rel) {
-  const char* dir = std::getenv("TESTDATA");
-  REQUIRE_MESSAGE(dir != nullptr, "TESTDATA names testdata/ (meson sets it)");
-  return std::string(dir) + "/" + rel;
-}
+using testing::TestFile;
 
 TEST_CASE("--inline: the Perl script's chain, its fallbacks and its cache") {
   std::string root = TestFile("perf-data/dwarf-shlib/root");

@@ -4,20 +4,16 @@
 // known; answers cached; and addr2line -C's demangling.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <string>
 
 #include "symbols/frame_inliner.h"
 #include "symbols/source_lines.h"
+#include "test_inputs.h"
 
 namespace flamefold {
 namespace {
 
-std::string TestFile(const char* rel) {
-  const char* dir = std::getenv("TESTDATA");
-  REQUIRE_MESSAGE(dir != nullptr, "TESTDATA names testdata/ (meson sets it)");
-  return std::string(dir) + "/" + rel;
-}
+using testing::TestFile;
 
 TEST_CASE("addr2line's records: inlined function first, then its caller") {
   std::string lib = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
