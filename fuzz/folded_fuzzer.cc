@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "io/byte_source.h"
 #include "collapse/folded.h"
 #include "io/line_reader.h"

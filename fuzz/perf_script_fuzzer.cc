@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "io/byte_source.h"
 #include "io/line_reader.h"
 #include "collapse/perf_script.h"

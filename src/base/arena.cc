@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "base/hash.h"
 
 namespace flamefold {
 
@@ -42,60 +41,6 @@ std::string_view Arena::Store(std::string_view s) {
   left_ -= s.size();
   used_ += s.size();
   return std::string_view(p, s.size());
-}
-
-StringInterner::StringInterner() : slots_(1024), mask_(1023) {}
-
-// Each slot keeps the full hash and the string's address and size, so a
-// probe touches the slot and, on a hash match, the bytes: no detour through
-// strings_.
-SymbolId StringInterner::Find(std::string_view s) const {
-  uint64_t h = HashBytes(s);
-  for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-    const Slot& slot = slots_[i];
-    if (slot.id == kNone) return kNone;
-    // An empty name may be stored with no bytes at all (a null pointer),
-    // which memcmp must not be given even for a length of 0.
-    if (slot.hash == h && slot.size == s.size() &&
-        (s.empty() || std::memcmp(slot.data, s.data(), s.size()) == 0)) {
-      return slot.id;
-    }
-  }
-}
-
-SymbolId StringInterner::Intern(std::string_view s, bool* added) {
-  uint64_t h = HashBytes(s);
-  size_t i = h & mask_;
-  for (;; i = (i + 1) & mask_) {
-    const Slot& slot = slots_[i];
-    if (slot.id == kNone) break;
-    // An empty name may be stored with no bytes at all (a null pointer),
-    // which memcmp must not be given even for a length of 0.
-    if (slot.hash == h && slot.size == s.size() &&
-        (s.empty() || std::memcmp(slot.data, s.data(), s.size()) == 0)) {
-      if (added) *added = false;
-      return slot.id;
-    }
-  }
-  SymbolId id = static_cast<SymbolId>(strings_.size());
-  std::string_view stored = arena_.Store(s);
-  strings_.push_back(stored);
-  slots_[i] = {h, stored.data(), static_cast<uint32_t>(s.size()), id};
-  if (strings_.size() * 2 > slots_.size()) Grow();
-  if (added) *added = true;
-  return id;
-}
-
-void StringInterner::Grow() {
-  BigVector<Slot> old = std::move(slots_);
-  slots_.assign(old.size() * 2, Slot{});
-  mask_ = slots_.size() - 1;
-  for (const Slot& slot : old) {
-    if (slot.id == kNone) continue;
-    size_t i = slot.hash & mask_;
-    while (slots_[i].id != kNone) i = (i + 1) & mask_;
-    slots_[i] = slot;
-  }
 }
 
 }  // namespace flamefold

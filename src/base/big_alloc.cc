@@ -41,6 +41,12 @@ void* BigAllocate(size_t bytes) {
   return p;
 }
 
+void* BigAllocateZeroed(size_t bytes) {
+  void* p = BigAllocate(bytes);
+  if (bytes < kMapped) std::memset(p, 0, bytes);
+  return p;
+}
+
 void* BigReallocate(void* p, size_t old_bytes, size_t new_bytes) {
   if (old_bytes < kMapped || new_bytes < kMapped) {
     void* q = BigAllocate(new_bytes);

@@ -19,6 +19,9 @@
 namespace flamefold {
 
 void* BigAllocate(size_t bytes);
+/// BigAllocate, with every byte zero. A mapped block comes zeroed from the
+/// kernel and is not written, so its pages are faulted in only when used.
+void* BigAllocateZeroed(size_t bytes);
 void BigFree(void* p, size_t bytes);
 /// How many bytes BigAllocate(bytes) really provides (a mapped block is a
 /// whole number of 2 MiB pages): callers that can use them all ask for

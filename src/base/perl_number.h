@@ -42,7 +42,6 @@ class PerlNumber {
     is_nv_ = true;
     nv_ = sum;
   }
-  void AddUint(uint64_t v) { Add(FromUint(v)); }
 
   bool is_integer() const { return !is_nv_; }
   uint64_t uint_value() const { return uv_; }

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -15,6 +13,7 @@
 #include <thread>
 
 #include "base/big_alloc.h"
+#include "base/bounded_queue.h"
 #include "io/input.h"
 #include "io/line_reader.h"
 
@@ -133,52 +132,6 @@ struct Chunk {
   size_t end = 0;
 };
 
-// A queue with a capacity, so that memory stays at a few chunks per thread
-// whatever the input size: a full queue refuses (TryPush), and the reading
-// thread then parses the chunk itself.
-template <typename T>
-class Queue {
- public:
-  explicit Queue(size_t cap) : cap_(cap) {}
-  /// Adds `*item` (moving it) if there is room; false, leaving it, if not.
-  bool TryPush(T* item) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (q_.size() >= cap_) return false;
-    q_.push_back(std::move(*item));
-    not_empty_.notify_one();
-    return true;
-  }
-  /// Waits for an item; nullopt once closed and empty.
-  std::optional<T> Pop() {
-    std::unique_lock<std::mutex> lock(mu_);
-    not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
-    return Take();
-  }
-  /// An item if one is ready, else nullopt at once.
-  std::optional<T> TryPop() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return Take();
-  }
-  void Close() {
-    std::lock_guard<std::mutex> lock(mu_);
-    closed_ = true;
-    not_empty_.notify_all();
-  }
-
- private:
-  std::optional<T> Take() {
-    if (q_.empty()) return std::nullopt;
-    T item = std::move(q_.front());
-    q_.pop_front();
-    return item;
-  }
-  size_t cap_;
-  std::mutex mu_;
-  std::condition_variable not_empty_;
-  std::deque<T> q_;
-  bool closed_ = false;
-};
-
 // One parsing thread's parser for one input: it adds to tables of its own
 // (FoldInputs::WorkerTables, kept across inputs and merged at the end: a
 // distinct stack costs one merge, not every sample a hand-over), or, for
@@ -215,7 +168,7 @@ void ParseChunk(Worker* w, Chunk* chunk, BufferPool* pool,
   pool->Give(std::move(chunk->buffer));
 }
 
-void RunWorker(Worker* w, Queue<Chunk>* chunks, BufferPool* pool,
+void RunWorker(Worker* w, BoundedQueue<Chunk>* chunks, BufferPool* pool,
                const std::string& file, size_t max_line,
                uint64_t input_index) {
   while (std::optional<Chunk> chunk = chunks->Pop()) {
@@ -351,7 +304,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   const size_t jobs = static_cast<size_t>(config_.jobs);
   // Two chunks per worker thread: a worker finds the next one ready while
   // this thread parses a chunk of its own.
-  Queue<Chunk> chunks(2 * (jobs - 1));
+  BoundedQueue<Chunk> chunks(2 * (jobs - 1));
   std::vector<std::unique_ptr<Worker>> workers;  // workers[0]: this thread's
   std::vector<std::thread> threads;
   uint64_t lines = 0;

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "io/line_reader.h"
 #include "base/perl_number.h"
 #include "collapse/stack_limits.h"

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "base/arena.h"
-#include "base/big_alloc.h"
 #include "base/hash.h"
+#include "base/hash_table.h"
 
 namespace flamefold {
 
@@ -21,30 +21,27 @@ class KeyTable {
     uint8_t tag = 0;
     std::string_view a, b, c;
   };
-  KeyTable();
+  KeyTable() = default;
 
   /// The id of `key` (0, 1, 2, ... in order of first appearance), adding it
   /// when new (then `*added` is true). Parts compare as byte strings; keys
   /// with equal parts but a different split ("ab"+"c", "a"+"bc") differ.
   uint32_t Intern(const Key& key, bool* added) {
-    uint64_t h = Hash(key);
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.id == UINT32_MAX) return Add(key, h, i, added);
-      if (s.hash == h && Equal(s, key)) {
-        *added = false;
-        return s.id;
-      }
-    }
+    const uint64_t h = Hash(key);
+    Slot* s = slots_.FindOrFree(
+        h, [&](const Slot& x) { return x.hash == h && Equal(x, key); });
+    *added = s->empty();
+    return s->empty() ? Add(key, h, s) : s->id_plus_1 - 1;
   }
-  size_t size() const { return count_; }
+  size_t size() const { return slots_.size(); }
 
  private:
   struct Slot {
-    uint64_t hash = 0;
-    const char* data = nullptr;  // a, b and c, one after another
-    uint32_t a = 0, b = 0, c = 0;
-    uint32_t id = UINT32_MAX;
+    uint64_t hash;
+    const char* data;  // a, b and c, one after another
+    uint32_t a, b, c;
+    uint32_t id_plus_1;  // 0: free
+    bool empty() const { return id_plus_1 == 0; }
   };
 
   /// The first part (a symbol) is hashed whole; the others (a module path,
@@ -82,13 +79,11 @@ class KeyTable {
            SameBytes(s.data + s.a, key.b.data(), s.b) &&
            SameBytes(s.data + s.a + s.b, key.c.data(), s.c);
   }
-  uint32_t Add(const Key& key, uint64_t hash, size_t slot, bool* added);
-  void Grow();
+  /// Stores `key` in the free slot `slot` and returns its new id.
+  uint32_t Add(const Key& key, uint64_t hash, Slot* slot);
 
   Arena arena_;
-  BigVector<Slot> slots_;
-  size_t mask_;
-  uint32_t count_ = 0;
+  HashTable<Slot> slots_;
 };
 
 }  // namespace flamefold

@@ -22,7 +22,7 @@
 #endif
 
 #include "base/arena.h"
-#include "base/big_alloc.h"
+#include "base/hash_table.h"
 
 namespace flamefold {
 
@@ -44,14 +44,11 @@ class LineCache {
   bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
     const uint64_t h = Hash(line.data(), tag);
     const uint64_t key = SlotKey(h, line.size(), tag);
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.data == nullptr) return false;
-      if (s.key == key && SameBytes(line.data(), s.data, line.size())) {
-        *value = s.value;
-        return true;
-      }
-    }
+    const Slot* s = slots_.Find(h, [&](const Slot& x) {
+      return x.key == key && SameBytes(line.data(), x.data, line.size());
+    });
+    if (s != nullptr) *value = s->value;
+    return s != nullptr;
   }
 
   /// Where the line at `p` ends: the index of the first '\n' in
@@ -65,13 +62,14 @@ class LineCache {
   /// already.
   void Insert(std::string_view line, uint32_t tag, uint32_t value);
 
-  size_t size() const { return count_; }
+  size_t size() const { return slots_.size(); }
 
  private:
   struct Slot {
-    const char* data = nullptr;  // nullptr: free
-    uint64_t key = 0;            // SlotKey
-    uint32_t value = 0;
+    const char* data;  // nullptr: free
+    uint64_t key;      // SlotKey
+    uint32_t value;
+    bool empty() const { return data == nullptr; }
   };
   static constexpr size_t kMaxLength = size_t{1} << 30;  // longer: not stored
   /// The hash's high half, the length and the tag (< 2), compared at once.
@@ -82,12 +80,9 @@ class LineCache {
   static uint64_t Hash(const char* p, uint32_t tag);
   /// The `n` (>= 16) bytes at `x` and `y` are equal.
   static bool SameBytes(const char* x, const char* y, size_t n);
-  void Grow();
 
   Arena arena_;
-  BigVector<Slot> slots_;
-  size_t mask_;
-  size_t count_ = 0;
+  HashTable<Slot> slots_;
   size_t max_lines_;
   size_t max_bytes_;
 };

@@ -13,6 +13,7 @@
 #include "collapse/folded.h"
 #include "symbols/frame_inliner.h"
 #include "base/hash.h"
+#include "base/utf8.h"
 
 namespace flamefold {
 namespace {

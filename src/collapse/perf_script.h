@@ -1,6 +1,6 @@
 // PerfScriptParser: `perf script` text to samples, as stackcollapse-perf.pl
-// reads it, quirks included (see ../shared/reference/ and the README's list
-// of differences for what --modern changes).
+// reads it, quirks included: the same lines kept or skipped, the same frame
+// names cleaned the same way (the README lists what --modern changes).
 #ifndef FLAMEFOLD_COLLAPSE_PERF_SCRIPT_H_
 #define FLAMEFOLD_COLLAPSE_PERF_SCRIPT_H_
 
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "base/big_alloc.h"
 #include "io/input.h"
 #include "collapse/key_table.h"

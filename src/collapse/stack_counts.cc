@@ -10,8 +10,6 @@
 
 namespace flamefold {
 
-StackCounts::StackCounts() : slots_(1024, Slot{0, 0}), mask_(1023) {}
-
 void StackCounts::Add(std::span<const SymbolId> frames,
                       const PerlNumber& weight, uint64_t samples) {
   uint64_t h = HashBytes(std::string_view(
@@ -35,7 +33,7 @@ void StackCounts::Add(std::span<const SymbolId> frames,
 // Stage 0 asks for the first slot of `hash`'s probe; stage 1 reads it (it
 // has arrived) and asks for its entry; stage 2 asks for the entry's ids.
 void StackCounts::Prefetch(size_t stage, uint64_t hash) const {
-  const Slot& s = slots_[hash & mask_];
+  const Slot& s = slots_.Home(hash);
   if (stage == 0) {
     __builtin_prefetch(&s);
     return;
@@ -62,20 +60,19 @@ void StackCounts::InsertOldest() {
 
 void StackCounts::Insert(std::span<const SymbolId> frames, uint64_t h,
                          const PerlNumber& weight, uint64_t samples) {
-  uint32_t tag = static_cast<uint32_t>(h >> 32);
-  size_t i = h & mask_;
-  for (;; i = (i + 1) & mask_) {
-    const Slot& s = slots_[i];
-    if (s.entry == 0) break;
-    if (s.tag != tag) continue;
-    Entry& e = entries_[s.entry - 1];
-    if (e.hash == h && e.length == frames.size() &&
-        (frames.empty() ||
-         std::memcmp(&ids_[e.offset], frames.data(), frames.size_bytes()) == 0)) {
-      e.weight.Add(weight);
-      e.samples += samples;
-      return;
-    }
+  const uint32_t tag = static_cast<uint32_t>(h >> 32);
+  Slot* slot = slots_.FindOrFree(h, [&](const Slot& s) {
+    if (s.tag != tag) return false;
+    const Entry& e = entries_[s.entry - 1];
+    return e.hash == h && e.length == frames.size() &&
+           (frames.empty() ||
+            std::memcmp(&ids_[e.offset], frames.data(), frames.size_bytes()) == 0);
+  });
+  if (!slot->empty()) {
+    Entry& e = entries_[slot->entry - 1];
+    e.weight.Add(weight);
+    e.samples += samples;
+    return;
   }
   Entry e;
   e.hash = h;
@@ -85,20 +82,8 @@ void StackCounts::Insert(std::span<const SymbolId> frames, uint64_t h,
   e.length = static_cast<uint32_t>(frames.size());
   ids_.append(frames.data(), frames.size());
   entries_.push_back(e);
-  slots_[i] = Slot{static_cast<uint32_t>(entries_.size()), tag};
-  if (entries_.size() * 2 > slots_.size()) Grow();
-}
-
-void StackCounts::Grow() {
-  BigVector<Slot> old = std::move(slots_);
-  slots_.assign(old.size() * 2, Slot{0, 0});
-  mask_ = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.entry == 0) continue;
-    size_t i = entries_[s.entry - 1].hash & mask_;
-    while (slots_[i].entry != 0) i = (i + 1) & mask_;
-    slots_[i] = s;
-  }
+  *slot = Slot{static_cast<uint32_t>(entries_.size()), tag};
+  slots_.Added([this](const Slot& s) { return entries_[s.entry - 1].hash; });
 }
 
 namespace {
@@ -254,8 +239,7 @@ void StackCounts::Reset() {
   entries_ = {};
   sorted_ = {};
   shared_ = {};
-  slots_.assign(1024, Slot{0, 0});
-  mask_ = 1023;
+  slots_.Reset(512);
   total_samples_ = 0;
 }
 

@@ -15,8 +15,9 @@
 #include <span>
 #include <vector>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "base/big_alloc.h"
+#include "base/hash_table.h"
 #include "base/perl_number.h"
 #include "collapse/stack_trie.h"
 
@@ -24,7 +25,7 @@ namespace flamefold {
 
 class StackCounts : public SampleSink {
  public:
-  StackCounts();
+  StackCounts() = default;
 
   void OnSample(std::span<const SymbolId> frames,
                 const PerlNumber& weight) override {
@@ -92,8 +93,8 @@ class StackCounts : public SampleSink {
   struct Slot {
     uint32_t entry;
     uint32_t tag;
+    bool empty() const { return entry == 0; }
   };
-  void Grow();
   void Insert(std::span<const SymbolId> frames, uint64_t hash,
               const PerlNumber& weight, uint64_t samples);
   void Prefetch(size_t stage, uint64_t hash) const;
@@ -113,10 +114,9 @@ class StackCounts : public SampleSink {
 
   BigArray<SymbolId> ids_;
   BigArray<Entry> entries_;
-  BigVector<Slot> slots_;
+  HashTable<Slot> slots_;
   BigVector<SortItem> sorted_;  // after SortForMove
   BigVector<uint32_t> shared_;  // keys each sorted_[i] shares with the one before
-  size_t mask_;
   uint64_t total_samples_ = 0;
 };
 

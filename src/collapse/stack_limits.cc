@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/utf8.h"
+
 namespace flamefold {
 
 void LimitStats::Add(const LimitStats& o) {
@@ -21,21 +23,6 @@ LimitStats LimitStats::Since(const LimitStats& before) const {
   return d;
 }
 
-size_t Utf8CutLength(std::string_view s, size_t max) {
-  if (s.size() <= max) return s.size();
-  // Step back over continuation bytes (10xxxxxx) to the start of the
-  // character that would be split; at most 3 of them belong to it.
-  size_t n = max;
-  for (int k = 0; k < 3 && n > 0 &&
-                  (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80;
-       ++k) {
-    --n;
-  }
-  // Invalid UTF-8 (a run of stray continuation bytes): cut at `max`.
-  if ((static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) n = max;
-  return n;
-}
-
 namespace {
 
 void CountLongName(size_t size, LimitStats* stats) {
@@ -44,14 +31,6 @@ void CountLongName(size_t size, LimitStats* stats) {
 }
 
 }  // namespace
-
-bool LimitFrameName(std::string* name, const StackLimits& limits,
-                    LimitStats* stats) {
-  if (name->size() <= limits.max_frame) return false;
-  CountLongName(name->size(), stats);
-  name->resize(Utf8CutLength(*name, limits.max_frame));
-  return true;
-}
 
 std::string_view LimitFoldedStack(std::string_view stack,
                                   const StackLimits& limits, LimitStats* stats,

@@ -51,14 +51,6 @@ struct LimitStats {
   LimitStats Since(const LimitStats& before) const;
 };
 
-/// The length of the longest prefix of `s` of at most `max` bytes that does
-/// not end inside a UTF-8 sequence (`s.size()` when it fits).
-size_t Utf8CutLength(std::string_view s, size_t max);
-
-/// Cuts `*name` to the frame-length limit, counting it in `*stats`. True
-/// when it was cut.
-bool LimitFrameName(std::string* name, const StackLimits& limits,
-                    LimitStats* stats);
 
 /// Applies both limits to a folded stack "a;b;c" (frames separated by ';').
 /// Returns `stack` itself when it is within them (the common case, without

@@ -7,28 +7,21 @@
 
 namespace flamefold {
 
-namespace {
-constexpr uint64_t kEmptyKey = UINT64_MAX;
-}
-
-StackTrie::StackTrie(const StringInterner* names)
-    : names_(names), stack_hashes_(4096, 0), stack_nodes_(4096, kRoot),
-      stack_mask_(4095), table_(4096, Slot{kEmptyKey, 0}), mask_(4095) {
+StackTrie::StackTrie(const StringInterner* names) : names_(names) {
   nodes_.push_back(Node{kRoot, StringInterner::kNone, 0});
   counts_.emplace_back();
 }
 
 NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
   if (!table_current_) RebuildTable();
-  uint64_t key = (static_cast<uint64_t>(parent) << 32) | frame;
-  size_t i = HashU64(key) & mask_;
-  for (;; i = (i + 1) & mask_) {
-    if (table_[i].key == key) return table_[i].child;
-    if (table_[i].key == kEmptyKey) break;
-  }
-  NodeId id = NewNode(parent, frame);
-  table_[i] = Slot{key, id};
-  if (nodes_.size() * 2 > table_.size()) Grow();
+  const uint64_t key = Slot::Key(parent, frame);
+  const uint64_t hash = HashU64(key);
+  Slot* slot =
+      table_.FindOrFree(hash, [key](const Slot& s) { return s.key == key; });
+  if (!slot->empty()) return slot->child;
+  const NodeId id = NewNode(parent, frame);
+  *slot = Slot{key, id};
+  table_.Added([](const Slot& s) { return HashU64(s.key); });
   return id;
 }
 
@@ -41,74 +34,40 @@ NodeId StackTrie::NewNode(NodeId parent, SymbolId frame) {
 NodeId StackTrie::AppendChild(NodeId parent, SymbolId frame) {
   if (table_current_) {
     table_current_ = false;
-    table_ = {};  // its memory is better spent on nodes
+    table_.Release();  // its memory is better spent on nodes
   }
   return NewNode(parent, frame);
 }
 
 void StackTrie::RebuildTable() {
-  size_t size = 4096;
-  while (size < nodes_.size() * 2) size *= 2;
-  table_.assign(size, Slot{kEmptyKey, 0});
-  mask_ = size - 1;
+  table_.Reset(std::max<size_t>(2048, nodes_.size()));
   for (NodeId n = 1; n < nodes_.size(); ++n) {
-    uint64_t key = (static_cast<uint64_t>(nodes_[n].parent) << 32) | nodes_[n].frame;
-    size_t i = HashU64(key) & mask_;
-    while (table_[i].key != kEmptyKey) i = (i + 1) & mask_;
-    table_[i] = Slot{key, n};
+    const uint64_t key = Slot::Key(nodes_[n].parent, nodes_[n].frame);
+    *table_.FreeSlot(HashU64(key)) = Slot{key, n};
+    table_.Added([](const Slot& s) { return HashU64(s.key); });
   }
   table_current_ = true;
 }
 
-void StackTrie::Grow() {
-  BigVector<Slot> old = std::move(table_);
-  table_.assign(old.size() * 2, Slot{kEmptyKey, 0});
-  mask_ = table_.size() - 1;
-  for (const Slot& slot : old) {
-    if (slot.key == kEmptyKey) continue;
-    size_t i = HashU64(slot.key) & mask_;
-    while (table_[i].key != kEmptyKey) i = (i + 1) & mask_;
-    table_[i] = slot;
-  }
-}
-
 NodeId StackTrie::FindCachedStack(std::span<const SymbolId> frames,
                                   uint64_t hash) const {
-  for (size_t i = hash & stack_mask_;; i = (i + 1) & stack_mask_) {
-    NodeId n = stack_nodes_[i];
-    if (n == kRoot) return kRoot;
-    if (stack_hashes_[i] != hash) continue;
-    // Verify: the path from n up to the root must spell `frames`.
-    NodeId m = n;
+  // Verify: the path from the node up to the root must spell `frames`.
+  const StackSlot* found = stacks_.Find(hash, [&](const StackSlot& s) {
+    if (s.hash != hash) return false;
+    NodeId m = s.node;
     size_t k = frames.size();
     while (k > 0 && m != kRoot && nodes_[m].frame == frames[k - 1]) {
       m = nodes_[m].parent;
       --k;
     }
-    if (k == 0 && m == kRoot) return n;
-  }
+    return k == 0 && m == kRoot;
+  });
+  return found == nullptr ? kRoot : found->node;
 }
 
 void StackTrie::CacheStack(uint64_t hash, NodeId node) {
-  if ((stack_count_ + 1) * 2 > stack_nodes_.size()) {
-    BigVector<uint64_t> old_hashes = std::move(stack_hashes_);
-    BigVector<NodeId> old_nodes = std::move(stack_nodes_);
-    stack_hashes_.assign(old_nodes.size() * 2, 0);
-    stack_nodes_.assign(old_nodes.size() * 2, kRoot);
-    stack_mask_ = stack_nodes_.size() - 1;
-    for (size_t j = 0; j < old_nodes.size(); ++j) {
-      if (old_nodes[j] == kRoot) continue;
-      size_t i = old_hashes[j] & stack_mask_;
-      while (stack_nodes_[i] != kRoot) i = (i + 1) & stack_mask_;
-      stack_hashes_[i] = old_hashes[j];
-      stack_nodes_[i] = old_nodes[j];
-    }
-  }
-  size_t i = hash & stack_mask_;
-  while (stack_nodes_[i] != kRoot) i = (i + 1) & stack_mask_;
-  stack_hashes_[i] = hash;
-  stack_nodes_[i] = node;
-  stack_count_++;
+  *stacks_.FreeSlot(hash) = StackSlot{hash, node};
+  stacks_.Added([](const StackSlot& s) { return s.hash; });
 }
 
 NodeId StackTrie::Add(std::span<const SymbolId> frames,
@@ -127,21 +86,6 @@ NodeId StackTrie::Add(std::span<const SymbolId> frames,
 void StackTrie::OnSample(std::span<const SymbolId> frames,
                          const PerlNumber& weight) {
   Add(frames, weight);
-}
-
-void StackTrie::Merge(const StackTrie& other, StringInterner* names) {
-  std::vector<SymbolId> name_map(other.names().size(), StringInterner::kNone);
-  std::vector<NodeId> node_map(other.nodes_.size(), kRoot);
-  // Parents are created before their children, so ids increase downwards.
-  for (NodeId n = 1; n < other.nodes_.size(); ++n) {
-    const Node& node = other.nodes_[n];
-    SymbolId& f = name_map[node.frame];
-    if (f == StringInterner::kNone) f = names->Intern(other.names().Get(node.frame));
-    node_map[n] = Child(node_map[node.parent], f);
-    if (other.samples(n) > 0) {
-      AddCounts(node_map[n], other.weight(n), other.samples(n));
-    }
-  }
 }
 
 namespace {

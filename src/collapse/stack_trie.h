@@ -10,8 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "base/big_alloc.h"
+#include "base/hash_table.h"
 #include "base/perl_number.h"
 
 namespace flamefold {
@@ -59,9 +60,6 @@ class StackTrie : public SampleSink {
     counts_[c].samples += samples;
     total_samples_ += samples;
   }
-  /// Adds every stack of `other` (whose names live in `other.names()`),
-  /// interning its names in `names` (the interner of this trie).
-  void Merge(const StackTrie& other, StringInterner* names);
 
   static constexpr NodeId kRoot = 0;
 
@@ -77,7 +75,7 @@ class StackTrie : public SampleSink {
   size_t bytes_used() const {
     return nodes_.capacity() * sizeof(Node) +
            counts_.capacity() * sizeof(Counts) +
-           table_.capacity() * sizeof(Slot) + stack_nodes_.capacity() * 12;
+           table_.bytes_used() + stacks_.bytes_used();
   }
 
   /// Calls `visit(node, line)` for every stack that received a sample, in
@@ -122,7 +120,6 @@ class StackTrie : public SampleSink {
   void WalkInIdOrder(
       const std::function<void(NodeId, std::string_view)>& visit) const;
   NodeId NewNode(NodeId parent, SymbolId frame);
-  void Grow();
   void RebuildTable();
 
   NodeId FindCachedStack(std::span<const SymbolId> frames, uint64_t hash) const;
@@ -134,17 +131,22 @@ class StackTrie : public SampleSink {
   // Whole-stack cache: hash of the frame ids -> last node, so that a stack
   // seen before costs one probe plus a walk up its (hot) nodes instead of
   // one table probe per frame.
-  BigVector<uint64_t> stack_hashes_;
-  BigVector<NodeId> stack_nodes_;
-  size_t stack_mask_;
-  size_t stack_count_ = 0;
-  // Open addressing: key (parent << 32 | frame) -> child, for O(1) lookups.
-  struct Slot {
-    uint64_t key;  // parent << 32 | frame; kEmptyKey when free
-    NodeId child;
+  struct StackSlot {
+    uint64_t hash;
+    NodeId node;  // kRoot: free (a cached stack has a frame)
+    bool empty() const { return node == kRoot; }
   };
-  BigVector<Slot> table_;
-  size_t mask_;
+  HashTable<StackSlot> stacks_{2048};
+  // Key (parent << 32 | frame) -> child, for O(1) lookups.
+  struct Slot {
+    uint64_t key;  // parent << 32 | frame
+    NodeId child;  // kRoot: free (the root is no one's child)
+    bool empty() const { return child == kRoot; }
+    static uint64_t Key(NodeId parent, SymbolId frame) {
+      return (static_cast<uint64_t>(parent) << 32) | frame;
+    }
+  };
+  HashTable<Slot> table_{2048};
   bool table_current_ = true;  // false after AppendChild: rebuilt on demand
   uint64_t total_samples_ = 0;
 };

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "base/perl_number.h"
 
 namespace flamefold {

@@ -7,117 +7,18 @@
 #include "base/perl_number.h"
 
 namespace flamefold {
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i] (with its code point in *cp),
-// or 0 when the bytes there are not valid UTF-8.
-size_t ValidSequence(std::string_view s, size_t i, uint32_t* cp) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) {
-    *cp = c;
-    return 1;
-  }
-  size_t n;
-  uint32_t min;
-  if ((c & 0xE0) == 0xC0) {
-    n = 2;
-    min = 0x80;
-  } else if ((c & 0xF0) == 0xE0) {
-    n = 3;
-    min = 0x800;
-  } else if ((c & 0xF8) == 0xF0) {
-    n = 4;
-    min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  uint32_t v = c & (0x7F >> n);
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char d = static_cast<unsigned char>(s[i + k]);
-    if ((d & 0xC0) != 0x80) return 0;
-    v = (v << 6) | (d & 0x3F);
-  }
-  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-  *cp = v;
-  return n;
-}
-
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-
-}  // namespace
-
-uint32_t NextCodePoint(std::string_view s, size_t* pos) {
-  uint32_t cp;
-  size_t n = ValidSequence(s, *pos, &cp);
-  if (n == 0) {
-    cp = static_cast<unsigned char>(s[*pos]);
-    n = 1;
-  }
-  *pos += n;
-  return cp;
-}
-
-bool IsValidUtf8(std::string_view s) {
-  size_t i = 0;
-  uint32_t cp;
-  while (i < s.size()) {
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t n = ValidSequence(s, i, &cp);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
-
-void AppendValidUtf8(std::string_view s, std::string* out) {
-  size_t i = 0;
-  uint32_t cp;
-  while (i < s.size()) {
-    size_t start = i;
-    while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
-    out->append(s.substr(start, i - start));
-    if (i == s.size()) break;
-    size_t n = ValidSequence(s, i, &cp);
-    if (n == 0) {
-      out->append(kReplacement);
-      ++i;
-    } else {
-      out->append(s.substr(i, n));
-      i += n;
-    }
-  }
-}
-
-size_t CodePointCount(std::string_view s) {
-  size_t count = 0;
-  for (size_t i = 0; i < s.size(); ++count) NextCodePoint(s, &i);
-  return count;
-}
-
-std::string_view CodePointPrefix(std::string_view s, size_t n) {
-  size_t i = 0;
-  for (size_t k = 0; k < n && i < s.size(); ++k) NextCodePoint(s, &i);
-  return s.substr(0, i);
-}
-
 void AppendXmlEscaped(std::string_view s, std::string* out) {
   size_t i = 0;
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
-      uint32_t cp;
-      size_t n = ValidSequence(s, i, &cp);
-      if (n == 0) {
-        out->append(kReplacement);
-        ++i;
-      } else {
-        if (cp != 0xFFFE && cp != 0xFFFF) out->append(s.substr(i, n));
-        i += n;
+      const Utf8Sequence seq = DecodeUtf8(s, i);
+      if (!seq.valid) {
+        out->append(kReplacementCharacter);
+      } else if (seq.code_point != 0xFFFE && seq.code_point != 0xFFFF) {
+        out->append(s.substr(i, seq.length));
       }
+      i += seq.length;
       continue;
     }
     ++i;
@@ -135,12 +36,6 @@ void AppendXmlEscaped(std::string_view s, std::string* out) {
         break;
     }
   }
-}
-
-std::string XmlEscaped(std::string_view s) {
-  std::string out;
-  AppendXmlEscaped(s, &out);
-  return out;
 }
 
 void AppendFixed(double v, int decimals, std::string* out) {

@@ -1,4 +1,5 @@
-// Text helpers of the SVG writer: UTF-8, XML escaping, Perl's number forms.
+// Text helpers of the SVG writer: XML escaping, Perl's number forms (and
+// base/utf8.h, which the writer and the palette use with them).
 #ifndef FLAMEFOLD_FLAMEGRAPH_SVG_TEXT_H_
 #define FLAMEFOLD_FLAMEGRAPH_SVG_TEXT_H_
 
@@ -7,32 +8,15 @@
 #include <string>
 #include <string_view>
 
+#include "base/utf8.h"
+
 namespace flamefold {
-
-/// Decodes the code point at `s[*pos]` and advances `*pos`. An invalid
-/// sequence yields its first byte's value and advances one byte.
-uint32_t NextCodePoint(std::string_view s, size_t* pos);
-
-/// True when `s` is valid UTF-8 (no overlongs, surrogates or values above
-/// U+10FFFF).
-bool IsValidUtf8(std::string_view s);
-
-/// Appends `s` with every invalid UTF-8 byte replaced by U+FFFD, so that a
-/// name read from any input is text an XML parser accepts.
-void AppendValidUtf8(std::string_view s, std::string* out);
-
-/// Number of code points in `s`.
-size_t CodePointCount(std::string_view s);
-
-/// The first `n` code points of `s`.
-std::string_view CodePointPrefix(std::string_view s, size_t n);
 
 /// Appends `s` escaped for XML character data or a double-quoted attribute:
 /// & < > " ' become entities; control characters that XML 1.0 forbids
 /// (all below U+0020 except tab, LF, CR, and U+FFFE/U+FFFF) are dropped;
-/// invalid UTF-8 becomes U+FFFD.
+/// invalid UTF-8 becomes U+FFFD (base/utf8.h's rule).
 void AppendXmlEscaped(std::string_view s, std::string* out);
-std::string XmlEscaped(std::string_view s);
 
 /// C's "%.Nf" (round half to even on the binary value), as Perl's sprintf.
 void AppendFixed(double v, int decimals, std::string* out);

@@ -64,25 +64,6 @@ bool LooksFolded(std::string_view line) {
 
 }  // namespace
 
-const char* CompressionName(Compression c) {
-  switch (c) {
-    case Compression::kNone: return "none";
-    case Compression::kGzip: return "gzip";
-    case Compression::kZstd: return "zstd";
-  }
-  return "?";
-}
-
-const char* ContentKindName(ContentKind k) {
-  switch (k) {
-    case ContentKind::kEmpty: return "empty";
-    case ContentKind::kPerfData: return "perf.data";
-    case ContentKind::kFolded: return "folded";
-    case ContentKind::kPerfScript: return "perf script";
-  }
-  return "?";
-}
-
 bool HasPerfDataMagic(std::string_view head) {
   return StartsWith(head, "PERFILE2") || StartsWith(head, "2ELIFREP");
 }

@@ -21,9 +21,6 @@ namespace flamefold {
 enum class Compression { kNone, kGzip, kZstd };
 enum class ContentKind { kEmpty, kPerfData, kFolded, kPerfScript };
 
-const char* CompressionName(Compression c);
-const char* ContentKindName(ContentKind k);
-
 struct Input {
   std::string name;  // as given on the command line; "-" for stdin
   Compression compression = Compression::kNone;

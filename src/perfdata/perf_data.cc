@@ -963,18 +963,4 @@ bool PerfDataReader::ParseLost(const PerfRecord& rec, uint64_t* lost,
   return true;
 }
 
-bool PerfDataReader::ParseKsymbol(const PerfRecord& rec, PerfKsymbol* m,
-                                  std::string* err) const {
-  Cursor c(rec.body, rec.offset + 8, info_.swapped);
-  if (!c.Get(&m->addr) || !c.Get(&m->len) || !c.Get(&m->ksym_type) ||
-      !c.Get(&m->flags)) {
-    *err = At(rec.offset) + "ksymbol record cut short";
-    return false;
-  }
-  std::string_view rest;
-  c.Bytes(c.left(), &rest);
-  m->name = CString(rest);
-  return true;
-}
-
 }  // namespace flamefold

@@ -107,13 +107,6 @@ struct PerfFork {  // FORK and EXIT
   uint64_t time = 0;
 };
 
-struct PerfKsymbol {
-  uint64_t addr = 0;
-  uint32_t len = 0;
-  uint16_t ksym_type = 0, flags = 0;
-  std::string name;
-};
-
 class PerfDataReader {
  public:
   class Visitor {
@@ -158,8 +151,6 @@ class PerfDataReader {
   bool ParseMmap(const PerfRecord& rec, PerfMmap* out, std::string* err) const;
   bool ParseComm(const PerfRecord& rec, PerfComm* out, std::string* err) const;
   bool ParseFork(const PerfRecord& rec, PerfFork* out, std::string* err) const;
-  bool ParseKsymbol(const PerfRecord& rec, PerfKsymbol* out,
-                    std::string* err) const;
   /// The number of samples a LOST or LOST_SAMPLES record says the kernel
   /// dropped (0 for a LOST_SAMPLES record of samples a BPF filter dropped
   /// on purpose).

@@ -28,16 +28,3 @@ TEST_CASE("Arena keeps every stored string across growing blocks") {
   for (size_t i = 0; i < want.size(); ++i) same = same && got[i] == want[i];
   CHECK(same);
 }
-
-TEST_CASE("StringInterner ids stay dense and names stay put") {
-  flamefold::StringInterner names;
-  bool dense = true;
-  for (int i = 0; i < 100000; ++i) {
-    dense = dense && names.Intern("frame_" + std::to_string(i)) ==
-                         static_cast<uint32_t>(i);
-  }
-  CHECK(dense);
-  CHECK(names.Intern("frame_7") == 7u);
-  CHECK(names.Get(99999) == "frame_99999");
-  CHECK(names.Find("frame_100000") == flamefold::StringInterner::kNone);
-}

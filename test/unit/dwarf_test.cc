@@ -1,20 +1,18 @@
 // DWARF call graphs: the register table, the unwinder over in-memory stacks
 // (libunwind's frame-pointer guess, where a walk ends and why, the stack
-// copy's bounds), and
-// addr2line's records computed in-process (on the golden tests' binaries,
-// found through $TESTDATA).
+// copy's bounds).
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <set>
 
 #include "perfdata/dwarf_unwind.h"
-#include "symbols/frame_inliner.h"
-#include "symbols/source_lines.h"
+#include "test_inputs.h"
 
 namespace flamefold {
 namespace {
+
+using testing::TestFile;
 
 TEST_CASE("register table: perf's x86-64 registers to DWARF numbers") {
   const RegisterMap* m = RegisterMapFor("x86_64");
@@ -57,8 +55,6 @@ TEST_CASE("sample registers come in the order of the mask's bits") {
   std::vector<uint64_t> short_regs = {10};        // fewer than the mask says
   CHECK_FALSE(PerfRegister(mask, short_regs, 8, &v));
 }
-
-std::string TestFile(const char* rel);
 
 // Code at 0x400000-0x500000 is a shared object whose CFI covers none of
 // it (placed as if a lower mapping of the same object existed: lowest
@@ -211,74 +207,6 @@ TEST_CASE("a sample without PC or SP gives no frame") {
   UnwindSample no_stack{(1u << 7) | (1u << 8), &both, ""};
   u.Unwind(no_stack, 127, &ips);
   CHECK(ips == std::vector<uint64_t>{0x400100});
-}
-
-std::string TestFile(const char* rel) {
-  const char* dir = std::getenv("TESTDATA");
-  REQUIRE_MESSAGE(dir != nullptr, "TESTDATA names testdata/ (meson sets it)");
-  return std::string(dir) + "/" + rel;
-}
-
-TEST_CASE("addr2line's records: inlined function first, then its caller") {
-  std::string lib = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
-  SourceLines lines;
-  // In tiny_hash, where rotl() was inlined (libtiny.c:7, called at :13).
-  const SourceLookup* look = lines.Lookup(lib, 0x102a, false);
-  REQUIRE(look != nullptr);
-  CHECK(look->found);
-  REQUIRE(look->records.size() == 2);
-  CHECK(look->records[0].function == "rotl");
-  CHECK(look->records[0].file == "/tmp/ffdw/libtiny.c");
-  CHECK(look->records[0].line == 7);
-  CHECK(look->records[1].function == "tiny_hash");
-  CHECK(look->records[1].line == 13);
-  CHECK(InlineChain(*look, false) == "tiny_hash;rotl");
-  CHECK(InlineChain(*look, true) == "tiny_hash:libtiny.c:13;rotl:libtiny.c:7");
-  // Cached: the same answer object.
-  CHECK(lines.Lookup(lib, 0x102a, false) == look);
-  // Outside every section: addr2line's "??" / "??:0".
-  const SourceLookup* none = lines.Lookup(lib, 0x5000, false);
-  REQUIRE(none != nullptr);
-  CHECK_FALSE(none->found);
-  CHECK(InlineChain(*none, false) == "??");
-  CHECK(InlineChain(*none, true) == "??:??:0");
-  // No such file: addr2line fails, nothing at all.
-  CHECK(lines.Lookup(lib + ".missing", 0x102a, false) == nullptr);
-}
-
-TEST_CASE("--inline: the Perl script's chain, its fallbacks and its cache") {
-  std::string root = TestFile("perf-data/dwarf-shlib/root");
-  FrameInliner in(root, false);
-  CHECK(in.Expand("102a", "tiny_hash+0x2a", "/tmp/ffdw/libtiny.so") ==
-        "tiny_hash;rotl");
-  // A missing file: "" (the frame is kept as it is).
-  CHECK(in.Expand("102a", "x+0x2a", "/tmp/ffdw/none.so").empty());
-  // An address addr2line knows nothing of: nm finds the function and the
-  // offset is added to its address.
-  CHECK(in.Expand("5000", "tiny_apply+0x10", "/tmp/ffdw/libtiny.so") ==
-        "tiny_apply");
-  CHECK(in.Expand("5008", "nosuchfunction+0x10", "/tmp/ffdw/libtiny.so") ==
-        "??");
-  // Cached per (address, module), as the Perl script caches: the symbol
-  // is not part of the key.
-  CHECK(in.Expand("5000", "nosuchfunction+0x10", "/tmp/ffdw/libtiny.so") ==
-        "tiny_apply");
-  FrameInliner ctx(root, true);
-  CHECK(ctx.Expand("1040", "step", "/tmp/ffdw/shlib") == "step:shlib.c:12");
-  CHECK(FrameInliner::Applies("/usr/lib/libc.so.6"));
-  CHECK_FALSE(FrameInliner::Applies("[kernel.kallsyms]"));
-  CHECK_FALSE(FrameInliner::Applies("[vdso]"));
-  CHECK_FALSE(FrameInliner::Applies("/tmp/perf-1234.map"));
-  CHECK_FALSE(FrameInliner::Applies("/lib/modules/kernel.ko"));
-  CHECK(FrameInliner::Applies("[]"));  // \[[^\]]+\] needs a character
-}
-
-TEST_CASE("addr2line -C demangles with the parameters") {
-  CHECK(DemangleFull("_ZN12_GLOBAL__N_13FibEi") ==
-        "(anonymous namespace)::Fib(int)");
-  CHECK(DemangleFull("main") == "main");
-  CHECK(DemangleFull("_Z3foov@@VERS_1") == "foo()@@VERS_1");
-  CHECK(DemangleFull("_Znot_mangled") == "_Znot_mangled");
 }
 
 }  // namespace

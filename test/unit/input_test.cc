@@ -1,35 +1,15 @@
-// The input layer: magic-byte detection, gzip/zstd streaming, truncation.
+// The input layer (io/input.h): magic-byte detection, content sniffing,
+// and errors of the decoders it puts in front, named by file and offset.
 #include <doctest/doctest.h>
 
-#include <zlib.h>
-#include <zstd.h>
-
 #include "io/input.h"
-#include "io/line_reader.h"
+#include "test_inputs.h"
 
 using namespace flamefold;
+using flamefold::testing::Gzip;
+using flamefold::testing::Zstd;
 
 namespace {
-
-std::string Gzip(const std::string& text) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, text.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
-
-std::string Zstd(const std::string& text) {
-  std::string out(ZSTD_compressBound(text.size()), '\0');
-  out.resize(ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3));
-  return out;
-}
 
 // Opens `raw` (read in `chunk`-byte pieces) and returns all decoded text,
 // or "ERROR: message".
@@ -101,20 +81,6 @@ TEST_CASE("content sniffing") {
   CHECK(kind == ContentKind::kPerfData);
 }
 
-TEST_CASE("line reader: long lines, missing last newline, CR kept") {
-  StringSource src("ab\r\n" + std::string(100, 'x') + "\nlast", 3);
-  LineReader reader(&src, 50);
-  std::string_view line;
-  REQUIRE(reader.Next(&line) == LineReader::kLine);
-  CHECK(line == "ab\r");
-  CHECK(reader.Next(&line) == LineReader::kTooLong);
-  REQUIRE(reader.Next(&line) == LineReader::kLine);
-  CHECK(line == "last");
-  CHECK(reader.last_line_unterminated());
-  CHECK(reader.line_number() == 3);
-  CHECK(reader.Next(&line) == LineReader::kEof);
-}
-
 TEST_CASE("a junk line does not make a folded file perf script") {
   CHECK(SniffText("junk here\na;b 1\nc 2\n") == ContentKind::kFolded);
   CHECK(SniffText("perf 1 1.0: 1 cycles:\n\tffff main (/x)\n\na;b 1\n") ==
@@ -137,29 +103,4 @@ TEST_CASE("a folded first line longer than the sniffed head is still folded") {
   ContentKind kind = ContentKind::kEmpty;
   CHECK(Decode(std::string(20u << 20, 'a'), &kind, 1 << 16).size() == 20u << 20);
   CHECK(kind == ContentKind::kPerfScript);
-}
-
-TEST_CASE("line reader over text in memory reads the lines in place") {
-  std::string text = "a\r\n\nlast";
-  LineReader r{std::string_view(text)};
-  std::string_view line;
-  CHECK(r.Next(&line) == LineReader::kLine);
-  CHECK(line == "a\r");
-  CHECK(line.data() == text.data());  // not copied
-  CHECK(r.Next(&line) == LineReader::kLine);
-  CHECK(line.empty());
-  CHECK(r.Next(&line) == LineReader::kLine);
-  CHECK(line == "last");
-  CHECK(r.last_line_unterminated());
-  CHECK(r.line_number() == 3);
-  CHECK(r.Next(&line) == LineReader::kEof);
-  LineReader empty{std::string_view()};
-  CHECK(empty.Next(&line) == LineReader::kEof);
-  LineReader limited(std::string_view("abc\nde\nfghij"), 2);
-  CHECK(limited.Next(&line) == LineReader::kTooLong);
-  CHECK(limited.Next(&line) == LineReader::kLine);
-  CHECK(line == "de");
-  CHECK(limited.Next(&line) == LineReader::kTooLong);
-  CHECK(limited.line_number() == 3);
-  CHECK(limited.Next(&line) == LineReader::kEof);
 }

@@ -52,21 +52,6 @@ std::vector<std::string> Frames(int n) {  // f<n-1> (leaf) ... f0 (root)
 
 }  // namespace
 
-TEST_CASE("Utf8CutLength ends at a character boundary") {
-  CHECK(Utf8CutLength("abcdef", 4) == 4);
-  CHECK(Utf8CutLength("abc", 4) == 3);
-  // "aé€": a (1 byte), é (2), € (3)
-  const std::string s = "a\xC3\xA9\xE2\x82\xAC";
-  CHECK(Utf8CutLength(s, 1) == 1);
-  CHECK(Utf8CutLength(s, 2) == 1);  // inside é
-  CHECK(Utf8CutLength(s, 3) == 3);
-  CHECK(Utf8CutLength(s, 4) == 3);  // inside €
-  CHECK(Utf8CutLength(s, 5) == 3);
-  CHECK(Utf8CutLength(s, 6) == 6);
-  // Stray continuation bytes (invalid UTF-8): cut at the limit.
-  CHECK(Utf8CutLength("\x80\x80\x80\x80\x80\x80", 5) == 5);
-}
-
 TEST_CASE("LimitFoldedStack: untouched stacks are not copied") {
   StackLimits limits;
   LimitStats stats;

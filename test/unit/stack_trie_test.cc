@@ -34,17 +34,6 @@ TEST_CASE("walk order is the byte order of the folded lines") {
   CHECK(trie.total_samples() == 6);
 }
 
-TEST_CASE("merge sums counts across tries with their own interners") {
-  StringInterner n1, n2;
-  StackTrie t1(&n1), t2(&n2);
-  Add(&n1, &t1, {"x", "y"}, 1);
-  Add(&n2, &t2, {"z"}, 2);
-  Add(&n2, &t2, {"x", "y"}, 3);
-  t1.Merge(t2, &n1);
-  CHECK(testing::FoldedText(t1) == "x;y 4\nz 2\n");
-  CHECK(t1.samples(t1.ChildOf(t1.ChildOf(StackTrie::kRoot, n1.Find("x")), n1.Find("y"))) == 2);
-}
-
 TEST_CASE("a 100,000-frame stack walks without recursion") {
   StringInterner names;
   StackTrie trie(&names);
@@ -53,20 +42,6 @@ TEST_CASE("a 100,000-frame stack walks without recursion") {
   size_t len = 0;
   trie.Walk([&](NodeId, std::string_view line) { len = line.size(); });
   CHECK(len == 100000 * 2 - 1);
-}
-
-TEST_CASE("counts add like Perl numbers") {
-  PerlNumber n = PerlNumber::FromUint(UINT64_MAX);
-  n.AddUint(1);
-  CHECK(n.ToString() == "1.84467440737096e+19");
-  CHECK(PerlNumber::Parse("2.5").ToString() == "2.5");
-  PerlNumber m = PerlNumber::Parse("007");
-  CHECK(m.ToString() == "7");
-  // 19 digits always fit in 64 bits; 20 may or may not.
-  CHECK(PerlNumber::Parse("9999999999999999999").ToString() == "9999999999999999999");
-  CHECK(PerlNumber::Parse("18446744073709551615").ToString() == "18446744073709551615");
-  CHECK(PerlNumber::Parse("18446744073709551616").ToString() == "1.84467440737096e+19");
-  CHECK(PerlNumber::Parse("12.50").ToString() == "12.5");
 }
 
 TEST_CASE("interning the empty name twice (stored with no bytes) finds it") {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "base/arena.h"
+#include "base/string_interner.h"
 #include "io/line_reader.h"
 #include "base/output.h"
 #include "collapse/perf_script.h"

@@ -1,0 +1,92 @@
+#include "base/utf8.h"
+
+namespace flamefold {
+
+Utf8Sequence DecodeUtf8(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return {c, 1, true};
+  uint32_t length;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    if (c == 0xE0) lo = 0xA0;  // overlong
+    if (c == 0xED) hi = 0x9F;  // surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    if (c == 0xF0) lo = 0x90;  // overlong
+    if (c == 0xF4) hi = 0x8F;  // above U+10FFFF
+  } else {
+    return {c, 1, false};  // a continuation byte, C0, C1 or F5..FF
+  }
+  uint32_t cp = c & (0x7F >> length);
+  for (uint32_t k = 1; k < length; ++k) {
+    if (i + k >= s.size()) return {c, k, false};
+    const unsigned char d = byte(i + k);
+    if (k == 1 ? (d < lo || d > hi) : (d & 0xC0) != 0x80) return {c, k, false};
+    cp = (cp << 6) | (d & 0x3F);
+  }
+  return {cp, length, true};
+}
+
+bool IsValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const Utf8Sequence seq = DecodeUtf8(s, i);
+    if (!seq.valid) return false;
+    i += seq.length;
+  }
+  return true;
+}
+
+void AppendValidUtf8(std::string_view s, std::string* out) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t start = i;
+    while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+    out->append(s.substr(start, i - start));
+    if (i == s.size()) break;
+    const Utf8Sequence seq = DecodeUtf8(s, i);
+    if (seq.valid) {
+      out->append(s.substr(i, seq.length));
+    } else {
+      out->append(kReplacementCharacter);
+    }
+    i += seq.length;
+  }
+}
+
+uint32_t NextCodePoint(std::string_view s, size_t* pos) {
+  const Utf8Sequence seq = DecodeUtf8(s, *pos);
+  *pos += seq.valid ? seq.length : 1;
+  return seq.valid ? seq.code_point : static_cast<unsigned char>(s[*pos - 1]);
+}
+
+size_t CodePointCount(std::string_view s) {
+  size_t count = 0;
+  for (size_t i = 0; i < s.size(); ++count) NextCodePoint(s, &i);
+  return count;
+}
+
+std::string_view CodePointPrefix(std::string_view s, size_t n) {
+  size_t i = 0;
+  for (size_t k = 0; k < n && i < s.size(); ++k) NextCodePoint(s, &i);
+  return s.substr(0, i);
+}
+
+size_t Utf8CutLength(std::string_view s, size_t max) {
+  if (s.size() <= max) return s.size();
+  // The character that would be split starts at most 3 bytes before `max`.
+  for (size_t start = max > 3 ? max - 3 : 0; start < max; ++start) {
+    const Utf8Sequence seq = DecodeUtf8(s, start);
+    if (seq.valid && seq.length > 1 && start + seq.length > max) return start;
+  }
+  return max;
+}
+
+}  // namespace flamefold

@@ -1,0 +1,114 @@
+// SymbolTable: perf's clean-ups (size-less symbols end at the next one,
+// one alias kept by perf's rules) and its tree walk where symbols overlap.
+#include <doctest/doctest.h>
+
+#include "symbols/symbol_table.h"
+
+namespace flamefold {
+namespace {
+
+std::string NameAt(const SymbolTable& t, uint64_t addr) {
+  const Symbol* s = t.Find(addr);
+  return s ? std::string(s->name) : "-";
+}
+
+TEST_CASE("symbols without a size end at the next one") {
+  SymbolTable t;
+  t.Add(0x100, 0, "a", SymbolBinding::kGlobal);
+  t.Add(0x200, 0x10, "b", SymbolBinding::kGlobal);
+  t.Add(0x300, 0, "last", SymbolBinding::kGlobal);
+  t.Finish(false);
+  CHECK(NameAt(t, 0xff) == "-");
+  CHECK(NameAt(t, 0x1ff) == "a");
+  CHECK(NameAt(t, 0x20f) == "b");
+  CHECK(NameAt(t, 0x210) == "-");
+  CHECK(NameAt(t, 0x1fff) == "last");  // to the page after
+  CHECK(NameAt(t, 0x2000) == "-");
+}
+
+TEST_CASE("of aliases, perf's choice is kept") {
+  // glibc's write(): locals beat weak ones, then the longest name wins.
+  SymbolTable t;
+  t.Add(0x40, 157, "__GI___write", SymbolBinding::kLocal);
+  t.Add(0x40, 157, "__GI___libc_write", SymbolBinding::kLocal);
+  t.Add(0x40, 157, "__libc_write", SymbolBinding::kLocal);
+  t.Add(0x40, 157, "write", SymbolBinding::kWeak);
+  t.Finish(false);
+  CHECK(NameAt(t, 0x50) == "__GI___libc_write");
+  SymbolTable g;
+  g.Add(0x40, 0, "zero_size_global", SymbolBinding::kGlobal);
+  g.Add(0x40, 8, "_local", SymbolBinding::kLocal);
+  g.Add(0x40, 8, "__global", SymbolBinding::kGlobal);
+  g.Add(0x48, 8, "next", SymbolBinding::kGlobal);
+  g.Finish(false);
+  CHECK(NameAt(g, 0x40) == "__global");
+}
+
+TEST_CASE("overlapping symbols resolve as perf's tree walk finds them") {
+  // Inserted in this order, perf's red-black tree has `func` at its root,
+  // so an address in both `func` and the label inside it finds `func`.
+  SymbolTable t;
+  t.Add(0x0, 0x10, "first", SymbolBinding::kGlobal);
+  t.Add(0x100, 0x100, "func", SymbolBinding::kGlobal);
+  t.Add(0x140, 0, "label_in_func", SymbolBinding::kLocal);
+  t.FinishAsPerfTree({});
+  CHECK(NameAt(t, 0x150) == "func");
+  CHECK(NameAt(t, 0x250) == "label_in_func");  // stretched to the end
+  CHECK(NameAt(t, 0x8) == "first");
+  CHECK(NameAt(t, 0x20) == "-");
+  // PLT entries come after the clean-ups: a size-less one stays size-less.
+  SymbolTable p;
+  p.Add(0x1000, 0, "_init", SymbolBinding::kLocal);
+  p.Add(0x3000, 0x10, "text", SymbolBinding::kGlobal);
+  std::vector<Symbol> plt = {{0x1020, 0x1030, "a@plt"}, {0x1030, 0x1040, "b@plt"},
+                             {0x2000, 0x2000, "zero@plt"}};
+  p.FinishAsPerfTree(plt);
+  CHECK(NameAt(p, 0x1010) == "_init");
+  CHECK(NameAt(p, 0x1034) == "b@plt");
+  CHECK(NameAt(p, 0x2000) == "-");  // in _init's stretched range, unreached
+}
+
+TEST_CASE("perf's tree and the sorted symbols find the same symbols") {
+  // Random tables, most without overlaps once finished (aliases at one
+  // address, size-less symbols, PLT entries after), some with: each is
+  // finished both ways and every address is looked up in both.
+  uint64_t seed = 12345;
+  auto rnd = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % n;
+  };
+  const char* names[] = {"a", "_b", "__c", "dd", "e", "_ff", "ggg", "h"};
+  int sorted_tables = 0;
+  for (int round = 0; round < 400; ++round) {
+    SymbolTable tree, sorted;
+    uint64_t at = 0x1000;
+    int n = 1 + static_cast<int>(rnd(40));
+    bool overlaps = rnd(4) == 0;
+    for (int i = 0; i < n; ++i) {
+      uint64_t gap = rnd(3) == 0 ? 0 : 1 + rnd(32);  // 0: an alias
+      at += gap;
+      uint64_t size = rnd(3) == 0 ? 0 : 1 + rnd(overlaps ? 64 : gap + 1);
+      auto binding = static_cast<SymbolBinding>(rnd(3));
+      const char* name = names[rnd(8)];
+      tree.Add(at, size, name, binding);
+      sorted.Add(at, size, name, binding);
+    }
+    std::vector<Symbol> late;
+    for (int i = static_cast<int>(rnd(3)); i > 0; --i) {
+      uint64_t start = 0x1000 + rnd(at - 0x1000 + 64);
+      late.push_back(Symbol{start, start + rnd(16), "p@plt"});
+    }
+    tree.FinishAsPerfTree(late, false);
+    sorted.FinishAsPerfTree(late, true);
+    // The sorted way drops aliases from the table; the tree only unlinks
+    // them: tables where the two differ in size took the sorted way.
+    sorted_tables += sorted.size() != tree.size();
+    for (uint64_t addr = 0xff0; addr < at + 0x1100; ++addr) {
+      REQUIRE(NameAt(sorted, addr) == NameAt(tree, addr));
+    }
+  }
+  CHECK(sorted_tables > 20);
+}
+
+}  // namespace
+}  // namespace flamefold
