@@ -52,32 +52,12 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   StringInterner names;
   StackTrie trie(&names);
   FoldInputs inputs(config, &names, &trie, recordings);
-  std::vector<std::string> files = config.inputs;
-  if (files.empty()) files.push_back("-");
-  for (const std::string& file : files) {
-    if (!inputs.Add(file, &err)) {
-      diag.Error(err);
-      return kExitDataError;
-    }
-  }
-  inputs.Finish();
-  const PerfScriptStats& s = inputs.perf_stats();
-  const FoldedStats& f = inputs.folded_stats();
-  uint64_t bad = s.unrecognized_lines + s.long_lines + f.invalid_lines;
-  if (trie.total_samples() == 0 && bad > 0) {
-    // Nothing folded and lines skipped: this is not a profile at all.
-    std::string first = !s.first_unrecognized.empty() ? s.first_unrecognized
-                        : !s.first_long_line.empty()
-                            ? s.first_long_line + ": line too long"
-                        : files.size() == 1
-                            ? "line " + std::to_string(f.first_invalid_line)
-                            : FirstInvalidWhere(f);
-    diag.Error((files.size() == 1 ? files[0] + ": " : std::string()) +
-               "no samples found: " + std::to_string(bad) +
-               " line(s) are neither perf script output nor folded stacks "
-               "(first: " + first + ")");
+  if (!inputs.FoldAll(config.inputs, &err)) {
+    diag.Error(err);
     return kExitDataError;
   }
+  const PerfScriptStats& s = inputs.perf_stats();
+  const FoldedStats& f = inputs.folded_stats();
   WriteCounts c = WriteStacks(trie, filter, out);
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;

@@ -216,6 +216,29 @@ std::string FoldInputs::event() const {
                                         : parser_.event_filter();
 }
 
+bool FoldInputs::FoldAll(std::vector<std::string> files, std::string* err) {
+  if (files.empty()) files.push_back("-");
+  for (const std::string& file : files) {
+    if (!Add(file, err)) return false;
+  }
+  Finish();
+  const PerfScriptStats& s = stats_;
+  const FoldedStats& f = folded_stats_;
+  uint64_t bad = s.unrecognized_lines + s.long_lines + f.invalid_lines;
+  if (trie_->total_samples() > 0 || bad == 0) return true;
+  std::string first = !s.first_unrecognized.empty() ? s.first_unrecognized
+                      : !s.first_long_line.empty()
+                          ? s.first_long_line + ": line too long"
+                      : files.size() == 1
+                          ? "line " + std::to_string(f.first_invalid_line)
+                          : FirstInvalidWhere(f);
+  *err = (files.size() == 1 ? files[0] + ": " : std::string()) +
+         "no samples found: " + std::to_string(bad) +
+         " line(s) are neither perf script output nor folded stacks "
+         "(first: " + first + ")";
+  return false;
+}
+
 LimitStats FoldInputs::limit_totals() const {
   LimitStats all = parser_.stats().limits;
   all.Add(worker_stats_.limits);

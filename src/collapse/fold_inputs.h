@@ -40,6 +40,11 @@ class FoldInputs {
   /// Ends the input (the Perl script's end-of-input rules apply here) and
   /// builds the trie from the stacks read.
   void Finish();
+  /// A whole run: Add()s each of `files` (none: "-", stdin), then Finish().
+  /// False with `*err` when an input cannot be read, or when nothing was
+  /// folded and lines were skipped: then the input is not a profile at all
+  /// ("FILE: no samples found: N line(s) are neither ... (first: ...)").
+  bool FoldAll(std::vector<std::string> files, std::string* err);
 
   const PerfScriptStats& perf_stats() const { return stats_; }
   const FoldedStats& folded_stats() const { return folded_stats_; }

@@ -475,25 +475,8 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   StackTrie trie(&names);
   PerfDataFolder recordings(fold.symbols, fold.archive, fold.stats, diag);
   FoldInputs inputs(fold, &names, &trie, &recordings);
-  std::vector<std::string> files = config.inputs;
-  if (files.empty()) files.push_back("-");
-  for (const std::string& file : files) {
-    if (!inputs.Add(file, &err)) {
-      diag.Error(err);
-      return kExitDataError;
-    }
-  }
-  inputs.Finish();
-  const PerfScriptStats& ps = inputs.perf_stats();
-  const FoldedStats& fs = inputs.folded_stats();
-  uint64_t unrecognized = ps.unrecognized_lines + fs.invalid_lines;
-  if (trie.total_samples() == 0 && unrecognized > 0) {
-    diag.Error("no samples found: " + std::to_string(unrecognized) +
-               " line(s) are neither perf script output nor folded stacks "
-               "(first: " +
-               (ps.first_unrecognized.empty() ? FirstInvalidWhere(fs)
-                                              : ps.first_unrecognized) +
-               ")");
+  if (!inputs.FoldAll(config.inputs, &err)) {
+    diag.Error(err);
     return kExitDataError;
   }
   StringInterner kept_names;

@@ -257,7 +257,7 @@ cli() {
   expect "hint" 2 "^Try 'flamereport --help'" --frob "$f"
   expect "missing file" 1 "^flamereport: error: $T/nope: No such file" "$T/nope"
   printf 'nothing\nhere\n' > "$T/junk"
-  expect "no samples" 1 '^flamereport: error: no samples found: 2 line' "$T/junk"
+  expect "no samples" 1 "^flamereport: error: $T/junk: no samples found: 2 line" "$T/junk"
   expect "ok" 0 '' "$f"
   expect "skipped line warned" 0 'warning: 1 folded line\(s\) without a count' "$f"
   expect "quiet" 0 '' -q "$f"
