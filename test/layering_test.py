@@ -7,7 +7,7 @@ includes a header of a stage that is not its own and not listed for it, when a
 stage's static_library declares a dependency that is not listed, when a
 header private to a stage (perfdata/perf_abi.h) is included elsewhere, or when
 a public header in include/flamefold/ includes anything but standard headers
-and its siblings. The tools (src/tools/) may use every stage.
+and its siblings, or when src/ holds more than two files of its own. The tools (src/tools/) may use every stage.
 
 Usage: layering_test.py SOURCE_ROOT
 """
@@ -97,11 +97,22 @@ def check_public(root):
     return errors
 
 
+def check_root(root):
+    """src/ holds the stage folders and at most two files of its own."""
+    src = os.path.join(root, 'src')
+    files = sorted(f for f in os.listdir(src)
+                   if os.path.isfile(os.path.join(src, f)))
+    if len(files) > 2:
+        return [f'src/ holds {len(files)} files of its own ({", ".join(files)}); '
+                'at most two (meson.build and the API) belong there']
+    return []
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else '.'
     order = stage_order(root)
     errors = (check_includes(root, order) + check_meson_deps(root, order) +
-              check_public(root))
+              check_public(root) + check_root(root))
     for e in errors:
         print('layering: ' + e)
     files = sum(len(f) for _, _, f in os.walk(os.path.join(root, 'src')))
