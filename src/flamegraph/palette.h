@@ -20,7 +20,8 @@
 
 namespace flamefold {
 
-/// Perl's built-in drand48 (util.c): 48-bit linear congruential generator.
+/// Perl's own drand48, which its rand() uses on every platform: a 48-bit
+/// linear congruential generator.
 class Drand48 {
  public:
   /// Perl's srand(seed): the state becomes (seed32 << 16) + 0x330E.

@@ -1,5 +1,6 @@
-// The perf.data on-disk format (tools/perf/Documentation/perf.data-file-format.txt
-// and include/uapi/linux/perf_event.h), as constants and fixed layouts.
+// The perf.data on-disk format as perf writes it (a file header, its
+// attribute and feature sections, then the records of the kernel's
+// perf_event interface), as constants and fixed layouts.
 //
 // Private to the perf.data reader: nothing here is read by casting a
 // pointer. The structs only document the layouts and give their sizes

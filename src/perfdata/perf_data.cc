@@ -79,7 +79,8 @@ std::string Hex(uint64_t v) {
   return buf;
 }
 
-// perf's name tables (tools/perf/util/evsel.c).
+// The names perf prints for the generic hardware events, in the order of
+// their PERF_COUNT_HW_* numbers.
 const char* const kHardwareNames[] = {
     "cycles", "instructions", "cache-references", "cache-misses",
     "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
