@@ -567,6 +567,18 @@ bool PerfDataReader::ReadFeature(int feat, std::string_view sec, uint64_t at,
   }
 }
 
+bool PerfDataReader::ReadRecordHeader(std::string_view bytes, uint64_t at,
+                                      RecordHeader* h, std::string* err) const {
+  Cursor c(bytes, at, info_.swapped);
+  c.Get(&h->type);
+  c.Get(&h->misc);
+  c.Get(&h->size);
+  if (h->size >= 8) return true;
+  *err = At(at + 6) + "record size " + std::to_string(h->size) +
+         " is less than 8";
+  return false;
+}
+
 // Pipe mode: records follow the 16-byte header, the attrs and features
 // among them. Read one record at a time, so memory stays small.
 bool PerfDataReader::ReadPipeMode(Visitor* v, std::string* err) {
@@ -583,17 +595,9 @@ bool PerfDataReader::ReadPipeMode(Visitor* v, std::string* err) {
                    std::to_string(offset);
       break;
     }
-    Cursor h(buf, offset, info_.swapped);
-    uint32_t type = 0;
-    uint16_t misc = 0, size = 0;
-    h.Get(&type);
-    h.Get(&misc);
-    h.Get(&size);
-    if (size < 8) {
-      *err = At(offset + 6) + "record size " + std::to_string(size) +
-             " is less than 8";
-      return false;
-    }
+    RecordHeader header;
+    if (!ReadRecordHeader(buf, offset, &header, err)) return false;
+    auto [type, misc, size] = header;
     std::string body;
     if (!ReadFully(src_, size - 8u, &body, err)) {
       *err = name_ + ": " + *err;
@@ -642,17 +646,11 @@ bool PerfDataReader::Records(std::string_view data, uint64_t base,
                              std::string* err) {
   size_t pos = 0;
   while (data.size() - pos >= 8) {
-    Cursor h(data.substr(pos, 8), base + pos, info_.swapped);
-    uint32_t type = 0;
-    uint16_t misc = 0, size = 0;
-    h.Get(&type);
-    h.Get(&misc);
-    h.Get(&size);
-    if (size < 8) {
-      *err = At(base + pos + 6) + "record size " + std::to_string(size) +
-             " is less than 8";
+    RecordHeader header;
+    if (!ReadRecordHeader(data.substr(pos, 8), base + pos, &header, err)) {
       return false;
     }
+    auto [type, misc, size] = header;
     if (size > data.size() - pos) break;
     PerfRecord rec{type, misc, data.substr(pos + 8, size - 8u), base + pos,
                    stable};

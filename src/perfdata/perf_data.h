@@ -173,6 +173,14 @@ class PerfDataReader {
                std::string* err) const;
   bool Records(std::string_view data, uint64_t base, bool stable,
                Visitor* v, size_t* used, std::string* err);
+  struct RecordHeader {
+    uint32_t type = 0;
+    uint16_t misc = 0, size = 0;
+  };
+  /// Reads the 8-byte record header `bytes` found at file offset `at`.
+  /// False with `*err` when its size cannot hold even the header.
+  bool ReadRecordHeader(std::string_view bytes, uint64_t at,
+                        RecordHeader* h, std::string* err) const;
   bool Slurp(const std::string& head, std::string* err);
   bool Deliver(const PerfRecord& rec, Visitor* v, std::string* err);
   bool HeaderRecord(const PerfRecord& rec, std::string* err);
