@@ -153,6 +153,14 @@ struct SourceFile::Impl {
   std::vector<ElfSym> syms;  // .symtab, else .dynsym, in file order
   std::vector<CuIndex> cus;
   bool cus_listed = false;
+  // The CUs' address ranges, by low address, and the highest end among
+  // each range and those before it: CuOf's index.
+  struct CuRange {
+    uint64_t low, high;
+    uint32_t cu;  // in cus
+  };
+  std::vector<CuRange> cu_ranges;
+  std::vector<uint64_t> cu_reach;
 
   ~Impl() {
     if (dwarf) dwarf_end(dwarf);
@@ -295,12 +303,47 @@ struct SourceFile::Impl {
     } while (dwarf_siblingof(&child, &child) == 0);
   }
 
-  CuIndex* CuOf(uint64_t addr) {
-    if (!cus_listed) ListCus();
-    for (CuIndex& cu : cus) {
-      if (dwarf_haspc(&cu.cu, addr) == 1) return &cu;
+  // The ranges of every CU, sorted, so that finding an address's CU does
+  // not ask each CU in turn (dwarf_haspc walks the same ranges).
+  void IndexCuRanges() {
+    for (uint32_t i = 0; i < cus.size(); ++i) {
+      Dwarf_Addr base = 0, start = 0, end = 0;
+      ptrdiff_t off = 0;
+      while ((off = dwarf_ranges(&cus[i].cu, off, &base, &start, &end)) > 0) {
+        if (end > start) cu_ranges.push_back({start, end, i});
+      }
     }
-    return nullptr;
+    std::stable_sort(cu_ranges.begin(), cu_ranges.end(),
+                     [](const CuRange& a, const CuRange& b) {
+                       return a.low < b.low;
+                     });
+    uint64_t reach = 0;
+    for (const CuRange& r : cu_ranges) {
+      reach = std::max(reach, r.high);
+      cu_reach.push_back(reach);
+    }
+  }
+
+  // The first CU, in the order of .debug_info, with a range holding
+  // `addr` (where ranges overlap, the one met
+  // first, as a walk over the CUs would).
+  void IndexCus() {
+    if (cus_listed) return;
+    ListCus();
+    IndexCuRanges();
+  }
+
+  CuIndex* CuOf(uint64_t addr) {
+    IndexCus();
+    auto above = std::upper_bound(
+        cu_ranges.begin(), cu_ranges.end(), addr,
+        [](uint64_t a, const CuRange& r) { return a < r.low; });
+    uint32_t best = UINT32_MAX;
+    for (size_t j = static_cast<size_t>(above - cu_ranges.begin());
+         j-- > 0 && cu_reach[j] > addr;) {
+      if (cu_ranges[j].high > addr) best = std::min(best, cu_ranges[j].cu);
+    }
+    return best == UINT32_MAX ? nullptr : &cus[best];
   }
 
   // The innermost chain of function DIEs holding `addr`: inlined
@@ -430,6 +473,10 @@ std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path,
 
 SourceFile::~SourceFile() = default;
 
+void SourceFile::IndexCus() {
+  if (impl_->dwarf) impl_->IndexCus();
+}
+
 namespace {
 uint64_t FirstLow(Dwarf_Die* die) {
   Dwarf_Addr base = 0, start = 0, end = 0;
@@ -541,17 +588,46 @@ bool SourceFile::NmAddress(const std::string& name, uint64_t* addr) const {
   return found;
 }
 
-SourceFile* SourceLines::File(const std::string& path) {
+// The entry of `path`, its file opened here unless Preopen has begun it on
+// another thread (then waited for).
+SourceLines::Entry* SourceLines::Opened(const std::string& path) {
+  std::unique_lock<std::mutex> lock(mu_);
   auto [it, added] = files_.try_emplace(path);
-  if (added) it->second.file = SourceFile::Open(path, debug_root_);
-  return it->second.file.get();
+  Entry& e = it->second;
+  if (added) {
+    lock.unlock();
+    std::unique_ptr<SourceFile> file = SourceFile::Open(path, debug_root_);
+    lock.lock();
+    e.file = std::move(file);
+    e.ready = true;
+    opened_.notify_all();
+  } else {
+    opened_.wait(lock, [&] { return e.ready; });
+  }
+  return &e;
+}
+
+void SourceLines::Preopen(const std::string& path) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!files_.try_emplace(path).second) return;  // begun elsewhere
+  }
+  std::unique_ptr<SourceFile> file = SourceFile::Open(path, debug_root_);
+  if (file) file->IndexCus();
+  std::lock_guard<std::mutex> lock(mu_);
+  Entry& e = files_.find(path)->second;
+  e.file = std::move(file);
+  e.ready = true;
+  opened_.notify_all();
+}
+
+SourceFile* SourceLines::File(const std::string& path) {
+  return Opened(path)->file.get();
 }
 
 const SourceLookup* SourceLines::Lookup(const std::string& path,
                                         uint64_t addr, bool stateful) {
-  auto [it, added] = files_.try_emplace(path);
-  Entry& e = it->second;
-  if (added) e.file = SourceFile::Open(path, debug_root_);
+  Entry& e = *Opened(path);
   if (!e.file) return nullptr;
   auto [slot, fresh] = e.cache.try_emplace(addr);
   if (fresh) e.file->Lookup(addr, &slot->second, stateful);

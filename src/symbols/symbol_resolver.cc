@@ -87,12 +87,15 @@ bool SymbolResolver::TryLoadUser(Dso* dso) {
 // Loads `dso` here unless the preloading thread has begun it (then waits
 // for it), and reports its warnings.
 void SymbolResolver::LoadUserOnce(Dso* dso) {
-  if (!TryLoadUser(dso)) {
-    std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return dso->load_state.load() == kLoaded; });
-  }
+  AwaitLoaded(dso);
   warnings_.insert(warnings_.end(), dso->load_warnings.begin(),
                    dso->load_warnings.end());
+}
+
+void SymbolResolver::AwaitLoaded(Dso* dso) {
+  if (dso->kind != DsoKind::kUser || TryLoadUser(dso)) return;
+  std::unique_lock<std::mutex> lock(mu_);
+  done_.wait(lock, [&] { return dso->load_state.load() == kLoaded; });
 }
 
 void SymbolResolver::PreloadKernel() {
@@ -102,7 +105,7 @@ void SymbolResolver::PreloadKernel() {
     std::string warning = ReadKallsyms(kernel);
     std::lock_guard<std::mutex> lock(mu_);
     kernel_warning_ = std::move(warning);
-    kernel_read_ = true;
+    kernel_read_.store(true, std::memory_order_release);
     done_.notify_all();
   });
 }
@@ -238,13 +241,13 @@ void SymbolResolver::LoadKernel() {
   } else {
     auto read = [&] {
       std::lock_guard<std::mutex> lock(mu_);
-      return kernel_read_;
+      return kernel_read_.load();
     };
     for (auto it = preload_.rbegin(); it != preload_.rend() && !read(); ++it) {
       TryLoadUser(*it);
     }
     std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return kernel_read_; });
+    done_.wait(lock, [&] { return kernel_read_.load(); });
     lock.unlock();
     kernel_reader_.join();
   }

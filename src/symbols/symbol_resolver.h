@@ -111,6 +111,13 @@ class SymbolResolver {
   /// kernel's formatting of kallsyms is slow); their first use waits for
   /// them, loading preloaded user DSOs meanwhile.
   void PreloadKernel();
+  /// Whether the kernel symbols are still being read by PreloadKernel's
+  /// thread, so that their first use would wait: a caller with other work
+  /// may do it first. Never blocks.
+  bool KernelPending() const {
+    return kernel_reader_.joinable() && !kernel_loaded_ &&
+           !kernel_read_.load(std::memory_order_acquire);
+  }
 
   /// The DSO for a user mapping of `path` (build id raw, may be "").
   Dso* User(const std::string& path, const std::string& build_id);
@@ -134,6 +141,11 @@ class SymbolResolver {
   /// dso__type): perf unwinds a process's --call-graph dwarf samples only
   /// once one of its mappings is such an object. Cached; needs no symbols.
   bool HasElfObject(Dso* dso);
+  /// Waits until the symbols of the user DSO `dso` are loaded, loading
+  /// them here unless another thread has begun: for a thread of the
+  /// caller's own that needs what loading finds (`symsrc`, `symtab_file`).
+  /// Safe beside the other calls; its warnings are given at Prepare.
+  void AwaitLoaded(Dso* dso);
   /// Loads `dso` now if it is not (its symbols and files).
   void Prepare(Dso* dso) {
     if (!dso->loaded) Load(dso);
@@ -173,7 +185,7 @@ class SymbolResolver {
   // done (under `mu_`).
   std::thread kernel_reader_;
   std::string kernel_warning_;
-  bool kernel_read_ = false;
+  std::atomic<bool> kernel_read_{false};  // written under `mu_`
 };
 
 }  // namespace flamefold

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <thread>
 
 #include "symbols/frame_inliner.h"
 #include "symbols/source_lines.h"
@@ -40,6 +41,27 @@ TEST_CASE("addr2line's records: inlined function first, then its caller") {
   CHECK(InlineChain(*none, true) == "??:??:0");
   // No such file: addr2line fails, nothing at all.
   CHECK(lines.Lookup(lib + ".missing", 0x102a, false) == nullptr);
+}
+
+TEST_CASE("files opened ahead on another thread answer as files opened here") {
+  std::string lib = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
+  SourceLines here, ahead;
+  // The look-ups race the opening: each waits for it, none opens twice.
+  std::thread opener([&] {
+    ahead.Preopen(lib);
+    ahead.Preopen(lib + ".missing");
+  });
+  const SourceLookup* a = ahead.Lookup(lib, 0x102a, false);
+  const SourceLookup* h = here.Lookup(lib, 0x102a, false);
+  opener.join();
+  REQUIRE(a != nullptr);
+  REQUIRE(h != nullptr);
+  CHECK(InlineChain(*a, true) == InlineChain(*h, true));
+  CHECK(InlineChain(*a, true) == "tiny_hash:libtiny.c:13;rotl:libtiny.c:7");
+  CHECK(ahead.File(lib) == ahead.File(lib));
+  CHECK(ahead.File(lib + ".missing") == nullptr);
+  ahead.Preopen(lib);  // open already: nothing happens
+  CHECK(ahead.Lookup(lib, 0x102a, false) == a);
 }
 
 TEST_CASE("addr2line -C demangles with the parameters") {
