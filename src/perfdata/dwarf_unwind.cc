@@ -123,6 +123,10 @@ struct UnwindFiles::File {
 
 struct UnwindFilesImpl {
   std::unordered_map<std::string, std::unique_ptr<UnwindFiles::File>> files;
+  // The file Get gave last: an unwinding step asks for the same one twice
+  // or more, and the next step mostly too.
+  std::string last_path;
+  UnwindFiles::File* last = nullptr;
 };
 
 UnwindFiles::UnwindFiles() : impl_(std::make_unique<UnwindFilesImpl>()) {}
@@ -160,7 +164,14 @@ uint64_t FirstLoadPage(Elf* elf) {
 
 }  // namespace
 
-UnwindFiles::File* UnwindFiles::Get(const std::string& path) {
+UnwindFiles::File* UnwindFiles::Get(std::string_view path) {
+  if (impl_->last && path == impl_->last_path) return impl_->last;
+  impl_->last_path.assign(path);
+  impl_->last = Open(impl_->last_path);
+  return impl_->last;
+}
+
+UnwindFiles::File* UnwindFiles::Open(const std::string& path) {
   auto [it, added] = impl_->files.try_emplace(path);
   if (!added) return it->second.get();
   auto f = std::make_unique<File>();
@@ -194,7 +205,7 @@ UnwindFiles::File* UnwindFiles::Get(const std::string& path) {
   return it->second.get();
 }
 
-std::string_view UnwindFiles::Bytes(const std::string& path) {
+std::string_view UnwindFiles::Bytes(std::string_view path) {
   File* f = Get(path);
   return {f->data, f->size};
 }

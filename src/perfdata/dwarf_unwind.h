@@ -65,10 +65,12 @@ struct UnwindMapping {
   // object's .eh_frame_hdr there (read_unwind_spec_eh_frame), so that when
   // a stale mapping lies lower, its CFI is not found and libunwind guesses.
   uint64_t lowest_start = 0;
-  std::string file;  // the object on disk (code, CFI); "" when there is none
+  // The object on disk (code, CFI); "" when there is none. It and
+  // debug_file view strings that outlive the unwinding (the DSO's).
+  std::string_view file;
   // Where .debug_frame is looked for when `file` has no CFI of its own (a
   // separate debug file); "" when none.
-  std::string debug_file;
+  std::string_view debug_file;
 };
 class UnwindMaps {
  public:
@@ -88,7 +90,7 @@ class UnwindFiles {
   UnwindFiles& operator=(const UnwindFiles&) = delete;
 
   /// The whole file (mapped once); empty when it cannot be read.
-  std::string_view Bytes(const std::string& path);
+  std::string_view Bytes(std::string_view path);
 
   struct Rule;
   struct File;
@@ -102,7 +104,8 @@ class UnwindFiles {
   const Rule* RuleAt(const UnwindMapping& m, uint64_t ip, bool* has_cfi);
 
  private:
-  File* Get(const std::string& path);
+  File* Get(std::string_view path);
+  File* Open(const std::string& path);
   std::unique_ptr<struct UnwindFilesImpl> impl_;
 };
 

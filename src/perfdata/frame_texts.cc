@@ -11,30 +11,52 @@ FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
   if (style_.srcline) style_.exact = true;  // see PerfDataText::srcline
 }
 
+FrameTexts::~FrameTexts() {
+  stop_.store(true);
+  if (opener_.joinable()) opener_.join();
+}
+
+void FrameTexts::OpenAhead(std::vector<Dso*> dsos) {
+  if (dsos.empty() || opener_.joinable()) return;
+  ahead_ = std::move(dsos);
+  opening_.store(true);
+  opener_ = std::thread([this] {
+    for (Dso* dso : ahead_) {
+      if (stop_.load(std::memory_order_relaxed)) break;
+      if (dso->kind != DsoKind::kUser) continue;
+      symbols_->AwaitLoaded(dso);  // which files they are comes from there
+      if (!dso->symsrc.empty()) source_lines_.Preopen(dso->symsrc);
+      std::string file = PerfSrcline::Addr2lineFile(*dso);
+      if (!file.empty()) source_lines_.Preopen(file);
+    }
+    opening_.store(false, std::memory_order_release);
+  });
+}
+
 FrameKey FrameTexts::KeyOf(const Map* map, uint64_t ip) {
   uint64_t map_ip = map ? map->MapIp(ip) : ip;
   uint64_t shown = map && map->dso->kind == DsoKind::kModule
                        ? ip - map->start
                        : map_ip;
-  return {map, ip, map_ip, shown};
+  return {map ? map->dso : nullptr, ip, map_ip, shown};
 }
 
 FrameText* FrameTexts::Frame(const FrameKey& k) {
-  if (!k.map && style_.one_unmapped) return Unmapped(k.ip);
+  if (!k.dso && style_.one_unmapped) return Unmapped(k.ip);
   // The direct-mapped cache grows with the distinct frames, so that small
   // inputs do not pay for a big table.
   if (frames_.size() * 2 >= cache_.size() && cache_bits_ < kCacheBits) {
     cache_bits_ = std::min(kCacheBits, cache_bits_ + 2);
     cache_.assign(size_t{1} << cache_bits_, Slot{});
   }
-  const Dso* dso = k.dso();
+  const Dso* dso = k.dso;
   Slot& slot = cache_[SlotIndex(k)];
   if (slot.dso != dso || slot.shown != k.shown || !slot.frame) {
     auto [it, added] = frames_.try_emplace(DsoAddress{dso, k.shown});
     if (added) {
       text_.clear();
-      it->second.no_symbol = k.map
-                                 ? AppendMappedFrame(*k.map, k.map_ip, k.shown)
+      it->second.no_symbol = k.dso
+                                 ? AppendMappedFrame(k.dso, k.map_ip, k.shown)
                                  : AppendUnmappedFrame(k.ip);
       it->second.text = texts_.Store(text_);
     }
@@ -54,11 +76,11 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
 
 // A frame's text into text_. Returns the counter of frames without a
 // symbol of the frame's DSO when it has none, else nullptr.
-uint64_t* FrameTexts::AppendMappedFrame(const Map& map, uint64_t map_ip,
+uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
                                         uint64_t shown) {
   AppendHex16(shown);
   text_ += ' ';
-  const std::string& name = symbols_->Name(map.dso, map_ip);
+  const std::string& name = symbols_->Name(dso, map_ip);
   size_t off = name.rfind("+0x");
   if (style_.exact || off == std::string::npos || name.find("+0x") != off) {
     text_ += name;
@@ -66,10 +88,10 @@ uint64_t* FrameTexts::AppendMappedFrame(const Map& map, uint64_t map_ip,
     text_.append(name, 0, off);
   }
   text_ += " (";
-  text_ += map.dso->name;
+  text_ += dso->name;
   text_ += ')';
-  if (style_.srcline) AppendSrcline(srclines_.ForFrame(map.dso, map_ip));
-  return name == "[unknown]" ? &no_symbol_[map.dso] : nullptr;
+  if (style_.srcline) AppendSrcline(srclines_.ForFrame(dso, map_ip));
+  return name == "[unknown]" ? &no_symbol_[dso] : nullptr;
 }
 
 uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {
@@ -79,11 +101,11 @@ uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {
 }
 
 UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
-  auto [it, added] = unwound_.try_emplace(DsoAddress{k.map->dso, k.map_ip});
+  auto [it, added] = unwound_.try_emplace(DsoAddress{k.dso, k.map_ip});
   UnwoundText& u = it->second;
   if (added) {
     text_.clear();
-    u.frames = AppendInlined(*k.map, k.map_ip);
+    u.frames = AppendInlined(k.dso, k.map_ip);
     if (u.frames == 0) {
       const FrameText* f = Frame(k);  // clears text_
       u.text = '\t';
@@ -104,8 +126,7 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
 //   |              abac operator()+0x2c
 //   |   dwarf.cc:38 (inlined)
 // Returns the frames appended (0: none, the plain frame is printed).
-size_t FrameTexts::AppendInlined(const Map& map, uint64_t map_ip) {
-  Dso* dso = map.dso;
+size_t FrameTexts::AppendInlined(Dso* dso, uint64_t map_ip) {
   if (dso->kind != DsoKind::kUser) return 0;
   const std::string& name = symbols_->Name(dso, map_ip);
   size_t off = name.rfind("+0x");

@@ -6,10 +6,12 @@
 #ifndef FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
 #define FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -41,12 +43,12 @@ struct UnwoundText {
   std::vector<uint32_t> line_ids[2];  // as FrameText's, once resolved
 };
 
-/// Where a frame is: its mapping (nullptr: none), and the address perf
-/// script shows for it, by which it is cached.
+/// Where a frame is: the DSO of its mapping (nullptr: in no mapping), its
+/// address there, and the address perf script shows for it, by which it is
+/// cached. A value that stays right while the mappings change.
 struct FrameKey {
-  const Map* map;
+  Dso* dso;
   uint64_t ip, map_ip, shown;
-  const Dso* dso() const { return map ? map->dso : nullptr; }
 };
 
 class FrameTexts {
@@ -63,6 +65,19 @@ class FrameTexts {
   };
   /// Names come from `symbols`, which must outlive this.
   FrameTexts(SymbolResolver* symbols, Style style);
+  /// Stops OpenAhead's thread.
+  ~FrameTexts();
+  FrameTexts(const FrameTexts&) = delete;
+  FrameTexts& operator=(const FrameTexts&) = delete;
+
+  /// Opens the source files of the user DSOs `dsos` (their debug files,
+  /// as unwound frames and --srcline read them) on a thread of its own, in
+  /// that order, ahead of their first frame. At most one call.
+  void OpenAhead(std::vector<Dso*> dsos);
+  /// Whether OpenAhead's thread is still opening files. Never blocks.
+  bool OpeningAhead() const {
+    return opening_.load(std::memory_order_acquire);
+  }
 
   static FrameKey KeyOf(const Map* map, uint64_t ip);
   /// Fetches the cache slot of `k` into the CPU's cache ahead of Frame().
@@ -71,7 +86,7 @@ class FrameTexts {
   }
   /// The frame at `k`; the pointer stays valid while this lives.
   FrameText* Frame(const FrameKey& k);
-  /// The frame at `k` (which has a map) after unwinding, as perf's
+  /// The frame at `k` (which has a DSO) after unwinding, as perf's
   /// append_inlines prints it; the pointer stays valid while this lives.
   UnwoundText* Unwound(const FrameKey& k);
 
@@ -90,15 +105,14 @@ class FrameTexts {
   static constexpr int kCacheBits = 18;
 
   size_t SlotIndex(const FrameKey& k) const {
-    return (reinterpret_cast<uintptr_t>(k.dso()) ^
+    return (reinterpret_cast<uintptr_t>(k.dso) ^
             (k.shown * 0x9e3779b97f4a7c15ULL)) >>
            (64 - cache_bits_);
   }
   FrameText* Unmapped(uint64_t ip);
-  uint64_t* AppendMappedFrame(const Map& map, uint64_t map_ip,
-                              uint64_t shown);
+  uint64_t* AppendMappedFrame(Dso* dso, uint64_t map_ip, uint64_t shown);
   uint64_t* AppendUnmappedFrame(uint64_t ip);
-  size_t AppendInlined(const Map& map, uint64_t map_ip);
+  size_t AppendInlined(Dso* dso, uint64_t map_ip);
   void AppendSrcline(const std::string& line);
   void AppendHex16(uint64_t v);
 
@@ -115,6 +129,11 @@ class FrameTexts {
   PerfSrcline srclines_{&source_lines_};
   uint64_t no_map_frames_ = 0;  // in no mapping: DSO "[unknown]"
   std::unordered_map<const Dso*, uint64_t> no_symbol_;
+  // OpenAhead: its DSOs, thread and stop request.
+  std::vector<Dso*> ahead_;
+  std::thread opener_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> opening_{false};
 };
 
 }  // namespace flamefold

@@ -11,6 +11,7 @@
 
 #include "perfdata/dwarf_unwind.h"
 #include "perfdata/frame_texts.h"
+#include "perfdata/held_samples.h"
 #include "perfdata/perf_abi.h"
 #include "perfdata/perf_data.h"
 #include "perfdata/record_order.h"
@@ -24,6 +25,9 @@ namespace {
 
 constexpr size_t kMaxStack = 127;  // perf script's default --max-stack
 constexpr size_t kEmitBytes = 256u << 10;
+// The most memory the samples held for the kernel symbols may take; past
+// it the replay waits for them.
+constexpr size_t kMaxHeldBytes = 16u << 20;
 constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bits
 constexpr int kFreqBit = 10;
 constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
@@ -44,7 +48,8 @@ class Replayer : public PerfDataReader::Visitor {
         order_([this](const PerfRecord& rec, std::string* err) {
           return Apply(rec, err);
         }),
-        frames_(symbols, FrameStyle(text, lines)) {
+        frames_(symbols, FrameStyle(text, lines)),
+        srcline_(text.srcline) {
     header_style_.pid_tid = text.pid_tid;
   }
 
@@ -57,12 +62,18 @@ class Replayer : public PerfDataReader::Visitor {
     // perf record lists the build ids of the DSOs its samples hit: their
     // symbols load on another thread while the replay starts, and so do
     // the kernel's when an event counts in the kernel.
-    symbols_->Preload(threads_.AddBuildIds(info.build_ids));
-    bool kernel = false;
-    for (const PerfAttr& a : info.attrs) kernel |= !a.flag(kExcludeKernel);
+    std::vector<Dso*> dsos = threads_.AddBuildIds(info.build_ids);
+    symbols_->Preload(dsos);
+    bool kernel = false, dwarf = false;
+    for (const PerfAttr& a : info.attrs) {
+      kernel |= !a.flag(kExcludeKernel);
+      dwarf |= IsDwarf(a);
+    }
     if (kernel) symbols_->PreloadKernel();
     const RegisterMap* arch = info.swapped ? nullptr : RegisterMapFor(info.arch);
     if (arch) unwinder_ = std::make_unique<SampleUnwinder>(symbols_, arch);
+    // Unwound frames and source lines read the DSOs' debug files.
+    if ((dwarf && unwinder_) || srcline_) frames_.OpenAhead(std::move(dsos));
     return true;
   }
 
@@ -77,7 +88,7 @@ class Replayer : public PerfDataReader::Visitor {
 
   /// Delivers what is still queued and the text not yet emitted.
   bool Finish(std::string* err) {
-    if (!order_.Flush(err)) return false;
+    if (!order_.Flush(err) || !LetGo(err)) return false;
     return EmitPending(err);
   }
 
@@ -114,6 +125,13 @@ class Replayer : public PerfDataReader::Visitor {
     return style;
   }
 
+  // Whether the event's samples carry user registers and stack: recorded
+  // with --call-graph dwarf.
+  static bool IsDwarf(const PerfAttr& a) {
+    return (a.sample_type & abi::kSampleRegsUser) &&
+           (a.sample_type & abi::kSampleStackUser);
+  }
+
   bool CountLost(const PerfRecord& rec, std::string* err) {
     uint64_t lost = 0;
     if (!reader_->ParseLost(rec, &lost, err)) return false;
@@ -146,7 +164,11 @@ class Replayer : public PerfDataReader::Visitor {
       case abi::kRecordMmap2: {
         PerfMmap m;
         if (!reader_->ParseMmap(rec, &m, err)) return false;
-        threads_.OnMmap(m, rec.misc & abi::kMiscCpumodeMask);
+        uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
+        // The held samples' kernel frames are named in the kernel maps of
+        // their moment.
+        if (cpumode == abi::kMiscKernel && !LetGo(err)) return false;
+        threads_.OnMmap(m, cpumode);
         return true;
       }
       case abi::kRecordSample: return OnSample(rec, err);
@@ -174,18 +196,98 @@ class Replayer : public PerfDataReader::Visitor {
     }
     const PerfAttr& a = reader_->info().attrs[sample_.attr];
     uint64_t st = a.sample_type;
-    bool dwarf = (st & abi::kSampleRegsUser) && (st & abi::kSampleStackUser);
+    bool dwarf = IsDwarf(a);
     if (dwarf && !unwinder_) stats_->dwarf_chains++;
     const Thread* t = threads_.FindNew(static_cast<int32_t>(sample_.pid),
                                        static_cast<int32_t>(sample_.tid));
-    AppendSampleHeader(a, sample_, t->comm, header_style_, &out_);
-    if (st & abi::kSampleCallchain) {
-      EndLine();
-      AppendChain(t, sample_.callchain);
-      if (dwarf && unwinder_) AppendUnwound(*t, a);
+    bool chain = st & abi::kSampleCallchain;
+    held_.Begin(chain);
+    AppendSampleHeader(a, sample_, t->comm, header_style_, held_.header());
+    if (chain) {
+      HoldChain(t, sample_.callchain);
+      if (dwarf && unwinder_) HoldUnwound(*t, a);
     } else {
+      HoldFrame(t, cpumode, sample_.ip);
+    }
+    held_.End();
+    if (held_.bytes() < kMaxHeldBytes &&
+        ((held_.kernel_frames() && symbols_->KernelPending()) ||
+         (held_.later_frames() && frames_.OpeningAhead()))) {
+      return true;  // let go once what names them is read
+    }
+    return LetGo(err);
+  }
+
+  // The frame at `ip` in `cpumode`: a kernel one is named when let go.
+  void HoldFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
+    if (cpumode == abi::kMiscKernel) {
+      held_.AddKernel(ip);
+    } else {
+      held_.AddNamed(frames_.Frame(KeyOf(t, cpumode, ip)));
+    }
+  }
+
+  // perf script's callee-first walk of the call chain. A guest or corrupt
+  // context within the frames perf shows makes perf drop them all.
+  // The user frames are located first and their cache slots fetched
+  // together: the look-ups then wait for memory once, not once a frame.
+  void HoldChain(const Thread* t, const std::vector<uint64_t>& chain) {
+    if (DroppedChain(chain)) return;
+    uint8_t cpumode = abi::kMiscUser;
+    chain_keys_.clear();
+    for (size_t i = 0, n = 0; i < chain.size() && n < kMaxStack; ++i) {
+      uint64_t ip = chain[i];
+      if (ip >= abi::kContextMax) {
+        if (ip == abi::kContextHv) {
+          cpumode = abi::kMiscHypervisor;
+        } else if (ip == abi::kContextKernel) {
+          cpumode = abi::kMiscKernel;
+        } else if (ip == abi::kContextUser) {
+          cpumode = abi::kMiscUser;
+        }
+        continue;
+      }
+      ++n;
+      // A kernel frame is kept as its address (map nullptr, shown ip).
+      bool kernel = cpumode == abi::kMiscKernel;
+      chain_keys_.push_back(kernel ? FrameKey{nullptr, ip, ip, ip}
+                                   : KeyOf(t, cpumode, ip));
+      chain_kernel_.push_back(kernel);
+      if (!kernel) frames_.Prefetch(chain_keys_.back());
+    }
+    for (size_t i = 0; i < chain_keys_.size(); ++i) {
+      if (chain_kernel_[i]) {
+        held_.AddKernel(chain_keys_[i].ip);
+      } else {
+        held_.AddNamed(frames_.Frame(chain_keys_[i]));
+      }
+    }
+    chain_kernel_.clear();
+  }
+
+  // Lets go of the held samples, in order: each becomes its lines, its
+  // kernel frames named now (waiting for the kernel symbols if need be).
+  bool LetGo(std::string* err) {
+    if (held_.size() > 1) stats_->samples_held += held_.size();
+    for (size_t i = 0; i < held_.size(); ++i) {
+      if (!PutSample(held_.at(i), err)) {
+        held_.Clear();
+        return false;
+      }
+    }
+    held_.Clear();
+    return true;
+  }
+
+  // The lines of a held sample.
+  bool PutSample(const HeldSample& s, std::string* err) {
+    out_ += s.header;
+    if (s.chain) {
+      EndLine();
+      for (size_t i = 0; i < s.frame_count; ++i) PutFrame(s.frames[i]);
+    } else if (s.frame_count == 1) {
       out_ += ' ';
-      const FrameText* f = frames_.Frame(KeyOf(t, cpumode, sample_.ip));
+      const FrameText* f = Named(s.frames[0]);
       out_ += f->text;
       CountFrame(f->no_symbol);
     }
@@ -198,31 +300,27 @@ class Replayer : public PerfDataReader::Visitor {
     return true;
   }
 
-  // perf script's callee-first walk of the call chain. A guest or corrupt
-  // context within the frames perf shows makes perf drop them all.
-  // The frames are located first and their cache slots fetched together:
-  // the look-ups then wait for memory once, not once a frame.
-  void AppendChain(const Thread* t, const std::vector<uint64_t>& chain) {
-    if (DroppedChain(chain)) return;
-    uint8_t cpumode = abi::kMiscUser;
-    chain_keys_.clear();
-    for (size_t i = 0; i < chain.size() && chain_keys_.size() < kMaxStack;
-         ++i) {
-      uint64_t ip = chain[i];
-      if (ip >= abi::kContextMax) {
-        if (ip == abi::kContextHv) {
-          cpumode = abi::kMiscHypervisor;
-        } else if (ip == abi::kContextKernel) {
-          cpumode = abi::kMiscKernel;
-        } else if (ip == abi::kContextUser) {
-          cpumode = abi::kMiscUser;
-        }
-        continue;
-      }
-      chain_keys_.push_back(KeyOf(t, cpumode, ip));
-      frames_.Prefetch(chain_keys_.back());
+  void PutFrame(const HeldFrame& f) {
+    if (f.kind == HeldFrame::Kind::kNamed ||
+        f.kind == HeldFrame::Kind::kKernel) {
+      PutFrameLine(Named(f));
+      return;
     }
-    for (const FrameKey& k : chain_keys_) PutFrameLine(frames_.Frame(k));
+    UnwoundText* u = f.kind == HeldFrame::Kind::kUnwound
+                         ? f.unwound
+                         : frames_.Unwound(held_.later(f.later));
+    CountFrame(u->no_symbol, u->frames);
+    if (lines_) {
+      PutUnwoundLines(u);
+    } else {
+      out_ += u->text;
+    }
+  }
+
+  // A named or kernel frame's text.
+  FrameText* Named(const HeldFrame& f) {
+    if (f.kind == HeldFrame::Kind::kNamed) return f.named;
+    return frames_.Frame(KeyOf(nullptr, abi::kMiscKernel, f.kernel_ip));
   }
 
   // Whether a context other than kernel, user and hypervisor comes before
@@ -244,7 +342,7 @@ class Replayer : public PerfDataReader::Visitor {
   // perf's DWARF post-unwind: the user frames from the sample's registers
   // and stack copy, after the kernel part of the chain, each with the
   // frames inlined there.
-  void AppendUnwound(const Thread& t, const PerfAttr& a) {
+  void HoldUnwound(const Thread& t, const PerfAttr& a) {
     if (!SampleUnwinder::CanUnwind(t, sample_)) return;
     stats_->unwound++;
     UnwindResult r = unwinder_->Unwind(t, a, sample_, kMaxStack, &ips_);
@@ -252,16 +350,12 @@ class Replayer : public PerfDataReader::Visitor {
     for (uint64_t ip : ips_) {
       if (ip == 0) continue;
       FrameKey k = KeyOf(&t, abi::kMiscUser, ip);
-      if (!k.map) {
-        PutFrameLine(frames_.Frame(k));
-        continue;
-      }
-      UnwoundText* u = frames_.Unwound(k);
-      CountFrame(u->no_symbol, u->frames);
-      if (lines_) {
-        PutUnwoundLines(u);
+      if (k.dso && frames_.OpeningAhead()) {
+        held_.AddUnwoundLater(k);
+      } else if (k.dso) {
+        held_.AddUnwound(frames_.Unwound(k));
       } else {
-        out_ += u->text;
+        held_.AddNamed(frames_.Frame(k));
       }
     }
   }
@@ -366,6 +460,7 @@ class Replayer : public PerfDataReader::Visitor {
   ThreadMaps threads_;
   RecordOrder order_;
   FrameTexts frames_;
+  bool srcline_;  // each frame followed by its source line
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
   SampleHeaderStyle header_style_;
   PerfSample sample_;
@@ -374,7 +469,9 @@ class Replayer : public PerfDataReader::Visitor {
   std::string line_error_;  // the first error lines_ gave
   std::vector<uint64_t> attr_samples_;  // samples of each attr
   uint64_t frame_count_ = 0;            // the frames shown
-  std::vector<FrameKey> chain_keys_;    // AppendChain's frames
+  std::vector<FrameKey> chain_keys_;    // HoldChain's frames
+  std::vector<bool> chain_kernel_;      // ... and which are the kernel's
+  HeldSamples held_;                    // the samples not yet let go
   std::vector<uint64_t> ips_;           // AppendUnwound's frames
 };
 

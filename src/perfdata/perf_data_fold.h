@@ -38,6 +38,9 @@ struct PerfDataStats {
   uint64_t samples = 0;
   uint64_t samples_skipped = 0;  // guest mode
   uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
+  // Samples held, in order, while the kernel symbols were read on another
+  // thread (see HeldSamples).
+  uint64_t samples_held = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early
   // or went on by the frame-pointer guess, by (reason, DSO name).

@@ -67,7 +67,7 @@ class GuessMaps : public UnwindMaps {
     if (addr >= 0x400000 && addr < 0x500000) {
       out->start = 0x400000;
       out->end = 0x500000;
-      out->file = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
+      out->file = lib_;
       return true;
     }
     if (addr >= 0x7000 && addr < 0x9000) {
@@ -77,6 +77,10 @@ class GuessMaps : public UnwindMaps {
     }
     return false;
   }
+
+ private:
+  std::string lib_ =
+      TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
 };
 
 struct FakeStack {

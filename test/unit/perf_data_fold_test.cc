@@ -4,8 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
+#include <thread>
 
 #include "perf_data_builder.h"
 #include "test_util.h"
@@ -202,6 +205,68 @@ TEST_CASE("the kernel map stretches over all kernel symbols once loaded") {
   CHECK(first != std::string::npos);
   CHECK(later != std::string::npos);
   CHECK(first < later);
+}
+
+// Kernel symbols that arrive late, as /proc/kallsyms does: a FIFO in
+// `dir` whose writer waits before giving `dir`'s kallsyms.
+class SlowKallsyms {
+ public:
+  explicit SlowKallsyms(const SymbolOptions& o) : fifo_(o.kallsyms + ".fifo") {
+    std::ifstream in(o.kallsyms);
+    std::ostringstream text;
+    text << in.rdbuf();
+    REQUIRE(mkfifo(fifo_.c_str(), 0600) == 0);
+    writer_ = std::thread([this, text = text.str()] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      std::ofstream(fifo_) << text;
+    });
+  }
+  ~SlowKallsyms() {
+    writer_.join();
+    std::remove(fifo_.c_str());
+  }
+  const std::string& path() const { return fifo_; }
+
+ private:
+  std::string fifo_;
+  std::thread writer_;
+};
+
+TEST_CASE("samples wait in order for late kernel symbols, each as it was") {
+  JitDir dir;
+  PerfDataBuilder b = Base();
+  b.Sample(42, 42, 100, 1, {kUser, 0x1010});  // needs no kernel symbol
+  b.Sample(42, 42, 200, 2, {kKernel, 0xffffffff83000010, kUser, 0x1010});
+  b.Sample(42, 42, 300, 3, {kUser, 0x1110});  // after one that waits
+  b.Comm(42, 42, "renamed", 400);  // held ones from before keep "java"
+  b.Sample(42, 42, 500, 4, {kKernel, 0xffffffff81000110, kUser, 0x1010});
+  // A kernel mapping lets the held samples go first: their frames are
+  // named in the kernel maps of their time.
+  b.Mmap(UINT32_MAX, 0xffffffffa0000000, 0x1000, 0, "[ext4]", 600, 1);
+  b.Sample(42, 42, 700, 5, {kKernel, 0xffffffff83000010});
+  std::string bytes = b.Build();
+  PerfDataStats fast_stats, slow_stats;
+  std::string fast = Render(bytes, dir.Options(), &fast_stats);
+  SymbolOptions slow = dir.Options();
+  SlowKallsyms late(slow);
+  slow.kallsyms = late.path();
+  std::string text = Render(bytes, slow, &slow_stats);
+  CHECK(text == fast);
+  CHECK(fast ==
+        "java    42 [000]     0.000000:          1 cpu-clock:ppp: \n"
+        "\t            1010 jit_leaf+0x10 (/tmp/perf-42.map)\n\n"
+        "java    42 [000]     0.000000:          2 cpu-clock:ppp: \n"
+        "\tffffffff83000010 [unknown] ([unknown])\n"
+        "\t            1010 jit_leaf+0x10 (/tmp/perf-42.map)\n\n"
+        "java    42 [000]     0.000000:          3 cpu-clock:ppp: \n"
+        "\t            1110 LJava/Thing;::run+0x10 (/tmp/perf-42.map)\n\n"
+        "renamed    42 [000]     0.000000:          4 cpu-clock:ppp: \n"
+        "\tffffffff81000110 do_work+0x10 ([kernel.kallsyms])\n"
+        "\t            1010 jit_leaf+0x10 (/tmp/perf-42.map)\n\n"
+        "renamed    42 [000]     0.000000:          5 cpu-clock:ppp: \n"
+        "\tffffffff83000010 start_kernel+0x10 ([kernel.kallsyms])\n\n");
+  CHECK(slow_stats.samples_held == 3);  // the 2nd to the 4th
+  CHECK(fast_stats.frames == slow_stats.frames);
 }
 
 TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {

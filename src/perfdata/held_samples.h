@@ -1,0 +1,104 @@
+// HeldSamples: samples made ready to print but for the names of some
+// frames, kept in their order while what names them is still being read
+// on another thread: the kernel symbols (reading /proc/kallsyms costs the
+// kernel about 50 ms of formatting, as long as the rest of a 75,000-sample
+// replay) and the debug files of unwound frames (inflating a compressed
+// libc debug file takes a quarter of a --call-graph dwarf replay).
+// Holding the samples lets the replay go on meanwhile instead of waiting
+// at the first such frame; those frames are named when the samples are
+// let go.
+#ifndef FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
+#define FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfdata/frame_texts.h"
+
+namespace flamefold {
+
+/// A frame of a held sample: already named (a call-chain frame, or an
+/// unwound one with its inlined frames), or to be named when the sample is
+/// let go: a kernel address, or an unwound frame (its key in
+/// HeldSamples::later()).
+struct HeldFrame {
+  enum class Kind : uint8_t { kNamed, kUnwound, kKernel, kUnwoundLater };
+  Kind kind = Kind::kNamed;
+  union {
+    FrameText* named = nullptr;
+    UnwoundText* unwound;
+    uint64_t kernel_ip;
+    size_t later;
+  };
+};
+
+/// A held sample: its header line and its frames, as HeldSamples hands
+/// them back.
+struct HeldSample {
+  std::string_view header;  // the header line, without its '\n'
+  bool chain;  // the frames are stack lines; else one frame ends the header
+  const HeldFrame* frames;
+  size_t frame_count;
+};
+
+class HeldSamples {
+ public:
+  /// Starts a sample; its header line is written into header().
+  void Begin(bool chain);
+  std::string* header() { return &headers_; }
+  void AddNamed(FrameText* f) { Add(HeldFrame::Kind::kNamed)->named = f; }
+  void AddUnwound(UnwoundText* u) {
+    Add(HeldFrame::Kind::kUnwound)->unwound = u;
+  }
+  void AddKernel(uint64_t ip) {
+    Add(HeldFrame::Kind::kKernel)->kernel_ip = ip;
+    kernel_frames_ = true;
+  }
+  void AddUnwoundLater(const FrameKey& k) {
+    Add(HeldFrame::Kind::kUnwoundLater)->later = later_.size();
+    later_.push_back(k);
+  }
+  /// Ends the sample begun last.
+  void End();
+
+  bool empty() const { return samples_.empty(); }
+  size_t size() const { return samples_.size(); }
+  /// Whether a held sample has a kernel frame to name.
+  bool kernel_frames() const { return kernel_frames_; }
+  /// Whether a held sample has an unwound frame to name.
+  bool later_frames() const { return !later_.empty(); }
+  /// The keys of the unwound frames to name, by HeldFrame::later.
+  const FrameKey& later(size_t i) const { return later_[i]; }
+  /// The memory the held samples take, about.
+  size_t bytes() const {
+    return headers_.size() + frames_.size() * sizeof(HeldFrame) +
+           later_.size() * sizeof(FrameKey) + samples_.size() * sizeof(Entry);
+  }
+  /// The held sample `i` (0: the first held).
+  HeldSample at(size_t i) const;
+  /// Forgets every held sample, keeping the memory for the next ones.
+  void Clear();
+
+ private:
+  struct Entry {
+    size_t header_begin, header_end, frames_begin, frames_end;
+    bool chain;
+  };
+  HeldFrame* Add(HeldFrame::Kind kind) {
+    frames_.emplace_back().kind = kind;
+    return &frames_.back();
+  }
+
+  std::string headers_;
+  std::vector<HeldFrame> frames_;
+  std::vector<FrameKey> later_;
+  std::vector<Entry> samples_;
+  bool kernel_frames_ = false;
+};
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
