@@ -486,7 +486,8 @@ void PerfScriptParser::OnNumberedLine(std::string_view line, uint64_t lineno,
         stats_.one_char_comm++;
       }
       header_at_ = Position(lineno);
-      OnHeader(line, h);
+      EventFields ev;
+      OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr);
       return;
     }
   } else if (AllSpace(line)) {
@@ -688,27 +689,47 @@ void PerfScriptParser::CountQuirks(uint8_t quirks) {
   if (quirks & kLongName) stats_.limits.long_frames++;
 }
 
-void PerfScriptParser::OnHeader(std::string_view line, const HeaderFields& h) {
+void PerfScriptParser::HeaderLine(const HeaderFields& h,
+                                  const EventFields* ev) {
+  stats_.lines++;
+  header_at_ = Position(++lines_given_);
+  OnHeader(h, ev);
+}
+
+bool PerfScriptParser::PlainHeader(std::string_view comm,
+                                   std::string_view event) const {
+  if (comm.size() < (options_.modern ? 1u : 2u) || comm[0] == '#') {
+    return false;  // too short to match, or a comment line
+  }
+  for (char c : comm) {
+    if (IsSpace(c)) return false;
+  }
+  for (char c : event) {
+    if (IsSpace(c)) return false;
+  }
+  return true;
+}
+
+void PerfScriptParser::OnHeader(const HeaderFields& h, const EventFields* ev) {
   std::string_view pid = h.pid, tid = h.tid;
   if (!h.has_tid || tid == "0") {  // Perl: if (not $tid)
     tid = h.pid;
     pid = "?";
   }
   std::string_view period;
-  EventFields ev;
-  if (MatchEvent(line, &ev)) {
-    period = ev.period;
+  if (ev) {
+    period = ev->period;
     if (event_filter_.empty()) {
       // By default only the first event type seen is kept: mixing cycles
       // and instructions, say, would give a misleading profile.
-      event_filter_ = std::string(ev.event);
+      event_filter_ = std::string(ev->event);
       event_defaulted_ = true;
-    } else if (ev.event != event_filter_) {
+    } else if (ev->event != event_filter_) {
       if (stats_.samples_other_event++ == 0) {
         stats_.other_event_at = header_at_;
-        stats_.other_event = std::string(ev.event);
+        stats_.other_event = std::string(ev->event);
       }
-      CountOtherEvent(ev.event, 1, &stats_);
+      CountOtherEvent(ev->event, 1, &stats_);
       return;  // Perl's `next`: $pname keeps its previous value
     }
   }

@@ -142,6 +142,17 @@ class PerfScriptParser {
     std::string_view period, event;  // period empty when absent
   };
   static bool MatchEvent(std::string_view line, EventFields* out);
+  /// A sample's header line given by the fields MatchHeaderLine and
+  /// MatchEvent find in it (`ev` nullptr: MatchEvent finds none), not by
+  /// its text: what Line() does with that line. For a replay that knows
+  /// the fields of the line perf script prints (see PlainHeader).
+  void HeaderLine(const HeaderFields& h, const EventFields* ev);
+  /// Whether a header line starting "<comm> <digits>" and, when it has an
+  /// event, ending ": <digits> <event>: " reads back as exactly those
+  /// fields: a comm of two characters or more (one with --modern), not
+  /// starting with '#' (a comment line), and an event name, both without
+  /// white space (no earlier match inside them).
+  bool PlainHeader(std::string_view comm, std::string_view event) const;
 
  private:
   struct LineResult {
@@ -165,7 +176,7 @@ class PerfScriptParser {
               std::string_view file);
   void OnNumberedLine(std::string_view line, uint64_t lineno,
                       LineReader* reader, std::string_view file);
-  void OnHeader(std::string_view line, const HeaderFields& h);
+  void OnHeader(const HeaderFields& h, const EventFields* ev);
   void EndSample();
   void ProcessStackLine(std::string_view line, uint64_t lineno,
                         std::string_view file, LineReader* reader);

@@ -2,9 +2,10 @@
 
 namespace flamefold {
 
-void HeldSamples::Begin(bool chain) {
-  samples_.push_back(
-      {headers_.size(), headers_.size(), frames_.size(), frames_.size(), chain});
+void HeldSamples::Begin(bool chain, const HeaderValues* values) {
+  size_t h = headers_.size(), f = frames_.size();
+  samples_.push_back({h, h, f, f, chain, values != nullptr,
+                      values ? *values : HeaderValues{}});
 }
 
 void HeldSamples::End() {
@@ -17,8 +18,8 @@ HeldSample HeldSamples::at(size_t i) const {
   const Entry& e = samples_[i];
   std::string_view headers = headers_;
   return {headers.substr(e.header_begin, e.header_end - e.header_begin),
-          e.chain, frames_.data() + e.frames_begin,
-          e.frames_end - e.frames_begin};
+          e.has_values ? &e.values : nullptr, e.chain,
+          frames_.data() + e.frames_begin, e.frames_end - e.frames_begin};
 }
 
 void HeldSamples::Clear() {

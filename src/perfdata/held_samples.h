@@ -35,10 +35,19 @@ struct HeldFrame {
   };
 };
 
-/// A held sample: its header line and its frames, as HeldSamples hands
-/// them back.
+/// The fields of a sample's header line, for a reader that takes them
+/// rather than the text (see PerfScriptParser::HeaderLine).
+struct HeaderValues {
+  uint32_t attr;  // the event's index in the recording's attrs
+  int32_t pid, tid;
+  uint64_t period;
+};
+
+/// A held sample: its header line (or its comm and HeaderValues) and its
+/// frames, as HeldSamples hands them back.
 struct HeldSample {
-  std::string_view header;  // the header line, without its '\n'
+  std::string_view header;  // the header line without its '\n'; the comm
+  const HeaderValues* values;  // nullptr: `header` is the line
   bool chain;  // the frames are stack lines; else one frame ends the header
   const HeldFrame* frames;
   size_t frame_count;
@@ -46,8 +55,9 @@ struct HeldSample {
 
 class HeldSamples {
  public:
-  /// Starts a sample; its header line is written into header().
-  void Begin(bool chain);
+  /// Starts a sample; its header line is written into header(), or its
+  /// comm, when `values` (then kept) are given.
+  void Begin(bool chain, const HeaderValues* values = nullptr);
   std::string* header() { return &headers_; }
   void AddNamed(FrameText* f) { Add(HeldFrame::Kind::kNamed)->named = f; }
   void AddUnwound(UnwoundText* u) {
@@ -85,7 +95,8 @@ class HeldSamples {
  private:
   struct Entry {
     size_t header_begin, header_end, frames_begin, frames_end;
-    bool chain;
+    bool chain, has_values;
+    HeaderValues values;
   };
   HeldFrame* Add(HeldFrame::Kind kind) {
     frames_.emplace_back().kind = kind;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <memory>
 
@@ -201,8 +202,15 @@ class Replayer : public PerfDataReader::Visitor {
     const Thread* t = threads_.FindNew(static_cast<int32_t>(sample_.pid),
                                        static_cast<int32_t>(sample_.tid));
     bool chain = st & abi::kSampleCallchain;
-    held_.Begin(chain);
-    AppendSampleHeader(a, sample_, t->comm, header_style_, held_.header());
+    if (chain && PlainHeader(a, *t)) {
+      HeaderValues v{sample_.attr, static_cast<int32_t>(sample_.pid),
+                     static_cast<int32_t>(sample_.tid), sample_.period};
+      held_.Begin(chain, &v);
+      *held_.header() += t->comm;
+    } else {
+      held_.Begin(chain);
+      AppendSampleHeader(a, sample_, t->comm, header_style_, held_.header());
+    }
     if (chain) {
       HoldChain(t, sample_.callchain);
       if (dwarf && unwinder_) HoldUnwound(*t, a);
@@ -216,6 +224,51 @@ class Replayer : public PerfDataReader::Visitor {
       return true;  // let go once what names them is read
     }
     return LetGo(err);
+  }
+
+  // Whether the parser may take the sample's header by its fields: the
+  // line perf script prints for it, "<comm> <tid> [...]" (or
+  // "<comm> <pid>/<tid>") up to "<period> <event>: ", reads back as them.
+  bool PlainHeader(const PerfAttr& a, const Thread& t) const {
+    if (!lines_ || !(a.sample_type & abi::kSampleTid)) return false;
+    if (static_cast<int32_t>(sample_.tid) < 0) return false;  // not digits
+    if (header_style_.pid_tid && static_cast<int32_t>(sample_.pid) < 0) {
+      return false;
+    }
+    return lines_->PlainHeader(t.comm, a.name);
+  }
+
+  // The header of a held sample to the parser: its line, or its fields.
+  void PutHeader(const HeldSample& s) {
+    if (!s.values) {
+      out_ += s.header;
+      EndLine();
+      return;
+    }
+    const HeaderValues& v = *s.values;
+    const PerfAttr& a = reader_->info().attrs[v.attr];
+    char pid[16], tid[16], period[24];
+    PerfScriptParser::HeaderFields h;
+    h.comm = s.header;
+    if (header_style_.pid_tid) {  // "%5d/%-5d "
+      h.pid = Decimal(static_cast<uint32_t>(v.pid), pid);
+      h.tid = Decimal(static_cast<uint32_t>(v.tid), tid);
+      h.has_tid = true;
+    } else {  // "%5d "
+      h.pid = Decimal(static_cast<uint32_t>(v.tid), tid);
+    }
+    // ": %10" PRIu64 " %s: " after the time; nothing the parser reads as
+    // an event without the time, or after a tracepoint's fields.
+    PerfScriptParser::EventFields ev{Decimal(v.period, period), a.name};
+    bool event = (a.sample_type & abi::kSampleTime) && !a.name.empty() &&
+                 a.type != abi::kTypeTracepoint;
+    lines_->HeaderLine(h, event ? &ev : nullptr);
+  }
+
+  template <size_t N>
+  static std::string_view Decimal(uint64_t v, char (&buf)[N]) {
+    auto r = std::to_chars(buf, buf + N, v);
+    return {buf, static_cast<size_t>(r.ptr - buf)};
   }
 
   // The frame at `ip` in `cpumode`: a kernel one is named when let go.
@@ -281,11 +334,11 @@ class Replayer : public PerfDataReader::Visitor {
 
   // The lines of a held sample.
   bool PutSample(const HeldSample& s, std::string* err) {
-    out_ += s.header;
     if (s.chain) {
-      EndLine();
+      PutHeader(s);
       for (size_t i = 0; i < s.frame_count; ++i) PutFrame(s.frames[i]);
-    } else if (s.frame_count == 1) {
+    } else {  // the header line ends with the sample's one frame
+      out_ += s.header;
       out_ += ' ';
       const FrameText* f = Named(s.frames[0]);
       out_ += f->text;

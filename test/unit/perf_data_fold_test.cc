@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "perf_data_builder.h"
 #include "test_util.h"
@@ -191,6 +192,74 @@ TEST_CASE("perf.data folds through the perf script parser") {
                        &err));
   parser.Finish();
   CHECK(testing::FoldedText(trie) == "java;jit_leaf_[j];do_work_[k] 10\n");
+}
+
+// A recording folded by the replay (headers by their fields, frames by
+// line id) and by reading back the perf script text it renders: the two
+// must agree, counts and statistics alike.
+void CheckReplayReadsAsText(const std::string& bytes, const SymbolOptions& o,
+                            const PerfScriptOptions& opts) {
+  StringInterner names;
+  StackTrie trie(&names);
+  PerfScriptParser parser(opts, &names, &trie);
+  StringSource src(bytes);
+  PerfDataStats stats;
+  std::string err, text;
+  bool folded = FoldPerfData("t.data", &src, o, &parser, 0, &stats, &err);
+  CAPTURE(err);
+  REQUIRE(folded);
+  parser.Finish();
+  PerfDataText style;
+  style.pid_tid = PidTidWanted(opts);
+  StringSource again(bytes);
+  REQUIRE(RenderPerfData("t.data", &again, o,
+                         [&](std::string_view t) {
+                           text.append(t);
+                           return true;
+                         },
+                         &stats, &err, style));
+  PerfScriptStats read_stats;
+  CHECK(testing::FoldedText(trie) ==
+        testing::FoldPerfScript(text, opts, &read_stats));
+  const PerfScriptStats& replay_stats = parser.stats();
+  CHECK(replay_stats.lines == read_stats.lines);
+  CHECK(replay_stats.samples_other_event == read_stats.samples_other_event);
+  CHECK(replay_stats.one_char_comm == read_stats.one_char_comm);
+  CHECK(replay_stats.comment_lines == read_stats.comment_lines);
+}
+
+TEST_CASE("sample headers taken by their fields read as their text would") {
+  JitDir dir;
+  // Comms the Perl regex reads otherwise than as the comm: white space
+  // before digits, one character, a comment's '#', a tab.
+  const std::vector<std::string> comms = {"java", "V8 WorkerThread", "a 12 b",
+                                          "x", "#c", "tab\there", "ok"};
+  // Events the Perl regex reads as theirs, or not at all.
+  for (std::string event : {"cpu-clock:ppp", "my event", ""}) {
+    CAPTURE(event);
+    PerfDataBuilder b;
+    PerfDataBuilder::Attr a;
+    a.name = event;
+    b.AddAttr(a);
+    for (uint32_t i = 0; i < comms.size(); ++i) {
+      b.Comm(42 + i, 42 + i, comms[i], 0);
+      b.Mmap(42 + i, 0x1000, 0x1000, 0, "//anon", 0);
+    }
+    b.Mmap(UINT32_MAX, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
+           "[kernel.kallsyms]_text", 0, 1);
+    for (uint32_t i = 0; i < comms.size(); ++i) {
+      b.Sample(42 + i, 42 + i, 100 + i, 7 * i,  // a period of 0 counts 1
+               {kKernel, 0xffffffff81000110, kUser, 0x1010});
+    }
+    b.Sample(UINT32_MAX, UINT32_MAX, 900, 1, {kKernel, 0xffffffff81000110});
+    std::string bytes = b.Build();
+    PerfScriptOptions opts;
+    CheckReplayReadsAsText(bytes, dir.Options(), opts);
+    opts.modern = true;
+    CheckReplayReadsAsText(bytes, dir.Options(), opts);
+    opts.include_pid = opts.include_tid = true;  // "%5d/%-5d"
+    CheckReplayReadsAsText(bytes, dir.Options(), opts);
+  }
 }
 
 TEST_CASE("the kernel map stretches over all kernel symbols once loaded") {
