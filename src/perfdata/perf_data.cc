@@ -434,6 +434,7 @@ bool PerfDataReader::AddAttr(std::string_view bytes, uint64_t at,
 // refuses files whose attrs disagree on the sample layout).
 void PerfDataReader::IndexIds() {
   id_index_.clear();
+  last_id_ = {UINT64_MAX, SIZE_MAX};
   for (size_t i = 0; i < info_.attrs.size(); ++i) {
     for (uint64_t id : info_.attrs[i].ids) id_index_.emplace_back(id, i);
   }
@@ -793,9 +794,14 @@ size_t PerfDataReader::AttrOf(const PerfRecord& rec) const {
     Cursor c(rec.body.substr(rec.body.size() - back), 0, info_.swapped);
     c.Get(&id);
   }
+  if (id == last_id_.first && last_id_.second != SIZE_MAX) {
+    return last_id_.second;
+  }
   auto it = std::lower_bound(id_index_.begin(), id_index_.end(),
                              std::make_pair(id, size_t{0}));
-  return it != id_index_.end() && it->first == id ? it->second : 0;
+  size_t attr = it != id_index_.end() && it->first == id ? it->second : 0;
+  last_id_ = {id, attr};
+  return attr;
 }
 
 bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,

@@ -195,6 +195,9 @@ class PerfDataReader {
   std::string truncated_;
   bool header_sent_ = false;
   std::vector<std::pair<uint64_t, size_t>> id_index_;  // sorted id -> attr
+  // AttrOf's last id and its attr: a record's attr is asked for twice
+  // (its time, then its fields), and the next record's id is mostly alike.
+  mutable std::pair<uint64_t, size_t> last_id_{UINT64_MAX, SIZE_MAX};
   int sample_id_pos_ = -1;  // u64 index of the id in a sample; -1: none
   int trailer_id_pos_ = -1;  // u64 index from the end of a trailer
   std::unique_ptr<Decompressor> zstd_;

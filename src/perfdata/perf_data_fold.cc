@@ -229,13 +229,20 @@ class Replayer : public PerfDataReader::Visitor {
   // Whether the parser may take the sample's header by its fields: the
   // line perf script prints for it, "<comm> <tid> [...]" (or
   // "<comm> <pid>/<tid>") up to "<period> <event>: ", reads back as them.
-  bool PlainHeader(const PerfAttr& a, const Thread& t) const {
+  bool PlainHeader(const PerfAttr& a, const Thread& t) {
     if (!lines_ || !(a.sample_type & abi::kSampleTid)) return false;
     if (static_cast<int32_t>(sample_.tid) < 0) return false;  // not digits
     if (header_style_.pid_tid && static_cast<int32_t>(sample_.pid) < 0) {
       return false;
     }
-    return lines_->PlainHeader(t.comm, a.name);
+    // The answer for the last comm and event, which the next sample
+    // mostly shares.
+    if (&a != plain_attr_ || t.comm != plain_comm_) {
+      plain_attr_ = &a;
+      plain_comm_ = t.comm;
+      plain_ = lines_->PlainHeader(t.comm, a.name);
+    }
+    return plain_;
   }
 
   // The header of a held sample to the parser: its line, or its fields.
@@ -516,6 +523,9 @@ class Replayer : public PerfDataReader::Visitor {
   bool srcline_;  // each frame followed by its source line
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
   SampleHeaderStyle header_style_;
+  const PerfAttr* plain_attr_ = nullptr;  // PlainHeader's last question
+  std::string plain_comm_;                // ...
+  bool plain_ = false;                    // ... and answer
   PerfSample sample_;
   std::string out_;         // the text not yet emitted (lines_: the line)
   std::string line_;        // a stack line for lines_
