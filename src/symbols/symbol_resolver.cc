@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 
@@ -181,14 +182,15 @@ const std::string& SymbolResolver::Name(Dso* dso, uint64_t addr) {
   if (it != dso->names.end()) return it->second;
   if (!dso->loaded) Load(dso);
   const Symbol* sym = dso->table.Find(addr);
-  std::string text;
+  std::string text = "[unknown]";
   if (sym) {
-    char off[32];
-    std::snprintf(off, sizeof off, "+0x%llx",
-                  static_cast<unsigned long long>(addr - sym->start));
-    text = SymbolTable::Display(*sym) + off;
-  } else {
-    text = "[unknown]";
+    auto [shown, added] = dso->shown.try_emplace(sym);
+    if (added) shown->second = SymbolTable::Display(*sym);
+    char off[24];
+    auto r = std::to_chars(off, off + sizeof off, addr - sym->start, 16);
+    text = shown->second;
+    text += "+0x";
+    text.append(off, r.ptr);
   }
   return dso->names.emplace(addr, std::move(text)).first->second;
 }

@@ -76,6 +76,9 @@ struct Dso {
   SymbolTable table;
   // Address (in the DSO's symbol space) -> "sym+0xoff" or "[unknown]".
   std::unordered_map<uint64_t, std::string> names;
+  // Name's demangled symbol names, by symbol: a symbol hit at many
+  // addresses is demangled once.
+  std::unordered_map<const Symbol*, std::string> shown;
 };
 
 /// A code address in a DSO: the key of the per-location caches of the
