@@ -121,6 +121,37 @@ TEST_CASE("FrameMerger merges sorted lines into frames") {
                                         "a@1:0-6", "x@1:6-10", "@0:0-10"});
 }
 
+// The frames of `lines` merged, as "name@depth:start-end" in closing order.
+std::vector<std::string> MergedFrames(std::initializer_list<const char*> lines) {
+  FrameMerger m(NoMinWidth(), false);
+  for (const char* line : lines) m.AddLine(line);
+  m.Finish();
+  std::vector<std::string> got;
+  for (const FlameFrame& f : m.frames()) {
+    got.push_back(std::string(m.names().Get(f.name)) + "@" +
+                  std::to_string(f.depth) + ":" +
+                  std::to_string(static_cast<int>(f.stime)) + "-" +
+                  std::to_string(static_cast<int>(f.etime)));
+  }
+  return got;
+}
+
+TEST_CASE("FrameMerger shares whole frames only, as split on ';' gives them") {
+  // "a;b" and "a;bc" share the bytes "a;b" but only the frame a.
+  CHECK(MergedFrames({"a;b 1", "a;bc 2"}) ==
+        std::vector<std::string>{"b@2:0-1", "bc@2:1-3", "a@1:0-3", "@0:0-3"});
+  // A shorter stack ends inside the longer one's frames.
+  CHECK(MergedFrames({"a;b;c 1", "a;b 2", "a 4"}) ==
+        std::vector<std::string>{"c@3:0-1", "b@2:0-3", "a@1:0-7", "@0:0-7"});
+  // Trailing ';' add no frame; an empty frame inside a stack is a frame.
+  CHECK(MergedFrames({"a;;b 1", "a;;b;; 2", "a;;c 1", "a; 1"}) ==
+        std::vector<std::string>{"b@3:0-3", "c@3:3-4", "@2:0-4", "a@1:0-5",
+                                 "@0:0-5"});
+  // An empty stack is the root alone; ";x" starts with an empty frame.
+  CHECK(MergedFrames({" 1", ";x 2", "x 1"}) ==
+        std::vector<std::string>{"x@2:1-3", "@1:1-3", "x@1:3-4", "@0:0-4"});
+}
+
 TEST_CASE("FrameMerger drops frames below --minwidth and counts bad lines") {
   MinWidth mw;
   mw.value = 10;
