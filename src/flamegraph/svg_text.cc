@@ -1,5 +1,6 @@
 #include "flamegraph/svg_text.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,7 +40,17 @@ void AppendXmlEscaped(std::string_view s, std::string* out) {
 }
 
 void AppendFixed(double v, int decimals, std::string* out) {
+  // std::to_chars with a precision prints what printf's "%.*f" prints, much
+  // faster; printf stays for what does not fit the buffer and for inf/nan.
   char buf[512];
+  if (std::isfinite(v)) {
+    std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v,
+                                           std::chars_format::fixed, decimals);
+    if (r.ec == std::errc()) {
+      out->append(buf, static_cast<size_t>(r.ptr - buf));
+      return;
+    }
+  }
   int n = std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   if (n < 0) return;
   if (static_cast<size_t>(n) < sizeof buf) {
