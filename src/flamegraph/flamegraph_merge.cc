@@ -173,13 +173,14 @@ size_t FrameMerger::SharedFrames(std::string_view stack) const {
 void FrameMerger::CloseFrom(size_t depth) {
   if (open_.size() <= depth) return;
   double key = EndTimeKey();
+  double threshold = min_width_.Threshold(time_.AsDouble());
   if (key != closed_key_) {
     closed_.clear();
     closed_names_.clear();
     closed_key_ = key;
+    if (frames_.size() >= prune_at_) Prune(threshold);
   }
   size_t earlier_closed = closed_.size();
-  double threshold = min_width_.Threshold(time_.AsDouble());
   for (size_t d = open_.size(); d-- > depth;) {
     Close(d, key, threshold, earlier_closed);
   }
@@ -251,6 +252,17 @@ void FrameMerger::Close(size_t depth, double etime, double threshold,
   closed_.push_back(Closed{static_cast<uint32_t>(closed_names_.size()),
                            static_cast<uint32_t>(name.size()), depth, index});
   closed_names_.append(name);
+}
+
+// Frames narrower than the threshold so far stay narrower than the final one
+// (the total only grows), and no closed_ entry points at them once closed_
+// is cleared: dropping them early keeps frames_ near the size of what will
+// be drawn instead of every frame that was wide enough at the start.
+void FrameMerger::Prune(double threshold) {
+  std::erase_if(frames_, [&](const FlameFrame& f) {
+    return f.width < threshold;
+  });
+  prune_at_ = std::max(kFirstPrune, 2 * frames_.size());
 }
 
 void FrameMerger::Finish() {

@@ -122,6 +122,9 @@ class FrameMerger {
                 double delta);
   void Close(size_t depth, double etime, double threshold,
              size_t earlier_closed);
+  // Drops the frames narrower than `threshold`; call only with closed_
+  // empty (it holds indices in frames_).
+  void Prune(double threshold);
   double Width(const Open& o, double etime) const;
   double EndTimeKey() const;
   std::string_view OpenName(const Open& o) const {
@@ -133,6 +136,9 @@ class FrameMerger {
   bool chain_;
   StringInterner names_;
   std::vector<FlameFrame> frames_;
+  // frames_ is pruned when it reaches this size (then twice what is left).
+  static constexpr size_t kFirstPrune = 4096;
+  size_t prune_at_ = kFirstPrune;
   // The open frames: the root, then one per frame of stack_.
   std::vector<Open> open_;
   // The frames of the last line, ';'-separated, trailing ';' removed (Perl's

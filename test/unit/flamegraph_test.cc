@@ -3,6 +3,7 @@
 // test/golden/flamesvg.sh against its real output.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,33 @@ TEST_CASE("FrameMerger: zero-count lines reuse flamegraph.pl's node keys") {
     }
   }
   CHECK(b_frames == 1);
+}
+
+TEST_CASE("FrameMerger drops early frames that end below the final --minwidth") {
+  // 20,000 one-sample leaves are wide enough when they close (the total is
+  // small then) but not at the end; frames_ is pruned along the way, and
+  // zero-count lines after a prune still replace their key's frame.
+  FrameMerger m(MinWidth(), false);  // 0.1 px of 1180
+  char line[64];
+  for (int i = 0; i < 20000; ++i) {
+    std::snprintf(line, sizeof line, "a;f%05d 1", i);
+    m.AddLine(line);
+  }
+  m.AddLine("b;c 1000000");
+  m.AddLine("d;c 0");
+  // Closes the second c at the end time of the first: flamegraph.pl keys
+  // both "c;2;1020000", so the frame drawn starts where the second does.
+  m.AddLine("e 1000000");
+  m.Finish();
+  std::vector<std::string> got;
+  for (const FlameFrame& f : m.frames()) {
+    got.push_back(std::string(m.names().Get(f.name)) + "@" +
+                  std::to_string(f.depth) + ":" +
+                  std::to_string(static_cast<int>(f.width)));
+  }
+  // c's second closing set its width to 0: it is gone with the leaves.
+  CHECK(got == std::vector<std::string>{"a@1:20000", "b@1:1000000",
+                                        "e@1:1000000", "@0:2020000"});
 }
 
 TEST_CASE("FrameMerger::LimitFrames keeps the widest frames") {
