@@ -181,8 +181,13 @@ void FrameMerger::CloseFrom(size_t depth) {
     if (frames_.size() >= prune_at_) Prune(threshold);
   }
   size_t earlier_closed = closed_.size();
+  // The names closing are the end of stack_: copied at once.
+  size_t names_from = open_[depth].name_begin;
+  size_t names_at = closed_names_.size();
+  closed_names_.append(stack_, names_from);
   for (size_t d = open_.size(); d-- > depth;) {
-    Close(d, key, threshold, earlier_closed);
+    Close(d, key, threshold, earlier_closed,
+          names_at + open_[d].name_begin - names_from);
   }
   open_.resize(depth);
 }
@@ -216,11 +221,12 @@ double FrameMerger::Width(const Open& o, double etime) const {
   return etime - o.stime;
 }
 
-// Closes open_[depth] at `etime`. Only the frames closed by earlier lines
-// at the same key (the first `earlier_closed`) can share its key: this
-// line closes one frame per depth.
+// Closes open_[depth] at `etime`; its name was copied to closed_names_ at
+// `closed_name_at`. Only the frames closed by earlier lines at the same key
+// (the first `earlier_closed`) can share its key: this line closes one
+// frame per depth.
 void FrameMerger::Close(size_t depth, double etime, double threshold,
-                        size_t earlier_closed) {
+                        size_t earlier_closed, size_t closed_name_at) {
   const Open& o = open_[depth];
   std::string_view name = OpenName(o);
   for (size_t i = 0; i < earlier_closed; ++i) {
@@ -249,9 +255,8 @@ void FrameMerger::Close(size_t depth, double etime, double threshold,
                                  static_cast<uint32_t>(depth), o.stime, etime,
                                  width, o.delta, o.has_delta});
   }
-  closed_.push_back(Closed{static_cast<uint32_t>(closed_names_.size()),
+  closed_.push_back(Closed{static_cast<uint32_t>(closed_name_at),
                            static_cast<uint32_t>(name.size()), depth, index});
-  closed_names_.append(name);
 }
 
 // Frames narrower than the threshold so far stay narrower than the final one

@@ -121,7 +121,7 @@ class FrameMerger {
   void OpenFrom(size_t depth, std::string_view stack, bool has_delta,
                 double delta);
   void Close(size_t depth, double etime, double threshold,
-             size_t earlier_closed);
+             size_t earlier_closed, size_t closed_name_at);
   // Drops the frames narrower than `threshold`; call only with closed_
   // empty (it holds indices in frames_).
   void Prune(double threshold);
