@@ -36,10 +36,16 @@ Utf8Sequence DecodeUtf8(std::string_view s, size_t i) {
 
 namespace {
 
-// The length of the all-ASCII prefix of `s`, read eight bytes at a time.
+// The length of the all-ASCII prefix of `s`, read 32 bytes, then eight
+// bytes at a time.
 size_t AsciiPrefix(std::string_view s) {
   constexpr uint64_t kHighBits = 0x8080808080808080u;
   size_t i = 0;
+  for (; i + 32 <= s.size(); i += 32) {
+    uint64_t words[4];
+    std::memcpy(words, s.data() + i, 32);
+    if (((words[0] | words[1] | words[2] | words[3]) & kHighBits) != 0) break;
+  }
   for (; i + 8 <= s.size(); i += 8) {
     uint64_t word;
     std::memcpy(&word, s.data() + i, 8);
