@@ -8,9 +8,26 @@
 #include "base/perl_number.h"
 
 namespace flamefold {
+namespace {
+
+// Printable ASCII that XML text and attributes take as it is.
+bool IsPlainXml(unsigned char c) {
+  return c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' &&
+         c != '"' && c != '\'';
+}
+
+}  // namespace
+
 void AppendXmlEscaped(std::string_view s, std::string* out) {
   size_t i = 0;
   while (i < s.size()) {
+    size_t plain = i;
+    while (plain < s.size() && IsPlainXml(static_cast<unsigned char>(s[plain]))) {
+      ++plain;
+    }
+    out->append(s.data() + i, plain - i);  // most names are all plain
+    i = plain;
+    if (i == s.size()) break;
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       const Utf8Sequence seq = DecodeUtf8(s, i);
