@@ -28,6 +28,7 @@ if [ -f "$PERL_FG" ]; then
   perl "$PERL_FG" "$input" > "$TMP/perl.svg" 2>/dev/null
   svgs+=("flamegraph.pl=$TMP/perl.svg")
 fi
-echo "input: $input; SVGs: flamesvg $(du -k "$TMP/flamesvg.svg" | cut -f1) KB" \
-  "${svgs[1]:+, flamegraph.pl $(du -k "$TMP/perl.svg" | cut -f1) KB}"
+sizes="flamesvg $(du -k "$TMP/flamesvg.svg" | cut -f1) KB"
+[ -f "$TMP/perl.svg" ] && sizes+=", flamegraph.pl $(du -k "$TMP/perl.svg" | cut -f1) KB"
+echo "input: $input; SVGs: $sizes"
 node "$HERE/bench-zoom.js" "${svgs[@]}"
