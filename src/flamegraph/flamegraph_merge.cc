@@ -255,8 +255,8 @@ void FrameMerger::Close(size_t depth, double etime, double threshold,
                                  static_cast<uint32_t>(depth), o.stime, etime,
                                  width, o.delta, o.has_delta});
   }
-  closed_.push_back(Closed{static_cast<uint32_t>(closed_name_at),
-                           static_cast<uint32_t>(name.size()), depth, index});
+  closed_.push_back(Closed{closed_name_at, static_cast<uint32_t>(name.size()),
+                           depth, index});
 }
 
 // Frames narrower than the threshold so far stay narrower than the final one

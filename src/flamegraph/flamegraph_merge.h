@@ -107,7 +107,7 @@ class FrameMerger {
   // A frame closed at the current end-time key; its name is
   // closed_names_[name_begin, name_begin + name_size).
   struct Closed {
-    uint32_t name_begin;
+    size_t name_begin;  // zero-count lines can pile up names past 4 GiB
     uint32_t name_size;
     size_t depth;
     int64_t frame;  // index in frames_, or -1 when dropped
