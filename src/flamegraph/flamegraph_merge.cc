@@ -197,9 +197,8 @@ void FrameMerger::OpenFrom(size_t depth, std::string_view stack,
   stack_.assign(stack);
   double now = time_.AsDouble();
   auto open = [&](size_t begin, size_t end, bool leaf) {
-    open_.push_back(Open{static_cast<uint32_t>(begin),
-                         static_cast<uint32_t>(end), now, leaf ? delta : 0,
-                         has_delta, time_.is_integer(), time_.uint_value()});
+    open_.push_back(Open{begin, end, now, leaf ? delta : 0, has_delta,
+                         time_.is_integer(), time_.uint_value()});
   };
   if (depth == 0) open(0, 0, stack.empty());
   if (stack.empty()) return;

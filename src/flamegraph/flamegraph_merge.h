@@ -96,8 +96,8 @@ class FrameMerger {
   // A frame of the current stack, still growing. Its name is
   // stack_[name_begin, name_end) (the root's is empty).
   struct Open {
-    uint32_t name_begin;
-    uint32_t name_end;
+    size_t name_begin;
+    size_t name_end;
     double stime;
     double delta;
     bool has_delta;
