@@ -1,17 +1,39 @@
 #!/bin/bash
-# bench-svg.sh [STACKS]: flamesvg vs flamegraph.pl on a generated folded file
-# of STACKS distinct stacks (default 100000, about 16 MB; depth 5-40 over 3000
-# names, shared prefixes, sorted as flamefold writes it). Prints
-# the time and peak RSS of both in the same run, and the ratios; checks the
-# two graphs have the same frames. Needs /usr/bin/time; flamegraph.pl from
-# FLAMEGRAPH_PL (default /tmp/FlameGraph/flamegraph.pl; skipped if absent).
+# bench-svg.sh [STACKS | cxx-service]: flamesvg vs flamegraph.pl on one folded
+# file, in the same run.
+#   STACKS (default 100000): a generated file of STACKS distinct stacks
+#     (about 16 MB; depth 5-40 over 3000 short names, shared prefixes, sorted
+#     as flamefold writes it).
+#   cxx-service: the fold of the 200 MiB transcript shaped like large C++
+#     services (60 MB, 74,557 stacks of long template names; corpus.sh makes
+#     it in bench/out/ with flamefold, once).
+# Prints flamesvg's time (median and range of $RUNS runs, default 5) and
+# peak RSS, the same from standard input and on the lines shuffled, one run
+# of flamegraph.pl ($PERL_RUNS, default 1), the ratios, and checks the two
+# graphs have the same frames. BASELINE=path/to/flamesvg times another build
+# (say main's) the same way, in the same run, for a before/after.
+# Needs /usr/bin/time; flamegraph.pl from FLAMEGRAPH_PL (default
+# /tmp/FlameGraph/flamegraph.pl; skipped if absent).
 set -eu
-stacks=${1:-100000}
-BUILD_DIR=${BUILD_DIR:-build}
-SVG=$BUILD_DIR/src/tools/flamesvg
+corpus=${1:-100000}
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUILD_DIR=${BUILD_DIR:-$HERE/../build}
+RUNS=${RUNS:-5}
+PERL_RUNS=${PERL_RUNS:-1}
 PERL_FG=${FLAMEGRAPH_PL:-/tmp/FlameGraph/flamegraph.pl}
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-python3 - "$stacks" > "$TMP/in.folded" <<'PY'
+# Copies, so that a build running meanwhile cannot change them between runs.
+cp "$BUILD_DIR/src/tools/flamesvg" "$TMP/flamesvg"
+SVG=$TMP/flamesvg
+if [ -n "${BASELINE:-}" ]; then cp "$BASELINE" "$TMP/baseline"; fi
+. "$HERE/corpus.sh"
+
+if [ "$corpus" = cxx-service ]; then
+  input=$(cxx_service_fold "$HERE/out" "$BUILD_DIR/src/tools/flamefold")
+  echo "input: $input ($(wc -l < "$input") stacks, $(du -m "$input" | cut -f1) MB)"
+else
+  input=$TMP/in.folded
+  python3 - "$corpus" > "$input" <<'PY'
 import random, sys
 n = int(sys.argv[1])
 rng = random.Random(42)
@@ -31,29 +53,60 @@ while len(lines) < n:
 lines.sort()
 sys.stdout.write("\n".join(lines) + "\n")
 PY
-size=$(du -m "$TMP/in.folded" | cut -f1)
-echo "input: $stacks distinct stacks, ${size} MB (sorted, as flamefold writes it)"
-measure() {  # measure LABEL CMD...: prints seconds and peak RSS in MB
-  local label=$1; shift
-  /usr/bin/time -f "%e %M" -o "$TMP/time.$label" "$@" > "$TMP/$label.svg" 2>/dev/null || true
-  read -r secs kb < "$TMP/time.$label"
-  echo "$label: ${secs} s, $((kb / 1024)) MB peak RSS"
-  eval "${label}_s=$secs; ${label}_kb=$kb"
+  echo "input: $corpus distinct stacks, $(du -m "$input" | cut -f1) MB (sorted, as flamefold writes it)"
+fi
+cat "$input" > /dev/null  # into the page cache
+
+# measure LABEL RUNS CMD...: runs CMD (stdout to $TMP/LABEL.svg) RUNS times;
+# prints the median and range of the wall time (from the clock in
+# nanoseconds) and the largest peak RSS; sets LABEL_s to the median and
+# LABEL_kb to the RSS.
+measure() {
+  local label=$1 runs=$2 i start end kb rss=0 times=()
+  shift 2
+  for i in $(seq "$runs"); do
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$TMP/rss" "$@" > "$TMP/$label.svg" 2>/dev/null || true
+    end=$(date +%s%N)
+    times+=("$(( (end - start) / 1000000 ))")
+    read -r kb < "$TMP/rss"
+    [ "$kb" -gt "$rss" ] && rss=$kb
+  done
+  local summary
+  summary=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 }
+    END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+          printf "%.3f %.3f %.3f", m / 1000, v[1] / 1000, v[NR] / 1000 }')
+  read -r med lo hi <<< "$summary"
+  if [ "$runs" -gt 1 ]; then
+    echo "$label: ${med} s (${lo}-${hi} s, median of $runs), $((rss / 1024)) MB peak RSS"
+  else
+    echo "$label: ${med} s, $((rss / 1024)) MB peak RSS"
+  fi
+  eval "${label}_s=$med; ${label}_kb=$rss"
 }
-measure flamesvg "$SVG" "$TMP/in.folded"
-measure flamesvg_stdin sh -c "'$SVG' < '$TMP/in.folded'"
-sort -R --random-source=<(yes) "$TMP/in.folded" > "$TMP/shuffled.folded"
-measure flamesvg_unsorted "$SVG" "$TMP/shuffled.folded"
+measure flamesvg "$RUNS" "$SVG" "$input"
+if [ -n "${BASELINE:-}" ]; then
+  measure baseline "$RUNS" "$TMP/baseline" "$input"
+  cmp -s "$TMP/baseline.svg" "$TMP/flamesvg.svg" &&
+    echo "baseline: the same SVG" || echo "baseline: the SVGs differ"
+fi
+measure flamesvg_stdin "$RUNS" sh -c "'$SVG' < '$input'"
+sort -R --random-source=<(yes) "$input" > "$TMP/shuffled.folded"
+measure flamesvg_unsorted "$RUNS" "$SVG" "$TMP/shuffled.folded"
 if [ -f "$PERL_FG" ]; then
-  measure perl perl "$PERL_FG" "$TMP/in.folded"
-  python3 - "$perl_s" "$flamesvg_s" "$perl_kb" "$flamesvg_kb" <<'PY'
+  measure perl "$PERL_RUNS" perl "$PERL_FG" "$input"
+  python3 - "$perl_s" "$flamesvg_s" "$perl_kb" "$flamesvg_kb" "${baseline_s:-}" <<'PY'
 import sys
-ps, fs, pk, fk = map(float, sys.argv[1:])
-print("speed-up: %.1fx   memory: %.1fx less" % (ps / max(fs, 0.01), pk / max(fk, 1)))
+perl, ours, perl_kb, ours_kb = map(float, sys.argv[1:5])
+print("speed-up: %.1fx flamegraph.pl   memory: %.1fx less"
+      % (perl / max(ours, 0.001), perl_kb / max(ours_kb, 1)))
+if sys.argv[5]:
+    base = float(sys.argv[5])
+    print("baseline: %.1fx flamegraph.pl; flamesvg %.2fx the baseline"
+          % (perl / max(base, 0.001), base / max(ours, 0.001)))
 PY
   # The frame-by-frame comparison the golden tests use.
-  python3 "$(dirname "$0")/../test/golden/svgframes.py" "$TMP/flamesvg.svg" \
-    "$TMP/perl.svg"
+  python3 "$HERE/../test/golden/svgframes.py" "$TMP/flamesvg.svg" "$TMP/perl.svg"
 else
   echo "flamegraph.pl not found at $PERL_FG: no comparison"
 fi

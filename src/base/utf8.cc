@@ -1,5 +1,8 @@
 #include "base/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace flamefold {
 
 Utf8Sequence DecodeUtf8(std::string_view s, size_t i) {
@@ -31,10 +34,33 @@ Utf8Sequence DecodeUtf8(std::string_view s, size_t i) {
   return {cp, length, true};
 }
 
+namespace {
+
+// The length of the all-ASCII prefix of `s`, read 32 bytes, then eight
+// bytes at a time.
+size_t AsciiPrefix(std::string_view s) {
+  constexpr uint64_t kHighBits = 0x8080808080808080u;
+  size_t i = 0;
+  for (; i + 32 <= s.size(); i += 32) {
+    uint64_t words[4];
+    std::memcpy(words, s.data() + i, 32);
+    if (((words[0] | words[1] | words[2] | words[3]) & kHighBits) != 0) break;
+  }
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    if ((word & kHighBits) != 0) break;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
+}  // namespace
+
 bool IsValidUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
+  for (size_t i = AsciiPrefix(s); i < s.size();) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
+      i += AsciiPrefix(s.substr(i));
       continue;
     }
     const Utf8Sequence seq = DecodeUtf8(s, i);
@@ -62,6 +88,11 @@ void AppendValidUtf8(std::string_view s, std::string* out) {
 }
 
 uint32_t NextCodePoint(std::string_view s, size_t* pos) {
+  const unsigned char first = static_cast<unsigned char>(s[*pos]);
+  if (first < 0x80) {  // ASCII, most names: no decoding
+    ++*pos;
+    return first;
+  }
   const Utf8Sequence seq = DecodeUtf8(s, *pos);
   *pos += seq.valid ? seq.length : 1;
   return seq.valid ? seq.code_point : static_cast<unsigned char>(s[*pos - 1]);

@@ -1,9 +1,11 @@
 #include "flamegraph/flamegraph_merge.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "collapse/folded.h"
 
@@ -121,33 +123,92 @@ void FrameMerger::AddLine(std::string_view line) {
     chain_buf_ = ChainAnnotate(stack);
     stack = chain_buf_;
   }
-  PerlSplit(stack, ";", &fields_);
-  fields_.insert(fields_.begin(), std::string_view());
-  Flow(fields_, has_delta, delta);
+  while (!stack.empty() && stack.back() == ';') stack.remove_suffix(1);
+  size_t same = SharedFrames(stack);
+  CloseFrom(same);
+  OpenFrom(same, stack, has_delta, delta);
   time_.Add(width);
 }
 
-void FrameMerger::Flow(const std::vector<std::string_view>& stack,
-                       bool has_delta, double delta) {
-  size_t same = 0;
-  while (same < open_.size() && same < stack.size() &&
-         open_[same].name == stack[same]) {
+namespace {
+
+// The length of the longest common prefix of `a` and `b`, compared eight
+// bytes at a time (stacks of sorted lines share most of their bytes).
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size());
+  size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x, y;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      if (x != y) return i + static_cast<size_t>(std::countr_zero(x ^ y) / 8);
+    }
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+}  // namespace
+
+size_t FrameMerger::SharedFrames(std::string_view stack) const {
+  if (open_.empty()) return 0;
+  if (stack.empty() || stack_.empty()) return 1;  // the root alone
+  size_t common = CommonPrefix(stack, stack_);
+  // The open frames' ends grow with depth: those ending before `common` are
+  // shared (a ';' follows them in both stacks), and so is the one ending at
+  // `common` when the new stack's frame ends there too.
+  auto it = std::lower_bound(open_.begin() + 1, open_.end(), common,
+                             [](const Open& o, size_t at) {
+                               return o.name_end < at;
+                             });
+  size_t same = static_cast<size_t>(it - open_.begin());
+  if (it != open_.end() && it->name_end == common &&
+      (common == stack.size() || stack[common] == ';')) {
     ++same;
   }
-  if (open_.size() > same) {
-    double key = EndTimeKey();
-    if (key != closed_key_) {
-      closed_.clear();
-      closed_key_ = key;
-    }
-    for (size_t d = open_.size(); d-- > same;) Close(d, key);
-    open_.resize(same);
+  return same;
+}
+
+void FrameMerger::CloseFrom(size_t depth) {
+  if (open_.size() <= depth) return;
+  double key = EndTimeKey();
+  double threshold = min_width_.Threshold(time_.AsDouble());
+  if (key != closed_key_) {
+    closed_.clear();
+    closed_names_.clear();
+    closed_key_ = key;
+    if (frames_.size() >= prune_at_) Prune(threshold);
   }
+  size_t earlier_closed = closed_.size();
+  // The names closing are the end of stack_: copied at once.
+  size_t names_from = open_[depth].name_begin;
+  size_t names_at = closed_names_.size();
+  closed_names_.append(stack_, names_from);
+  for (size_t d = open_.size(); d-- > depth;) {
+    Close(d, key, threshold, earlier_closed,
+          names_at + open_[d].name_begin - names_from);
+  }
+  open_.resize(depth);
+}
+
+void FrameMerger::OpenFrom(size_t depth, std::string_view stack,
+                           bool has_delta, double delta) {
+  stack_.assign(stack);
   double now = time_.AsDouble();
-  for (size_t d = same; d < stack.size(); ++d) {
-    open_.push_back(Open{std::string(stack[d]), now,
-                         d + 1 == stack.size() ? delta : 0, has_delta,
+  auto open = [&](size_t begin, size_t end, bool leaf) {
+    open_.push_back(Open{begin, end, now, leaf ? delta : 0, has_delta,
                          time_.is_integer(), time_.uint_value()});
+  };
+  if (depth == 0) open(0, 0, stack.empty());
+  if (stack.empty()) return;
+  // The first frame not shared starts after the last shared one's ';'.
+  size_t pos = open_.size() <= 1 ? 0 : open_.back().name_end + 1;
+  while (pos <= stack.size()) {
+    size_t semi = stack.find(';', pos);
+    if (semi == std::string_view::npos) semi = stack.size();
+    open(pos, semi, semi == stack.size());
+    pos = semi + 1;
   }
 }
 
@@ -159,10 +220,21 @@ double FrameMerger::Width(const Open& o, double etime) const {
   return etime - o.stime;
 }
 
-void FrameMerger::Close(size_t depth, double etime) {
-  Open& o = open_[depth];
-  for (Closed& c : closed_) {
-    if (c.depth != depth || c.name != o.name) continue;
+// Closes open_[depth] at `etime`; its name was copied to closed_names_ at
+// `closed_name_at`. Only the frames closed by earlier lines at the same key
+// (the first `earlier_closed`) can share its key: this line closes one
+// frame per depth.
+void FrameMerger::Close(size_t depth, double etime, double threshold,
+                        size_t earlier_closed, size_t closed_name_at) {
+  const Open& o = open_[depth];
+  std::string_view name = OpenName(o);
+  for (size_t i = 0; i < earlier_closed; ++i) {
+    const Closed& c = closed_[i];
+    if (c.depth != depth ||
+        std::string_view(closed_names_).substr(c.name_begin, c.name_size) !=
+            name) {
+      continue;
+    }
     if (c.frame >= 0) {
       FlameFrame& f = frames_[static_cast<size_t>(c.frame)];
       f.stime = o.stime;
@@ -176,22 +248,35 @@ void FrameMerger::Close(size_t depth, double etime) {
   }
   int64_t index = -1;
   double width = Width(o, etime);
-  if (!(width < min_width_.Threshold(time_.AsDouble()))) {
+  if (!(width < threshold)) {
     index = static_cast<int64_t>(frames_.size());
-    frames_.push_back(FlameFrame{names_.Intern(o.name),
+    frames_.push_back(FlameFrame{names_.Intern(name),
                                  static_cast<uint32_t>(depth), o.stime, etime,
                                  width, o.delta, o.has_delta});
   }
-  closed_.push_back(Closed{std::move(o.name), depth, index});
+  closed_.push_back(Closed{closed_name_at, static_cast<uint32_t>(name.size()),
+                           depth, index});
+}
+
+// Frames narrower than the threshold so far stay narrower than the final one
+// (the total only grows), and no closed_ entry points at them once closed_
+// is cleared: dropping them early keeps frames_ near the size of what will
+// be drawn instead of every frame that was wide enough at the start.
+void FrameMerger::Prune(double threshold) {
+  std::erase_if(frames_, [&](const FlameFrame& f) {
+    return f.width < threshold;
+  });
+  prune_at_ = std::max(kFirstPrune, 2 * frames_.size());
 }
 
 void FrameMerger::Finish() {
-  Flow({}, false, 0);
+  CloseFrom(0);
   double threshold = min_width_.Threshold(time_.AsDouble());
   std::erase_if(frames_, [&](const FlameFrame& f) {
     return f.width < threshold;
   });
   closed_.clear();
+  closed_names_.clear();
   depth_max_ = 0;
   for (const FlameFrame& f : frames_) depth_max_ = std::max(depth_max_, f.depth);
 }

@@ -93,41 +93,68 @@ class FrameMerger {
   uint32_t depth_max() const { return depth_max_; }
 
  private:
+  // A frame of the current stack, still growing. Its name is
+  // stack_[name_begin, name_end) (the root's is empty).
   struct Open {
-    std::string name;
+    size_t name_begin;
+    size_t name_end;
     double stime;
     double delta;
     bool has_delta;
     bool start_is_integer;  // Perl keeps integer times as exact integers
     uint64_t start;
   };
+  // A frame closed at the current end-time key; its name is
+  // closed_names_[name_begin, name_begin + name_size).
   struct Closed {
-    std::string name;
+    size_t name_begin;  // zero-count lines can pile up names past 4 GiB
+    uint32_t name_size;
     size_t depth;
     int64_t frame;  // index in frames_, or -1 when dropped
   };
-  void Flow(const std::vector<std::string_view>& stack, bool has_delta,
-            double delta);
-  void Close(size_t depth, double etime);
+  // How many frames of the open stack (root included) `stack` shares: the
+  // frames of its longest common prefix that end at the same place.
+  size_t SharedFrames(std::string_view stack) const;
+  // Closes the open frames from depth `depth` up, deepest first.
+  void CloseFrom(size_t depth);
+  // Makes `stack` the open stack, opening its frames from depth `depth`.
+  void OpenFrom(size_t depth, std::string_view stack, bool has_delta,
+                double delta);
+  void Close(size_t depth, double etime, double threshold,
+             size_t earlier_closed, size_t closed_name_at);
+  // Drops the frames narrower than `threshold`; call only with closed_
+  // empty (it holds indices in frames_).
+  void Prune(double threshold);
   double Width(const Open& o, double etime) const;
   double EndTimeKey() const;
+  std::string_view OpenName(const Open& o) const {
+    return std::string_view(stack_).substr(o.name_begin,
+                                           o.name_end - o.name_begin);
+  }
 
   MinWidth min_width_;
   bool chain_;
   StringInterner names_;
   std::vector<FlameFrame> frames_;
+  // frames_ is pruned when it reaches this size (then twice what is left).
+  static constexpr size_t kFirstPrune = 4096;
+  size_t prune_at_ = kFirstPrune;
+  // The open frames: the root, then one per frame of stack_.
   std::vector<Open> open_;
+  // The frames of the last line, ';'-separated, trailing ';' removed (Perl's
+  // split drops trailing empty fields).
+  std::string stack_;
   // Frames closed at the current end-time key, per depth: flamegraph.pl
   // keys nodes by "name;depth;etime", so a later frame closing with the
   // same key replaces the earlier one's start (zero-count lines do this).
   std::vector<Closed> closed_;
+  std::string closed_names_;
   double closed_key_ = -1;
   PerlNumber time_;
   double max_delta_ = 1;
   uint64_t ignored_ = 0;
   uint64_t valid_lines_ = 0;
   uint32_t depth_max_ = 0;
-  std::vector<std::string_view> fields_;
   std::string chain_buf_;
 };
 

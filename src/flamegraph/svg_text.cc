@@ -1,5 +1,6 @@
 #include "flamegraph/svg_text.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -7,9 +8,26 @@
 #include "base/perl_number.h"
 
 namespace flamefold {
+namespace {
+
+// Printable ASCII that XML text and attributes take as it is.
+bool IsPlainXml(unsigned char c) {
+  return c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' &&
+         c != '"' && c != '\'';
+}
+
+}  // namespace
+
 void AppendXmlEscaped(std::string_view s, std::string* out) {
   size_t i = 0;
   while (i < s.size()) {
+    size_t plain = i;
+    while (plain < s.size() && IsPlainXml(static_cast<unsigned char>(s[plain]))) {
+      ++plain;
+    }
+    out->append(s.data() + i, plain - i);  // most names are all plain
+    i = plain;
+    if (i == s.size()) break;
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       const Utf8Sequence seq = DecodeUtf8(s, i);
@@ -39,7 +57,17 @@ void AppendXmlEscaped(std::string_view s, std::string* out) {
 }
 
 void AppendFixed(double v, int decimals, std::string* out) {
+  // std::to_chars with a precision prints what printf's "%.*f" prints, much
+  // faster; printf stays for what does not fit the buffer and for inf/nan.
   char buf[512];
+  if (std::isfinite(v)) {
+    std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v,
+                                           std::chars_format::fixed, decimals);
+    if (r.ec == std::errc()) {
+      out->append(buf, static_cast<size_t>(r.ptr - buf));
+      return;
+    }
+  }
   int n = std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   if (n < 0) return;
   if (static_cast<size_t>(n) < sizeof buf) {

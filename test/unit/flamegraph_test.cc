@@ -3,6 +3,7 @@
 // test/golden/flamesvg.sh against its real output.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,37 @@ TEST_CASE("FrameMerger merges sorted lines into frames") {
                                         "a@1:0-6", "x@1:6-10", "@0:0-10"});
 }
 
+// The frames of `lines` merged, as "name@depth:start-end" in closing order.
+std::vector<std::string> MergedFrames(std::initializer_list<const char*> lines) {
+  FrameMerger m(NoMinWidth(), false);
+  for (const char* line : lines) m.AddLine(line);
+  m.Finish();
+  std::vector<std::string> got;
+  for (const FlameFrame& f : m.frames()) {
+    got.push_back(std::string(m.names().Get(f.name)) + "@" +
+                  std::to_string(f.depth) + ":" +
+                  std::to_string(static_cast<int>(f.stime)) + "-" +
+                  std::to_string(static_cast<int>(f.etime)));
+  }
+  return got;
+}
+
+TEST_CASE("FrameMerger shares whole frames only, as split on ';' gives them") {
+  // "a;b" and "a;bc" share the bytes "a;b" but only the frame a.
+  CHECK(MergedFrames({"a;b 1", "a;bc 2"}) ==
+        std::vector<std::string>{"b@2:0-1", "bc@2:1-3", "a@1:0-3", "@0:0-3"});
+  // A shorter stack ends inside the longer one's frames.
+  CHECK(MergedFrames({"a;b;c 1", "a;b 2", "a 4"}) ==
+        std::vector<std::string>{"c@3:0-1", "b@2:0-3", "a@1:0-7", "@0:0-7"});
+  // Trailing ';' add no frame; an empty frame inside a stack is a frame.
+  CHECK(MergedFrames({"a;;b 1", "a;;b;; 2", "a;;c 1", "a; 1"}) ==
+        std::vector<std::string>{"b@3:0-3", "c@3:3-4", "@2:0-4", "a@1:0-5",
+                                 "@0:0-5"});
+  // An empty stack is the root alone; ";x" starts with an empty frame.
+  CHECK(MergedFrames({" 1", ";x 2", "x 1"}) ==
+        std::vector<std::string>{"x@2:1-3", "@1:1-3", "x@1:3-4", "@0:0-4"});
+}
+
 TEST_CASE("FrameMerger drops frames below --minwidth and counts bad lines") {
   MinWidth mw;
   mw.value = 10;
@@ -165,6 +197,33 @@ TEST_CASE("FrameMerger: zero-count lines reuse flamegraph.pl's node keys") {
     }
   }
   CHECK(b_frames == 1);
+}
+
+TEST_CASE("FrameMerger drops early frames that end below the final --minwidth") {
+  // 20,000 one-sample leaves are wide enough when they close (the total is
+  // small then) but not at the end; frames_ is pruned along the way, and
+  // zero-count lines after a prune still replace their key's frame.
+  FrameMerger m(MinWidth(), false);  // 0.1 px of 1180
+  char line[64];
+  for (int i = 0; i < 20000; ++i) {
+    std::snprintf(line, sizeof line, "a;f%05d 1", i);
+    m.AddLine(line);
+  }
+  m.AddLine("b;c 1000000");
+  m.AddLine("d;c 0");
+  // Closes the second c at the end time of the first: flamegraph.pl keys
+  // both "c;2;1020000", so the frame drawn starts where the second does.
+  m.AddLine("e 1000000");
+  m.Finish();
+  std::vector<std::string> got;
+  for (const FlameFrame& f : m.frames()) {
+    got.push_back(std::string(m.names().Get(f.name)) + "@" +
+                  std::to_string(f.depth) + ":" +
+                  std::to_string(static_cast<int>(f.width)));
+  }
+  // c's second closing set its width to 0: it is gone with the leaves.
+  CHECK(got == std::vector<std::string>{"a@1:20000", "b@1:1000000",
+                                        "e@1:1000000", "@0:2020000"});
 }
 
 TEST_CASE("FrameMerger::LimitFrames keeps the widest frames") {

@@ -61,6 +61,16 @@ TEST_CASE("invalid bytes become one U+FFFD per maximal subpart") {
   CHECK_FALSE(IsValidUtf8("caf\xC3"));
   CHECK_FALSE(IsValidUtf8("\xED\xA0\x80"));
   CHECK(IsValidUtf8(Cleaned("\xE2\x82\xFF\x80\xC3")));
+  // Long ASCII runs are checked eight bytes at a time: a bad byte anywhere
+  // in or after them is still found.
+  std::string ascii(37, 'x');
+  CHECK(IsValidUtf8(ascii + "\xC3\xA9" + ascii));
+  for (size_t at : {0, 7, 8, 15, 36}) {
+    std::string bad = ascii;
+    bad[at] = '\xFF';
+    CHECK_FALSE(IsValidUtf8(bad));
+    CHECK_FALSE(IsValidUtf8("\xC3\xA9" + bad));
+  }
 }
 
 TEST_CASE("NextCodePoint counts a byte that starts no character as one") {
