@@ -27,7 +27,7 @@ void HeldSamples::Clear() {
   frames_.clear();
   later_.clear();
   samples_.clear();
-  kernel_frames_ = false;
+  kernel_frames_ = unwound_later_ = named_later_ = false;
 }
 
 }  // namespace flamefold

@@ -6,7 +6,8 @@
 // libc debug file takes a quarter of a --call-graph dwarf replay).
 // Holding the samples lets the replay go on meanwhile instead of waiting
 // at the first such frame; those frames are named when the samples are
-// let go.
+// let go. So are the frames of user DSOs whose symbols another thread
+// is still loading.
 #ifndef FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 #define FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 
@@ -25,7 +26,13 @@ namespace flamefold {
 /// let go: a kernel address, or an unwound frame (its key in
 /// HeldSamples::later()).
 struct HeldFrame {
-  enum class Kind : uint8_t { kNamed, kUnwound, kKernel, kUnwoundLater };
+  enum class Kind : uint8_t {
+    kNamed,
+    kUnwound,
+    kKernel,
+    kNamedLater,  // a frame of a DSO still loading (its key in later())
+    kUnwoundLater,
+  };
   Kind kind = Kind::kNamed;
   union {
     FrameText* named = nullptr;
@@ -68,8 +75,11 @@ class HeldSamples {
     kernel_frames_ = true;
   }
   void AddUnwoundLater(const FrameKey& k) {
-    Add(HeldFrame::Kind::kUnwoundLater)->later = later_.size();
-    later_.push_back(k);
+    AddLater(HeldFrame::Kind::kUnwoundLater, k);
+  }
+  void AddNamedLater(const FrameKey& k) {
+    AddLater(HeldFrame::Kind::kNamedLater, k);
+    named_later_ = true;
   }
   /// Ends the sample begun last.
   void End();
@@ -79,7 +89,9 @@ class HeldSamples {
   /// Whether a held sample has a kernel frame to name.
   bool kernel_frames() const { return kernel_frames_; }
   /// Whether a held sample has an unwound frame to name.
-  bool later_frames() const { return !later_.empty(); }
+  bool unwound_later() const { return unwound_later_; }
+  /// Whether a held sample has a frame of a DSO still loading to name.
+  bool named_later() const { return named_later_; }
   /// The keys of the unwound frames to name, by HeldFrame::later.
   const FrameKey& later(size_t i) const { return later_[i]; }
   /// The memory the held samples take, about.
@@ -98,6 +110,11 @@ class HeldSamples {
     bool chain, has_values;
     HeaderValues values;
   };
+  void AddLater(HeldFrame::Kind kind, const FrameKey& k) {
+    Add(kind)->later = later_.size();
+    later_.push_back(k);
+    unwound_later_ |= kind == HeldFrame::Kind::kUnwoundLater;
+  }
   HeldFrame* Add(HeldFrame::Kind kind) {
     frames_.emplace_back().kind = kind;
     return &frames_.back();
@@ -107,7 +124,7 @@ class HeldSamples {
   std::vector<HeldFrame> frames_;
   std::vector<FrameKey> later_;
   std::vector<Entry> samples_;
-  bool kernel_frames_ = false;
+  bool kernel_frames_ = false, unwound_later_ = false, named_later_ = false;
 };
 
 }  // namespace flamefold

@@ -220,7 +220,8 @@ class Replayer : public PerfDataReader::Visitor {
     held_.End();
     if (held_.bytes() < kMaxHeldBytes &&
         ((held_.kernel_frames() && symbols_->KernelPending()) ||
-         (held_.later_frames() && frames_.OpeningAhead()))) {
+         (held_.unwound_later() && frames_.OpeningAhead()) ||
+         (held_.named_later() && symbols_->Preloading()))) {
       return true;  // let go once what names them is read
     }
     return LetGo(err);
@@ -283,7 +284,17 @@ class Replayer : public PerfDataReader::Visitor {
     if (cpumode == abi::kMiscKernel) {
       held_.AddKernel(ip);
     } else {
-      held_.AddNamed(frames_.Frame(KeyOf(t, cpumode, ip)));
+      HoldUserFrame(KeyOf(t, cpumode, ip));
+    }
+  }
+
+  // A frame outside the kernel: named now, unless its DSO is still being
+  // loaded on the preloading thread.
+  void HoldUserFrame(const FrameKey& k) {
+    if (k.dso && symbols_->LoadingAhead(k.dso)) {
+      held_.AddNamedLater(k);
+    } else {
+      held_.AddNamed(frames_.Frame(k));
     }
   }
 
@@ -319,7 +330,7 @@ class Replayer : public PerfDataReader::Visitor {
       if (chain_kernel_[i]) {
         held_.AddKernel(chain_keys_[i].ip);
       } else {
-        held_.AddNamed(frames_.Frame(chain_keys_[i]));
+        HoldUserFrame(chain_keys_[i]);
       }
     }
     chain_kernel_.clear();
@@ -329,6 +340,9 @@ class Replayer : public PerfDataReader::Visitor {
   // kernel frames named now (waiting for the kernel symbols if need be).
   bool LetGo(std::string* err) {
     if (held_.size() > 1) stats_->samples_held += held_.size();
+    // Rather than wait for the preloading thread, load what it has not
+    // begun.
+    if (held_.named_later()) symbols_->HelpPreload();
     for (size_t i = 0; i < held_.size(); ++i) {
       if (!PutSample(held_.at(i), err)) {
         held_.Clear();
@@ -362,7 +376,8 @@ class Replayer : public PerfDataReader::Visitor {
 
   void PutFrame(const HeldFrame& f) {
     if (f.kind == HeldFrame::Kind::kNamed ||
-        f.kind == HeldFrame::Kind::kKernel) {
+        f.kind == HeldFrame::Kind::kKernel ||
+        f.kind == HeldFrame::Kind::kNamedLater) {
       PutFrameLine(Named(f));
       return;
     }
@@ -377,9 +392,12 @@ class Replayer : public PerfDataReader::Visitor {
     }
   }
 
-  // A named or kernel frame's text.
+  // A named, kernel or later-named frame's text.
   FrameText* Named(const HeldFrame& f) {
     if (f.kind == HeldFrame::Kind::kNamed) return f.named;
+    if (f.kind == HeldFrame::Kind::kNamedLater) {
+      return frames_.Frame(held_.later(f.later));
+    }
     return frames_.Frame(KeyOf(nullptr, abi::kMiscKernel, f.kernel_ip));
   }
 

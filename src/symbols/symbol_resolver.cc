@@ -53,10 +53,6 @@ SymbolResolver::SymbolResolver(SymbolOptions options)
   if (options_.kallsyms.empty()) options_.kallsyms = "/proc/kallsyms";
 }
 
-namespace {
-enum : uint8_t { kIdle, kLoading, kLoaded };
-}  // namespace
-
 SymbolResolver::~SymbolResolver() {
   stop_.store(true);
   if (preloader_.joinable()) preloader_.join();
@@ -66,21 +62,33 @@ SymbolResolver::~SymbolResolver() {
 void SymbolResolver::Preload(std::vector<Dso*> dsos) {
   if (dsos.empty() || preloader_.joinable()) return;
   preload_ = std::move(dsos);
+  for (Dso* dso : preload_) dso->preloaded = true;
+  preloading_.store(true);
   preloader_ = std::thread([this] {
     for (Dso* dso : preload_) {
-      if (stop_.load(std::memory_order_relaxed)) return;
+      if (stop_.load(std::memory_order_relaxed)) break;
       TryLoadUser(dso);
     }
+    preloading_.store(false, std::memory_order_release);
   });
+}
+
+void SymbolResolver::HelpPreload() {
+  for (auto it = preload_.rbegin(); it != preload_.rend() && Preloading();
+       ++it) {
+    TryLoadUser(*it);
+  }
 }
 
 // Loads `dso` unless another thread has begun it; true if it did.
 bool SymbolResolver::TryLoadUser(Dso* dso) {
-  uint8_t idle = kIdle;
-  if (!dso->load_state.compare_exchange_strong(idle, kLoading)) return false;
+  uint8_t idle = Dso::kIdle;
+  if (!dso->load_state.compare_exchange_strong(idle, Dso::kLoading)) {
+    return false;
+  }
   LoadUser(dso);
   std::lock_guard<std::mutex> lock(mu_);
-  dso->load_state.store(kLoaded);
+  dso->load_state.store(Dso::kLoaded);
   done_.notify_all();
   return true;
 }
@@ -96,7 +104,7 @@ void SymbolResolver::LoadUserOnce(Dso* dso) {
 void SymbolResolver::AwaitLoaded(Dso* dso) {
   if (dso->kind != DsoKind::kUser || TryLoadUser(dso)) return;
   std::unique_lock<std::mutex> lock(mu_);
-  done_.wait(lock, [&] { return dso->load_state.load() == kLoaded; });
+  done_.wait(lock, [&] { return dso->load_state.load() == Dso::kLoaded; });
 }
 
 void SymbolResolver::PreloadKernel() {

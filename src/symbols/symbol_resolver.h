@@ -58,7 +58,9 @@ struct Dso {
   // has to say waits in `load_warnings` until the DSO is first used, so
   // that warnings come as without preloading (in order of first use, and
   // none for a DSO never used).
-  std::atomic<uint8_t> load_state{0};
+  enum LoadState : uint8_t { kIdle, kLoading, kLoaded };
+  std::atomic<uint8_t> load_state{kIdle};
+  bool preloaded = false;  // in Preload's list (set before its thread runs)
   int8_t elf_object = -1;  // HasElfObject's answer; -1: not asked yet
   std::vector<std::string> load_warnings;
   // Set when a user DSO is loaded: the file its symbols came from (where
@@ -144,6 +146,21 @@ class SymbolResolver {
   /// dso__type): perf unwinds a process's --call-graph dwarf samples only
   /// once one of its mappings is such an object. Cached; needs no symbols.
   bool HasElfObject(Dso* dso);
+  /// Whether `dso` is a user DSO still to be loaded by Preload's thread,
+  /// so that naming one of its frames now would wait: a caller with other
+  /// work may do it first. Never blocks.
+  bool LoadingAhead(const Dso* dso) const {
+    return dso->preloaded && dso->load_state.load() != Dso::kLoaded &&
+           preloading_.load(std::memory_order_acquire);
+  }
+  /// Whether Preload's thread is still loading. Never blocks.
+  bool Preloading() const {
+    return preloading_.load(std::memory_order_acquire);
+  }
+  /// Loads, here, the preloaded DSOs that Preload's thread has not begun
+  /// (from the end of its list, as it goes from the start): for a caller
+  /// about to wait for them anyway.
+  void HelpPreload();
   /// Waits until the symbols of the user DSO `dso` are loaded, loading
   /// them here unless another thread has begun: for a thread of the
   /// caller's own that needs what loading finds (`symsrc`, `symtab_file`).
@@ -181,6 +198,7 @@ class SymbolResolver {
   // a DSO reaches kLoaded.
   std::vector<Dso*> preload_;  // set once, before the thread starts
   std::thread preloader_;
+  std::atomic<bool> preloading_{false};  // preloader_ is still loading
   std::atomic<bool> stop_{false};
   std::mutex mu_;
   std::condition_variable done_;
