@@ -541,30 +541,44 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
 // Stack lines that FastStackLine took before, byte for byte: the same
 // line gives the same frames (whether the process name starts with "java"
 // is part of the key, as in LookupFrame), so the fields are not looked for.
+// Lines are looked up kBatch at a time (LineCache::Lookup), so that their
+// cache misses overlap; the first line not found ends the run, and the
+// lines after it in the batch are left for the general path.
 inline void PerfScriptParser::CachedLines(LineReader* reader) {
+  constexpr size_t kBatch = 16;
   const uint32_t tag = pname_java_ ? 1 : 0;
   const std::string_view buf = reader->Buffered();
   const char* const begin = buf.data();
   const char* const end = begin + buf.size();
   const char* p = begin;
   uint64_t lines = 0;
-  // A blank line ends the sample: the general path takes it.
-  while (p != end && *p != '\n') {
-    // The line's end is found in the buffer, not taken from the cache, so
-    // that the look-ups of successive lines do not wait for each other.
-    size_t nl = LineCache::LineEnd(p, end - p);
-    uint32_t id;
-    if (nl == 0 || !line_cache_.Find(std::string_view(p, nl + 1), tag, &id)) {
-      break;
+  LineCache::Lookup batch[kBatch];
+  for (;;) {
+    // A blank line ends the sample: the general path takes it. The line's
+    // end is found in the buffer, not taken from the cache, so that the
+    // look-ups of successive lines do not wait for each other.
+    size_t started = 0;
+    for (const char* q = p; started < kBatch && q != end && *q != '\n';) {
+      size_t nl = LineCache::LineEnd(q, end - q);
+      if (nl == 0) break;
+      line_cache_.Start(std::string_view(q, nl + 1), tag, &batch[started++]);
+      q += nl + 1;
     }
-    p += nl + 1;
-    ++lines;
-    const LineResult& res = frame_results_[id];
-    if (res.kind == kFrame) {
-      PushFrames(res);
-    } else {
-      stats_.paren_frames++;
+    for (size_t i = 0; i < started; ++i) line_cache_.Probe(&batch[i]);
+    size_t found = 0;
+    for (uint32_t id; found < started &&
+                      line_cache_.Finish(batch[found], tag, &id);
+         ++found) {
+      p += batch[found].line.size();
+      const LineResult& res = frame_results_[id];
+      if (res.kind == kFrame) {
+        PushFrames(res);
+      } else {
+        stats_.paren_frames++;
+      }
     }
+    lines += found;
+    if (found < kBatch) break;
   }
   if (lines > 0) {
     reader->SkipLines(p - begin, lines);
