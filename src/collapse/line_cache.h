@@ -78,7 +78,9 @@ class LineCache {
     l->stored = s == nullptr ? nullptr : s->data;
     if (s == nullptr) return;
     l->value = s->value;
-    __builtin_prefetch(s->data);
+    for (size_t at = 0; at < l->line.size(); at += 64) {
+      __builtin_prefetch(s->data + at);
+    }
     __builtin_prefetch(s->data + l->line.size() - 1);
   }
   bool Finish(const Lookup& l, uint32_t tag, uint32_t* value) const {

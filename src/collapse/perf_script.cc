@@ -526,8 +526,9 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
   const uint32_t id = LookupFrame(f);
   const LineResult& res = frame_results_[id];
   if (res.kind == kBinary) return false;  // the general path says where
-  if (!leaf_pending_ && terminated) {
-    line_cache_.Insert(std::string_view(base, n + 1), pname_java_, id);
+  if (!leaf_pending_ && terminated && id < kCachedFrame) {
+    line_cache_.Insert(std::string_view(base, n + 1), pname_java_,
+                       CachedValue(id));
   }
   leaf_pending_ = false;
   if (res.kind == kFrame) {
@@ -538,47 +539,78 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
   return true;
 }
 
+// What the line cache stores for a stack line whose frame_keys_ id is
+// `id`: the frame itself, tagged kCachedFrame, when the line pushes one
+// frame and counts nothing (nearly always), so that a cached line costs no
+// look-up in frame_results_ and pieces_; else the id.
+uint32_t PerfScriptParser::CachedValue(uint32_t id) const {
+  const LineResult& res = frame_results_[id];
+  if (res.kind == kFrame && res.count == 1 && res.quirks == 0 &&
+      pieces_[res.first] < kCachedFrame) {
+    return kCachedFrame | pieces_[res.first];
+  }
+  return id;
+}
+
+// Adds the frames of a cached stack line (CachedValue).
+inline void PerfScriptParser::PushCached(uint32_t value) {
+  if (value & kCachedFrame) {
+    stack_rev_.push_back(value & ~kCachedFrame);
+    if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
+    return;
+  }
+  const LineResult& res = frame_results_[value];
+  if (res.kind == kFrame) {
+    PushFrames(res);
+  } else {
+    stats_.paren_frames++;
+  }
+}
+
 // Stack lines that FastStackLine took before, byte for byte: the same
 // line gives the same frames (whether the process name starts with "java"
 // is part of the key, as in LookupFrame), so the fields are not looked for.
-// Lines are looked up kBatch at a time (LineCache::Lookup), so that their
-// cache misses overlap; the first line not found ends the run, and the
-// lines after it in the batch are left for the general path.
+// The look-ups are pipelined (LineCache::Lookup): a line is hashed
+// kStartAhead lines before it is compared and its slot read kProbeAhead
+// lines before, so that the cache misses of successive lines overlap. The
+// first line not found ends the run; the lines started after it are left
+// for the general path.
 inline void PerfScriptParser::CachedLines(LineReader* reader) {
-  constexpr size_t kBatch = 16;
+  constexpr size_t kStartAhead = 16, kProbeAhead = 8;  // kStartAhead: 2^k
   const uint32_t tag = pname_java_ ? 1 : 0;
   const std::string_view buf = reader->Buffered();
   const char* const begin = buf.data();
   const char* const end = begin + buf.size();
+  LineCache::Lookup ring[kStartAhead];
+  size_t started = 0, probed = 0;
+  const char* next = begin;  // the line to start next
+  // Starts the line at `next`, unless a blank line (which ends the sample:
+  // the general path takes it) or the end of the buffer comes first. The
+  // line's end is found in the buffer, not taken from the cache, so that
+  // the look-ups of successive lines do not wait for each other.
+  auto start_next = [&] {
+    if (next == end || *next == '\n') return false;
+    size_t nl = LineCache::LineEnd(next, end - next);
+    if (nl == 0) return false;
+    line_cache_.Start(std::string_view(next, nl + 1), tag,
+                      &ring[started++ % kStartAhead]);
+    next += nl + 1;
+    return true;
+  };
+  bool more = true;
+  while (more && started < kStartAhead) more = start_next();
+  while (probed < std::min(started, kProbeAhead)) {
+    line_cache_.Probe(&ring[probed++]);
+  }
   const char* p = begin;
   uint64_t lines = 0;
-  LineCache::Lookup batch[kBatch];
-  for (;;) {
-    // A blank line ends the sample: the general path takes it. The line's
-    // end is found in the buffer, not taken from the cache, so that the
-    // look-ups of successive lines do not wait for each other.
-    size_t started = 0;
-    for (const char* q = p; started < kBatch && q != end && *q != '\n';) {
-      size_t nl = LineCache::LineEnd(q, end - q);
-      if (nl == 0) break;
-      line_cache_.Start(std::string_view(q, nl + 1), tag, &batch[started++]);
-      q += nl + 1;
-    }
-    for (size_t i = 0; i < started; ++i) line_cache_.Probe(&batch[i]);
-    size_t found = 0;
-    for (uint32_t id; found < started &&
-                      line_cache_.Finish(batch[found], tag, &id);
-         ++found) {
-      p += batch[found].line.size();
-      const LineResult& res = frame_results_[id];
-      if (res.kind == kFrame) {
-        PushFrames(res);
-      } else {
-        stats_.paren_frames++;
-      }
-    }
-    lines += found;
-    if (found < kBatch) break;
+  for (uint32_t value; lines < started &&
+                    line_cache_.Finish(ring[lines % kStartAhead], tag, &value);) {
+    p += ring[lines % kStartAhead].line.size();
+    ++lines;
+    if (more) more = start_next();  // into the slot just finished
+    if (probed < started) line_cache_.Probe(&ring[probed++ % kStartAhead]);
+    PushCached(value);
   }
   if (lines > 0) {
     reader->SkipLines(p - begin, lines);
