@@ -42,54 +42,27 @@ class LineCache {
   /// long) is stored with tag `tag` (0 or 1); if so, sets `*value` to
   /// what was stored with it.
   bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
-    const uint64_t h = Hash(line.data(), tag);
-    const uint64_t key = SlotKey(h, line.size(), tag);
-    const Slot* s = slots_.Find(h, [&](const Slot& x) {
+    return FindHashed(line, tag, Hash(line.data(), tag), value);
+  }
+
+  /// Find in two steps, so that the slot of the next line is on its way
+  /// into the processor's cache while this one is compared: HashAhead
+  /// hashes the line at `p` (its first kKeyBytes bytes, which must be
+  /// there) and asks for the slot where its probe starts; FindHashed is
+  /// Find with that hash.
+  uint64_t HashAhead(const char* p, uint32_t tag) const {
+    const uint64_t h = Hash(p, tag);
+    __builtin_prefetch(&slots_.Home(h));
+    return h;
+  }
+  bool FindHashed(std::string_view line, uint32_t tag, uint64_t hash,
+                  uint32_t* value) const {
+    const uint64_t key = SlotKey(hash, line.size(), tag);
+    const Slot* s = slots_.Find(hash, [&](const Slot& x) {
       return x.key == key && SameBytes(line.data(), x.data, line.size());
     });
     if (s != nullptr) *value = s->value;
     return s != nullptr;
-  }
-
-  /// A look-up in three steps, for several lines at once: the table and
-  /// the stored lines are far larger than the processor's caches, so each
-  /// look-up waits for two cache misses (its slot, then its stored bytes).
-  /// Start hashes a line and prefetches its slot, Probe (once every line of
-  /// the batch is started) picks the slot whose key matches and prefetches
-  /// its bytes, and Finish compares them: the misses of a batch overlap
-  /// instead of following one another. Finish gives Find's answer.
-  struct Lookup {
-    std::string_view line;
-    uint64_t hash;
-    uint64_t key;
-    const char* stored;  // the bytes of the slot Probe picked, or nullptr
-    uint32_t value;
-  };
-  void Start(std::string_view line, uint32_t tag, Lookup* l) const {
-    l->line = line;
-    l->hash = Hash(line.data(), tag);
-    l->key = SlotKey(l->hash, line.size(), tag);
-    __builtin_prefetch(&slots_.Home(l->hash));
-  }
-  void Probe(Lookup* l) const {
-    const uint64_t key = l->key;
-    const Slot* s = slots_.Find(l->hash,
-                                [key](const Slot& x) { return x.key == key; });
-    l->stored = s == nullptr ? nullptr : s->data;
-    if (s == nullptr) return;
-    l->value = s->value;
-    for (size_t at = 0; at < l->line.size(); at += 64) {
-      __builtin_prefetch(s->data + at);
-    }
-    __builtin_prefetch(s->data + l->line.size() - 1);
-  }
-  bool Finish(const Lookup& l, uint32_t tag, uint32_t* value) const {
-    if (l.stored == nullptr) return false;
-    if (SameBytes(l.line.data(), l.stored, l.line.size())) {
-      *value = l.value;
-      return true;
-    }
-    return Find(l.line, tag, value);  // another line with the same key
   }
 
   /// Where the line at `p` ends: the index of the first '\n' in

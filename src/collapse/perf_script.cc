@@ -570,47 +570,38 @@ inline void PerfScriptParser::PushCached(uint32_t value) {
 // Stack lines that FastStackLine took before, byte for byte: the same
 // line gives the same frames (whether the process name starts with "java"
 // is part of the key, as in LookupFrame), so the fields are not looked for.
-// The look-ups are pipelined (LineCache::Lookup): a line is hashed
-// kStartAhead lines before it is compared and its slot read kProbeAhead
-// lines before, so that the cache misses of successive lines overlap. The
-// first line not found ends the run; the lines started after it are left
-// for the general path.
+// Each line's end is found in the buffer, not taken from the cache, so the
+// next line is hashed and its slot asked for before this one is compared.
 inline void PerfScriptParser::CachedLines(LineReader* reader) {
-  constexpr size_t kStartAhead = 16, kProbeAhead = 8;  // kStartAhead: 2^k
   const uint32_t tag = pname_java_ ? 1 : 0;
   const std::string_view buf = reader->Buffered();
   const char* const begin = buf.data();
   const char* const end = begin + buf.size();
-  LineCache::Lookup ring[kStartAhead];
-  size_t started = 0, probed = 0;
-  const char* next = begin;  // the line to start next
-  // Starts the line at `next`, unless a blank line (which ends the sample:
-  // the general path takes it) or the end of the buffer comes first. The
-  // line's end is found in the buffer, not taken from the cache, so that
-  // the look-ups of successive lines do not wait for each other.
-  auto start_next = [&] {
-    if (next == end || *next == '\n') return false;
-    size_t nl = LineCache::LineEnd(next, end - next);
-    if (nl == 0) return false;
-    line_cache_.Start(std::string_view(next, nl + 1), tag,
-                      &ring[started++ % kStartAhead]);
-    next += nl + 1;
-    return true;
+  // Where the line at `at` ends (LineCache::LineEnd), or 0 at a blank line,
+  // which ends the sample (the general path takes it), or at the end.
+  auto line_end = [end](const char* at) -> size_t {
+    if (at == end || *at == '\n') return 0;
+    return LineCache::LineEnd(at, end - at);
   };
-  bool more = true;
-  while (more && started < kStartAhead) more = start_next();
-  while (probed < std::min(started, kProbeAhead)) {
-    line_cache_.Probe(&ring[probed++]);
-  }
   const char* p = begin;
   uint64_t lines = 0;
-  for (uint32_t value; lines < started &&
-                    line_cache_.Finish(ring[lines % kStartAhead], tag, &value);) {
-    p += ring[lines % kStartAhead].line.size();
+  size_t nl = line_end(p);
+  uint64_t hash = nl == 0 ? 0 : line_cache_.HashAhead(p, tag);
+  while (nl != 0) {
+    const char* next = p + nl + 1;
+    const size_t next_nl = line_end(next);
+    const uint64_t next_hash =
+        next_nl == 0 ? 0 : line_cache_.HashAhead(next, tag);
+    uint32_t value;
+    if (!line_cache_.FindHashed(std::string_view(p, nl + 1), tag, hash,
+                                &value)) {
+      break;
+    }
+    p = next;
     ++lines;
-    if (more) more = start_next();  // into the slot just finished
-    if (probed < started) line_cache_.Probe(&ring[probed++ % kStartAhead]);
     PushCached(value);
+    nl = next_nl;
+    hash = next_hash;
   }
   if (lines > 0) {
     reader->SkipLines(p - begin, lines);

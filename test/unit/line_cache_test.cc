@@ -9,8 +9,8 @@ using flamefold::LineCache;
 
 namespace {
 // As the parser looks: the line's end from the bytes, then the whole line.
-// The length of the stored line found at `p`, or 0. The look-up in three
-// steps (Start, Probe, Finish) must give Find's answer.
+// The length of the stored line found at `p`, or 0. The look-up in two
+// steps (HashAhead, FindHashed) must give Find's answer.
 size_t FindAt(const LineCache& cache, const char* p, size_t avail,
               uint32_t tag, uint32_t* value) {
   size_t end = LineCache::LineEnd(p, avail);
@@ -18,10 +18,8 @@ size_t FindAt(const LineCache& cache, const char* p, size_t avail,
   const std::string_view line(p, end + 1);
   uint32_t found_value = UINT32_MAX, stepped_value = UINT32_MAX;
   const bool found = cache.Find(line, tag, &found_value);
-  LineCache::Lookup lookup;
-  cache.Start(line, tag, &lookup);
-  cache.Probe(&lookup);
-  CHECK(cache.Finish(lookup, tag, &stepped_value) == found);
+  const uint64_t hash = cache.HashAhead(p, tag);
+  CHECK(cache.FindHashed(line, tag, hash, &stepped_value) == found);
   CHECK(stepped_value == found_value);
   if (found) *value = found_value;
   return found ? end + 1 : 0;
