@@ -42,9 +42,23 @@ class LineCache {
   /// long) is stored with tag `tag` (0 or 1); if so, sets `*value` to
   /// what was stored with it.
   bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
-    const uint64_t h = Hash(line.data(), tag);
-    const uint64_t key = SlotKey(h, line.size(), tag);
-    const Slot* s = slots_.Find(h, [&](const Slot& x) {
+    return FindHashed(line, tag, Hash(line.data(), tag), value);
+  }
+
+  /// Find in two steps, so that the slot of the next line is on its way
+  /// into the processor's cache while this one is compared: HashAhead
+  /// hashes the line at `p` (its first kKeyBytes bytes, which must be
+  /// there) and asks for the slot where its probe starts; FindHashed is
+  /// Find with that hash.
+  uint64_t HashAhead(const char* p, uint32_t tag) const {
+    const uint64_t h = Hash(p, tag);
+    __builtin_prefetch(&slots_.Home(h));
+    return h;
+  }
+  bool FindHashed(std::string_view line, uint32_t tag, uint64_t hash,
+                  uint32_t* value) const {
+    const uint64_t key = SlotKey(hash, line.size(), tag);
+    const Slot* s = slots_.Find(hash, [&](const Slot& x) {
       return x.key == key && SameBytes(line.data(), x.data, line.size());
     });
     if (s != nullptr) *value = s->value;

@@ -527,8 +527,9 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
   const uint32_t id = LookupFrame(f);
   const LineResult& res = frame_results_[id];
   if (res.kind == kBinary) return false;  // the general path says where
-  if (!leaf_pending_ && terminated) {
-    line_cache_.Insert(std::string_view(base, n + 1), pname_java_, id);
+  if (!leaf_pending_ && terminated && id < kCachedFrame) {
+    line_cache_.Insert(std::string_view(base, n + 1), pname_java_,
+                       CachedValue(id));
   }
   leaf_pending_ = false;
   if (res.kind == kFrame) {
@@ -539,33 +540,69 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
   return true;
 }
 
+// What the line cache stores for a stack line whose frame_keys_ id is
+// `id`: the frame itself, tagged kCachedFrame, when the line pushes one
+// frame and counts nothing (nearly always), so that a cached line costs no
+// look-up in frame_results_ and pieces_; else the id.
+uint32_t PerfScriptParser::CachedValue(uint32_t id) const {
+  const LineResult& res = frame_results_[id];
+  if (res.kind == kFrame && res.count == 1 && res.quirks == 0 &&
+      pieces_[res.first] < kCachedFrame) {
+    return kCachedFrame | pieces_[res.first];
+  }
+  return id;
+}
+
+// Adds the frames of a cached stack line (CachedValue).
+inline void PerfScriptParser::PushCached(uint32_t value) {
+  if (value & kCachedFrame) {
+    stack_rev_.push_back(value & ~kCachedFrame);
+    if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
+    return;
+  }
+  const LineResult& res = frame_results_[value];
+  if (res.kind == kFrame) {
+    PushFrames(res);
+  } else {
+    stats_.paren_frames++;
+  }
+}
+
 // Stack lines that FastStackLine took before, byte for byte: the same
 // line gives the same frames (whether the process name starts with "java"
 // is part of the key, as in LookupFrame), so the fields are not looked for.
+// Each line's end is found in the buffer, not taken from the cache, so the
+// next line is hashed and its slot asked for before this one is compared.
 inline void PerfScriptParser::CachedLines(LineReader* reader) {
   const uint32_t tag = pname_java_ ? 1 : 0;
   const std::string_view buf = reader->Buffered();
   const char* const begin = buf.data();
   const char* const end = begin + buf.size();
+  // Where the line at `at` ends (LineCache::LineEnd), or 0 at a blank line,
+  // which ends the sample (the general path takes it), or at the end.
+  auto line_end = [end](const char* at) -> size_t {
+    if (at == end || *at == '\n') return 0;
+    return LineCache::LineEnd(at, end - at);
+  };
   const char* p = begin;
   uint64_t lines = 0;
-  // A blank line ends the sample: the general path takes it.
-  while (p != end && *p != '\n') {
-    // The line's end is found in the buffer, not taken from the cache, so
-    // that the look-ups of successive lines do not wait for each other.
-    size_t nl = LineCache::LineEnd(p, end - p);
-    uint32_t id;
-    if (nl == 0 || !line_cache_.Find(std::string_view(p, nl + 1), tag, &id)) {
+  size_t nl = line_end(p);
+  uint64_t hash = nl == 0 ? 0 : line_cache_.HashAhead(p, tag);
+  while (nl != 0) {
+    const char* next = p + nl + 1;
+    const size_t next_nl = line_end(next);
+    const uint64_t next_hash =
+        next_nl == 0 ? 0 : line_cache_.HashAhead(next, tag);
+    uint32_t value;
+    if (!line_cache_.FindHashed(std::string_view(p, nl + 1), tag, hash,
+                                &value)) {
       break;
     }
-    p += nl + 1;
+    p = next;
     ++lines;
-    const LineResult& res = frame_results_[id];
-    if (res.kind == kFrame) {
-      PushFrames(res);
-    } else {
-      stats_.paren_frames++;
-    }
+    PushCached(value);
+    nl = next_nl;
+    hash = next_hash;
   }
   if (lines > 0) {
     reader->SkipLines(p - begin, lines);

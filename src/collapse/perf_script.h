@@ -182,6 +182,9 @@ class PerfScriptParser {
                         std::string_view file, LineReader* reader);
   void AssembleFrames();
   void PushFrames(const LineResult& res);
+  static constexpr uint32_t kCachedFrame = 1u << 31;
+  uint32_t CachedValue(uint32_t id) const;
+  void PushCached(uint32_t value);
   void TrimDeepStack();
   uint32_t LookupFrame(const FrameFields& f);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
@@ -224,8 +227,8 @@ class PerfScriptParser {
   std::vector<LineResult> frame_results_;
   bool fast_lines_ = true;  // FastStackLine may take stack lines
   // Caller lines (all but the first of a sample, which is the sampled
-  // address and varies) that FastStackLine took, each with its frame_keys_
-  // id, for CachedLines.
+  // address and varies) that FastStackLine took, each with its frame
+  // (CachedValue), for CachedLines.
   LineCache line_cache_;
   bool leaf_pending_ = false;  // no stack line of this sample read yet
   StringInterner pname_keys_;

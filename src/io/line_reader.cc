@@ -5,7 +5,9 @@
 namespace flamefold {
 
 namespace {
-constexpr size_t kInitialBuffer = 1u << 20;
+// Read in pieces that stay in the parsing core's cache between the copy
+// and the parse, and below BigAllocate's mapped size (a 2 MiB huge page).
+constexpr size_t kInitialBuffer = 256u << 10;
 }
 
 LineReader::LineReader(ByteSource* src, size_t max_line)

@@ -9,12 +9,20 @@ using flamefold::LineCache;
 
 namespace {
 // As the parser looks: the line's end from the bytes, then the whole line.
-// The length of the stored line found at `p`, or 0.
+// The length of the stored line found at `p`, or 0. The look-up in two
+// steps (HashAhead, FindHashed) must give Find's answer.
 size_t FindAt(const LineCache& cache, const char* p, size_t avail,
               uint32_t tag, uint32_t* value) {
   size_t end = LineCache::LineEnd(p, avail);
   if (end == 0) return 0;
-  return cache.Find(std::string_view(p, end + 1), tag, value) ? end + 1 : 0;
+  const std::string_view line(p, end + 1);
+  uint32_t found_value = UINT32_MAX, stepped_value = UINT32_MAX;
+  const bool found = cache.Find(line, tag, &found_value);
+  const uint64_t hash = cache.HashAhead(p, tag);
+  CHECK(cache.FindHashed(line, tag, hash, &stepped_value) == found);
+  CHECK(stepped_value == found_value);
+  if (found) *value = found_value;
+  return found ? end + 1 : 0;
 }
 
 const std::string kLine =
