@@ -185,22 +185,20 @@ Dso* SymbolResolver::PerfMap(uint32_t pid) {
   return Get(DsoKind::kPerfMap, path, path, "");
 }
 
-const std::string& SymbolResolver::Name(Dso* dso, uint64_t addr) {
-  auto it = dso->names.find(addr);
-  if (it != dso->names.end()) return it->second;
+std::string SymbolResolver::Name(Dso* dso, uint64_t addr) {
   if (!dso->loaded) Load(dso);
   const Symbol* sym = dso->table.Find(addr);
-  std::string text = "[unknown]";
-  if (sym) {
-    auto [shown, added] = dso->shown.try_emplace(sym);
-    if (added) shown->second = SymbolTable::Display(*sym);
-    char off[24];
-    auto r = std::to_chars(off, off + sizeof off, addr - sym->start, 16);
-    text = shown->second;
-    text += "+0x";
-    text.append(off, r.ptr);
-  }
-  return dso->names.emplace(addr, std::move(text)).first->second;
+  if (!sym) return "[unknown]";
+  auto [shown, added] = dso->shown.try_emplace(sym);
+  if (added) shown->second = names_.Store(SymbolTable::Display(*sym));
+  char off[24];
+  auto r = std::to_chars(off, off + sizeof off, addr - sym->start, 16);
+  std::string text;
+  text.reserve(shown->second.size() + 3 + (r.ptr - off));
+  text = shown->second;
+  text += "+0x";
+  text.append(off, r.ptr);
+  return text;
 }
 
 void SymbolResolver::Load(Dso* dso) {

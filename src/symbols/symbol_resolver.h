@@ -31,6 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/arena.h"
 #include "symbols/elf_symbols.h"
 #include "symbols/symbol_table.h"
 
@@ -76,11 +77,9 @@ struct Dso {
   // addr2line looks up source lines); "" when none has one.
   std::string symtab_file;
   SymbolTable table;
-  // Address (in the DSO's symbol space) -> "sym+0xoff" or "[unknown]".
-  std::unordered_map<uint64_t, std::string> names;
-  // Name's demangled symbol names, by symbol: a symbol hit at many
-  // addresses is demangled once.
-  std::unordered_map<const Symbol*, std::string> shown;
+  // Name's demangled symbol names (in the resolver's arena), by symbol: a
+  // symbol hit at many addresses is demangled once.
+  std::unordered_map<const Symbol*, std::string_view> shown;
 };
 
 /// A code address in a DSO: the key of the per-location caches of the
@@ -139,8 +138,9 @@ class SymbolResolver {
   /// stretches the kernel map to them once its symbols are loaded.
   bool KernelRange(uint64_t* start, uint64_t* end);
 
-  /// The symbol name and offset perf prints for `addr` of `dso`, cached.
-  const std::string& Name(Dso* dso, uint64_t addr);
+  /// The symbol name and offset perf prints for `addr` of `dso`
+  /// ("sym+0xoff"), or "[unknown]". Callers cache it per address.
+  std::string Name(Dso* dso, uint64_t addr);
   /// Whether perf could open `dso`'s object and read an ELF header there
   /// (its build-id cache copy, else the file at its path; perf's
   /// dso__type): perf unwinds a process's --call-graph dwarf samples only
@@ -191,6 +191,7 @@ class SymbolResolver {
 
   SymbolOptions options_;
   std::map<std::string, std::unique_ptr<Dso>> dsos_;
+  Arena names_;  // Dso::shown's names
   bool kernel_loaded_ = false;
   std::vector<KallsymsModule> kallsyms_modules_;
   std::vector<std::string> warnings_;
