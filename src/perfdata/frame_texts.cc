@@ -43,26 +43,18 @@ FrameKey FrameTexts::KeyOf(const Map* map, uint64_t ip) {
 
 FrameText* FrameTexts::Frame(const FrameKey& k) {
   if (!k.dso && style_.one_unmapped) return Unmapped(k.ip);
-  // The direct-mapped cache grows with the distinct frames, so that small
-  // inputs do not pay for a big table.
-  if (frames_.size() * 2 >= cache_.size() && cache_bits_ < kCacheBits) {
-    cache_bits_ = std::min(kCacheBits, cache_bits_ + 2);
-    cache_.assign(size_t{1} << cache_bits_, Slot{});
-  }
-  const Dso* dso = k.dso;
-  Slot& slot = cache_[SlotIndex(k)];
-  if (slot.dso != dso || slot.shown != k.shown || !slot.frame) {
-    auto [it, added] = frames_.try_emplace(DsoAddress{dso, k.shown});
-    if (added) {
-      text_.clear();
-      it->second.no_symbol = k.dso
-                                 ? AppendMappedFrame(k.dso, k.map_ip, k.shown)
-                                 : AppendUnmappedFrame(k.ip);
-      it->second.text = texts_.Store(text_);
-    }
-    slot = Slot{dso, k.shown, &it->second};
-  }
-  return slot.frame;
+  Slot* slot = table_.FindOrFree(Hash(k.dso, k.shown), [&](const Slot& s) {
+    return s.dso == k.dso && s.shown == k.shown;
+  });
+  if (!slot->empty()) return slot->frame;
+  FrameText& f = frames_.emplace_back();
+  text_.clear();
+  f.no_symbol = k.dso ? AppendMappedFrame(k.dso, k.map_ip, k.shown)
+                      : AppendUnmappedFrame(k.ip);
+  f.text = texts_.Store(text_);
+  *slot = Slot{k.dso, k.shown, &f};
+  table_.Added([](const Slot& s) { return Hash(s.dso, s.shown); });
+  return &f;
 }
 
 FrameText* FrameTexts::Unmapped(uint64_t ip) {

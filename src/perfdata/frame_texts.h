@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "base/arena.h"
+#include "base/hash_table.h"
 #include "perfdata/perf_srcline.h"
 #include "perfdata/thread_maps.h"
 #include "symbols/source_lines.h"
@@ -82,7 +84,7 @@ class FrameTexts {
   static FrameKey KeyOf(const Map* map, uint64_t ip);
   /// Fetches the cache slot of `k` into the CPU's cache ahead of Frame().
   void Prefetch(const FrameKey& k) const {
-    if (!cache_.empty()) __builtin_prefetch(&cache_[SlotIndex(k)]);
+    __builtin_prefetch(&table_.Home(Hash(k.dso, k.shown)));
   }
   /// The frame at `k`; the pointer stays valid while this lives.
   FrameText* Frame(const FrameKey& k);
@@ -96,18 +98,19 @@ class FrameTexts {
   std::map<std::string, uint64_t> NoSymbolByDso() const;
 
  private:
-  // A slot of the direct-mapped cache in front of frames_.
+  // A slot of the table of frames: a frame by (DSO, shown address).
   struct Slot {
-    const Dso* dso = nullptr;
-    uint64_t shown = 0;
-    FrameText* frame = nullptr;  // in frames_; nullptr: an empty slot
+    const Dso* dso;
+    uint64_t shown;
+    FrameText* frame;  // in frames_; nullptr: a free slot
+    bool empty() const { return frame == nullptr; }
   };
-  static constexpr int kCacheBits = 18;
-
-  size_t SlotIndex(const FrameKey& k) const {
-    return (reinterpret_cast<uintptr_t>(k.dso) ^
-            (k.shown * 0x9e3779b97f4a7c15ULL)) >>
-           (64 - cache_bits_);
+  static uint64_t Hash(const Dso* dso, uint64_t shown) {
+    uint64_t x = reinterpret_cast<uintptr_t>(dso) * 0x9e3779b97f4a7c15ULL;
+    x ^= shown;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    return x ^ (x >> 32);
   }
   FrameText* Unmapped(uint64_t ip);
   uint64_t* AppendMappedFrame(Dso* dso, uint64_t map_ip, uint64_t shown);
@@ -120,10 +123,9 @@ class FrameTexts {
   Style style_;
   std::string text_;  // the text being made
   Arena texts_;       // FrameText::text
-  std::unordered_map<DsoAddress, FrameText, DsoAddressHash> frames_;
+  HashTable<Slot> table_;
+  std::deque<FrameText> frames_;  // the frames, where they stay
   std::unordered_map<DsoAddress, UnwoundText, DsoAddressHash> unwound_;
-  std::vector<Slot> cache_;
-  int cache_bits_ = 6;  // grows with the distinct frames, up to kCacheBits
   FrameText unmapped_;  // Style::one_unmapped
   SourceLines source_lines_;
   PerfSrcline srclines_{&source_lines_};
