@@ -4,8 +4,9 @@
 # checkout at $FLAMEGRAPH_DIR, else /tmp/FlameGraph):
 #  1. a system-wide frame-pointer recording, `perf record -a -g -F $FREQ`
 #     (default 999 Hz) for SECONDS (default 38: about 75,000 samples on 2
-#     CPUs) while test/progs/work.cc runs on each CPU; PERF_DATA=FILE times
-#     FILE instead of recording one;
+#     CPUs) while test/progs/work.cc runs on each CPU (SYSWIDE=build: while
+#     g++ compiles flamefold's sources on each CPU, a build host's shape);
+#     PERF_DATA=FILE times FILE instead of recording one;
 #  2. bench-dwarf.sh: a --call-graph dwarf recording of a dynamically linked
 #     C++ program (about 15,000 samples; SKIP_DWARF=1 leaves it out).
 # Each is timed $RUNS times (default 3), flamefold and the pipeline one after
@@ -32,6 +33,23 @@ if [ -z "$data" ]; then
   c++ -O2 -fno-omit-frame-pointer -o "$out/work" "$here/../test/progs/work.cc" || exit 1
   # One workload per CPU: an idle CPU records no cpu-clock samples, so on
   # a quiet machine one workload would give half the samples on 2 CPUs.
+  # SYSWIDE=build: the host compiles instead (g++ on flamefold's own
+  # sources, over and over), so that a big C++ binary (cc1plus), many short
+  # processes and deep stacks are recorded.
+  if [ "${SYSWIDE:-work}" = build ]; then
+    data=$out/build.data
+    src=$here/../src
+    {
+      echo '#!/bin/sh'
+      echo 'trap "pkill -P \$\$; exit" TERM'
+      echo 'while :; do'
+      for f in collapse/perf_script.cc symbols/symbol_table.cc perfdata/perf_data.cc; do
+        echo "  c++ -std=c++20 -O2 -I'$src' -I'$BUILD_DIR' -c '$src/$f' -o /dev/null & wait \$! || exit 1"
+      done
+      echo 'done'
+    } > "$out/work"
+    chmod +x "$out/work"
+  fi
   n=$(nproc)
   if ! perf record -q -a -g -F "${FREQ:-999}" -o "$data" -- sh -c "p=; for i in \$(seq $n); do \"$out/work\" 200000 >/dev/null & p=\"\$p \$!\"; done; sleep $secs; kill \$p 2>/dev/null; wait" 2>"$out/record.log"; then
     echo "bench-perf-data: perf cannot record system-wide here: skipped"; cat "$out/record.log"; exit 0
