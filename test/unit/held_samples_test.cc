@@ -1,0 +1,75 @@
+// HeldSamples: held samples come back in the order they were held, each
+// with its header line or its comm and values, its frames and the keys of
+// its frames to name later; Clear forgets them all.
+#include "perfdata/held_samples.h"
+
+#include <doctest/doctest.h>
+
+namespace flamefold {
+namespace {
+
+TEST_CASE("held samples come back in order, with their headers and frames") {
+  HeldSamples held;
+  CHECK(held.empty());
+  FrameText named;
+  UnwoundText unwound;
+  held.Begin(true);
+  *held.header() += "java    42 [000]     1.000000:          1 cpu-clock: ";
+  held.AddNamed(&named);
+  held.AddKernel(0xffffffff81000110);
+  held.End();
+  HeaderValues values{0, 42, 43, 250};
+  held.Begin(true, &values);
+  *held.header() += "comm";
+  held.AddUnwound(&unwound);
+  held.AddUnwoundLater(FrameKey{nullptr, 1, 2, 3});
+  held.AddNamedLater(FrameKey{nullptr, 4, 5, 6});
+  held.End();
+  held.Begin(false);
+  *held.header() += "x 1";
+  held.End();
+
+  REQUIRE(held.size() == 3);
+  CHECK(held.kernel_frames());
+  CHECK(held.unwound_later());
+  CHECK(held.named_later());
+  CHECK(held.bytes() > 0);
+
+  HeldSample a = held.at(0);
+  CHECK(a.header == "java    42 [000]     1.000000:          1 cpu-clock: ");
+  CHECK(a.values == nullptr);
+  CHECK(a.chain);
+  REQUIRE(a.frame_count == 2);
+  CHECK(a.frames[0].kind == HeldFrame::Kind::kNamed);
+  CHECK(a.frames[0].named == &named);
+  CHECK(a.frames[1].kind == HeldFrame::Kind::kKernel);
+  CHECK(a.frames[1].kernel_ip == 0xffffffff81000110);
+
+  HeldSample b = held.at(1);
+  CHECK(b.header == "comm");
+  REQUIRE(b.values != nullptr);
+  CHECK(b.values->pid == 42);
+  CHECK(b.values->tid == 43);
+  CHECK(b.values->period == 250);
+  REQUIRE(b.frame_count == 3);
+  CHECK(b.frames[0].unwound == &unwound);
+  CHECK(b.frames[1].kind == HeldFrame::Kind::kUnwoundLater);
+  CHECK(held.later(b.frames[1].later).map_ip == 2);
+  CHECK(b.frames[2].kind == HeldFrame::Kind::kNamedLater);
+  CHECK(held.later(b.frames[2].later).shown == 6);
+
+  HeldSample c = held.at(2);
+  CHECK(c.header == "x 1");
+  CHECK_FALSE(c.chain);
+  CHECK(c.frame_count == 0);
+
+  held.Clear();
+  CHECK(held.empty());
+  CHECK_FALSE(held.kernel_frames());
+  CHECK_FALSE(held.unwound_later());
+  CHECK_FALSE(held.named_later());
+  CHECK(held.bytes() == 0);
+}
+
+}  // namespace
+}  // namespace flamefold
