@@ -553,7 +553,7 @@ class Replayer : public PerfDataReader::Visitor {
   std::vector<FrameKey> chain_keys_;    // HoldChain's frames
   std::vector<bool> chain_kernel_;      // ... and which are the kernel's
   HeldSamples held_;                    // the samples not yet let go
-  std::vector<uint64_t> ips_;           // AppendUnwound's frames
+  std::vector<uint64_t> ips_;           // HoldUnwound's frames
 };
 
 // A read-only mapping of a whole regular file; ok() is false (and the
