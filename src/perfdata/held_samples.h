@@ -45,7 +45,7 @@ struct HeldFrame {
 /// The fields of a sample's header line, for a reader that takes them
 /// rather than the text (see PerfScriptParser::HeaderLine).
 struct HeaderValues {
-  uint32_t attr;  // the event's index in the recording's attrs
+  size_t attr;  // the event's index in the recording's attrs
   int32_t pid, tid;
   uint64_t period;
 };
