@@ -3,10 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -108,7 +108,7 @@ class Spool {
     }
     if (dropped_) {
       std::fclose(file_);
-      file_ = nullptr;
+      file_closed_ = true;
       return;
     }
     if (std::fflush(file_) != 0) write_ok_ = false;
@@ -118,10 +118,11 @@ class Spool {
       Discard();
       writer_.join();
     }
-    if (file_ != nullptr) std::fclose(file_);
+    if (file_ != nullptr && !file_closed_) std::fclose(file_);
   }
 
-  std::FILE* file_;  // owned by the writer thread until it is joined
+  std::FILE* file_;  // used by the writer thread until it is joined
+  bool file_closed_ = false;  // by the writer thread (read once joined)
   BoundedQueue<std::string> blocks_;
   std::string block_;  // lines not yet queued
   std::atomic<bool> dropped_{false};
