@@ -184,6 +184,8 @@ class LineFeeder {
   // Where standard input started, when it is a regular file and has not
   // been rewound yet; -1 otherwise.
   int64_t stdin_offset_ = -1;
+  // Standard input was opened for streaming (and copied or its offset
+  // kept): a second "-" reads what is left of it, nothing.
   bool stdin_opened_ = false;
   Spool* spool_ = nullptr;  // where the current input is copied, if anywhere
   std::string utf8_buf_, reverse_buf_, limit_stack_, limit_line_;
