@@ -8,10 +8,12 @@
 #     services (60 MB, 74,557 stacks of long template names; corpus.sh makes
 #     it in bench/out/ with flamefold, once).
 # Prints flamesvg's time (median and range of $RUNS runs, default 5) and
-# peak RSS, the same from standard input and on the lines shuffled, one run
+# peak RSS, the same from standard input (a pipe, as in `flamefold | flamesvg`,
+# and a redirected file) and on the lines shuffled, one run
 # of flamegraph.pl ($PERL_RUNS, default 1), the ratios, and checks the two
 # graphs have the same frames. BASELINE=path/to/flamesvg times another build
-# (say main's) the same way, in the same run, for a before/after.
+# (say main's) the same way, in the same run, for a before/after (file and
+# pipe).
 # Needs /usr/bin/time; flamegraph.pl from FLAMEGRAPH_PL (default
 # /tmp/FlameGraph/flamegraph.pl; skipped if absent).
 set -eu
@@ -90,7 +92,11 @@ if [ -n "${BASELINE:-}" ]; then
   cmp -s "$TMP/baseline.svg" "$TMP/flamesvg.svg" &&
     echo "baseline: the same SVG" || echo "baseline: the SVGs differ"
 fi
-measure flamesvg_stdin "$RUNS" sh -c "'$SVG' < '$input'"
+measure flamesvg_pipe "$RUNS" sh -c "cat '$input' | '$SVG'"
+if [ -n "${BASELINE:-}" ]; then
+  measure baseline_pipe "$RUNS" sh -c "cat '$input' | '$TMP/baseline'"
+fi
+measure flamesvg_stdin_file "$RUNS" sh -c "'$SVG' < '$input'"
 sort -R --random-source=<(yes) "$input" > "$TMP/shuffled.folded"
 measure flamesvg_unsorted "$RUNS" "$SVG" "$TMP/shuffled.folded"
 if [ -f "$PERL_FG" ]; then

@@ -3,12 +3,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
+#include <thread>
 
 #include "base/arena.h"
+#include "base/bounded_queue.h"
 #include "collapse/perf_script.h"
 #include "collapse/stack_limits.h"
 #include "flamegraph/svg_text.h"
@@ -22,31 +28,42 @@ namespace {
 // flamegraph.pl has no limit; ours only guards against runaway input.
 constexpr size_t kMaxLine = size_t{1} << 28;
 
-// A copy of the lines read from standard input, to read them again if they
-// turn out not to be sorted: in a temporary file, or in memory when no
-// temporary file can be made.
+// A copy of the lines read from a standard input that cannot be read
+// twice (a pipe), to read them again if they turn out not to be sorted: in
+// a temporary file, or in memory when no temporary file can be made. The
+// lines are gathered in blocks that a writer thread appends to the file,
+// so the main thread only copies bytes; the file is closed (its pages
+// freed) on that thread too when the copy is dropped unread.
 class Spool {
  public:
-  Spool() : file_(std::tmpfile()) {}
-  ~Spool() {
-    if (file_ != nullptr) std::fclose(file_);
+  Spool() : file_(std::tmpfile()), blocks_(kQueuedBlocks) {
+    if (file_ != nullptr) writer_ = std::thread([this] { WriteBlocks(); });
   }
+  ~Spool() { Drop(); }
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
   void Add(std::string_view line) {
-    if (file_ != nullptr) {
-      std::fwrite(line.data(), 1, line.size(), file_);
-      std::fputc('\n', file_);
-    } else {
+    if (file_ == nullptr) {
       lines_.push_back(arena_.Store(line));
+      return;
     }
+    block_.append(line);
+    block_.push_back('\n');
+    if (block_.size() >= kBlockBytes) PushBlock();
   }
-  /// Calls `fn` with every line added. False with `*err` on a read error.
+  /// Calls `fn` with every line added. False with `*err` on a write or read
+  /// error.
   bool ReadBack(const std::function<void(std::string_view)>& fn,
                 std::string* err) {
     if (file_ == nullptr) {
       for (std::string_view line : lines_) fn(line);
       return true;
     }
-    if (std::fflush(file_) != 0) {
+    PushBlock();
+    blocks_.Close();
+    writer_.join();
+    if (!write_ok_) {
       *err = "temporary file: write error";
       return false;
     }
@@ -64,9 +81,53 @@ class Spool {
       fn(line);
     }
   }
+  /// The copy will not be read: the writer thread stops writing and closes
+  /// the file while the caller goes on; the destructor waits for it.
+  void Discard() {
+    dropped_ = true;
+    blocks_.Close();
+  }
 
  private:
-  std::FILE* file_;
+  static constexpr size_t kBlockBytes = size_t{256} << 10;
+  static constexpr size_t kQueuedBlocks = 4;
+
+  void PushBlock() {
+    if (block_.empty()) return;
+    blocks_.Push(&block_);
+    block_ = std::string();
+    block_.reserve(kBlockBytes + 4096);
+  }
+  // The writer thread: appends each block to the file until the queue is
+  // closed; closes the file if the copy was dropped.
+  void WriteBlocks() {
+    while (std::optional<std::string> block = blocks_.Pop()) {
+      if (dropped_ || !write_ok_) continue;
+      write_ok_ = std::fwrite(block->data(), 1, block->size(), file_) ==
+                  block->size();
+    }
+    if (dropped_) {
+      std::fclose(file_);
+      file_closed_ = true;
+      return;
+    }
+    if (std::fflush(file_) != 0) write_ok_ = false;
+  }
+  void Drop() {
+    if (writer_.joinable()) {
+      Discard();
+      writer_.join();
+    }
+    if (file_ != nullptr && !file_closed_) std::fclose(file_);
+  }
+
+  std::FILE* file_;  // used by the writer thread until it is joined
+  bool file_closed_ = false;  // by the writer thread (read once joined)
+  BoundedQueue<std::string> blocks_;
+  std::string block_;  // lines not yet queued
+  std::atomic<bool> dropped_{false};
+  bool write_ok_ = true;  // the writer thread's until it is joined
+  std::thread writer_;
   Arena arena_;
   std::vector<std::string_view> lines_;
 };
@@ -75,9 +136,10 @@ class Spool {
 // them: sorted as whole lines (byte order, which on valid UTF-8 is Perl's
 // code point order), or in input order for --flamechart. Sorted input
 // (flamefold's output is) streams straight into the merger; the lines are
-// held and sorted only when one arrives out of order. Standard input
-// cannot be read twice, so it is copied to a temporary file while it
-// streams, to be read back in that case.
+// held and sorted only when one arrives out of order. Standard input that
+// is a regular file is then read again from where it started; one that
+// cannot be read twice (a pipe) is copied while it streams (Spool), to be
+// read back in that case.
 class LineFeeder {
  public:
   LineFeeder(const FlameSvgConfig& config, const Diag& diag)
@@ -91,6 +153,10 @@ class LineFeeder {
   // The first input that is perf script output, not folded stacks ("" if
   // none): flamegraph.pl draws nothing of it, and neither do we.
   const std::string& perf_script() const { return perf_script_; }
+  // The copy of standard input, if one was made and is not needed any more
+  // (the input was sorted): its file is being closed on its own thread, so
+  // the caller keeps it while drawing and lets it go at the end.
+  std::unique_ptr<Spool> TakeDiscardedCopy() { return std::move(stdin_copy_); }
 
  private:
   enum class Pass { kStream, kHold };
@@ -105,6 +171,8 @@ class LineFeeder {
   void Accept(std::string_view line, Pass pass);
   // Holds the lines copied from standard input.
   bool ReadBackStdin();
+  // Moves standard input back to where it started, to be read again.
+  bool RewindStdin();
 
   const FlameSvgConfig& config_;
   const Diag& diag_;
@@ -113,6 +181,12 @@ class LineFeeder {
   std::string prev_;
   bool disorder_ = false;
   std::unique_ptr<Spool> stdin_copy_;
+  // Where standard input started, when it is a regular file and has not
+  // been rewound yet; -1 otherwise.
+  int64_t stdin_offset_ = -1;
+  // Standard input was opened for streaming (and copied or its offset
+  // kept): a second "-" reads what is left of it, nothing.
+  bool stdin_opened_ = false;
   Spool* spool_ = nullptr;  // where the current input is copied, if anywhere
   std::string utf8_buf_, reverse_buf_, limit_stack_, limit_line_;
   // What the stack limits cut, per input (inputs_[i]); current_ is read.
@@ -211,9 +285,13 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
   const std::string& name = inputs_[i];
   bool is_stdin = name == "-";
   current_ = i;
-  // Read again from its start (not standard input, whose copy holds its
-  // lines as already cut): count again.
-  if (pass == Pass::kHold && !is_stdin) limit_stats_[i] = LimitStats();
+  bool rewound = is_stdin && pass == Pass::kHold && stdin_offset_ >= 0;
+  if (rewound && !RewindStdin()) return false;
+  // Read again from its start (not a copied standard input, whose copy
+  // holds its lines as already cut): count again.
+  if (pass == Pass::kHold && (!is_stdin || rewound)) {
+    limit_stats_[i] = LimitStats();
+  }
   if (is_stdin && pass == Pass::kHold && stdin_reader_ != nullptr) {
     // Streaming stopped in standard input: read back the copy, then the
     // rest.
@@ -246,9 +324,13 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
   auto reader = std::make_unique<LineReader>(
       in->source.get(), config_.limits.LineLimit(kMaxLine));
   if (is_stdin && pass == Pass::kStream && !config_.graph.flamechart &&
-      stdin_copy_ == nullptr) {
-    stdin_copy_ = std::make_unique<Spool>();
-    spool_ = stdin_copy_.get();
+      !stdin_opened_) {
+    stdin_opened_ = true;
+    stdin_offset_ = in->stdin_offset;
+    if (stdin_offset_ < 0) {
+      stdin_copy_ = std::make_unique<Spool>();
+      spool_ = stdin_copy_.get();
+    }
   }
   bool ok = ReadLines(reader.get(), name, pass, true);
   spool_ = nullptr;
@@ -257,6 +339,18 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
     stdin_reader_ = std::move(reader);
   }
   return ok;
+}
+
+bool LineFeeder::RewindStdin() {
+  stdin_reader_.reset();
+  stdin_input_.reset();
+  if (lseek(STDIN_FILENO, static_cast<off_t>(stdin_offset_), SEEK_SET) < 0) {
+    diag_.Error(std::string("-: cannot read standard input again: ") +
+                std::strerror(errno));
+    return false;
+  }
+  stdin_offset_ = -1;
+  return true;
 }
 
 bool LineFeeder::ReadBackStdin() {
@@ -284,12 +378,13 @@ int LineFeeder::Run(FrameMerger* merger, FlameSvgStats* stats) {
     }
   }
   if (stats) stats->sorted_input = !disorder_;
+  if (!disorder_ && stdin_copy_ != nullptr) stdin_copy_->Discard();
   if (disorder_) {
     // Hold every line, sort, and merge again from the start.
     lines_ = 0;
     too_long_ = 0;
     for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (inputs_[i] == "-" && i < stopped) {
+      if (inputs_[i] == "-" && i < stopped && stdin_offset_ < 0) {
         // Read whole while streaming: its copy has every line.
         if (!ReadBackStdin()) return kExitDataError;
         continue;
@@ -332,11 +427,14 @@ int RunFlameSvg(const FlameSvgConfig& config, OutputSink* out,
   }
   FrameMerger merger(g.min_width, g.palette == "chain");
   std::string perf_script;  // an input that is perf script output
+  // Closes on its own thread while the graph is drawn; waited for on return.
+  std::unique_ptr<Spool> discarded_copy;
   {
     LineFeeder feeder(config, diag);
     int status = feeder.Run(&merger, stats);
     if (status != kExitOk) return status;
     perf_script = feeder.perf_script();
+    discarded_copy = feeder.TakeDiscardedCopy();
   }
   merger.Finish();
   double time = merger.time();

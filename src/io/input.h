@@ -9,6 +9,7 @@
 #ifndef FLAMEFOLD_IO_INPUT_H_
 #define FLAMEFOLD_IO_INPUT_H_
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,6 +27,10 @@ struct Input {
   Compression compression = Compression::kNone;
   ContentKind kind = ContentKind::kEmpty;
   bool file = false;  // `name` is a file holding these bytes (not stdin)
+  /// For stdin that is a regular file: the offset it was opened at, so a
+  /// caller can read it again from there (lseek); -1 for anything else (a
+  /// pipe, a terminal, a buffer).
+  int64_t stdin_offset = -1;
   /// The decoded bytes from the start (the sniffed prefix is put back).
   std::unique_ptr<ByteSource> source;
 };

@@ -208,6 +208,35 @@ check unsorted-stdin-sorted cmp -s file.svg unsorted-stdin.svg
 head -3 palettes.folded > h1.folded; tail -n +4 palettes.folded > h2.folded
 "$SVG" h2.folded - < h1.folded > two.svg 2>/dev/null
 check file-then-stdin cmp -s file.svg two.svg
+# Unsorted standard input is read twice: a pipe from its copy, a regular
+# file again from where it started (which need not be its first byte).
+cat palettes.folded | "$SVG" > sorted-pipe.svg 2>/dev/null
+check sorted-pipe cmp -s file.svg sorted-pipe.svg
+cat reversed.folded | "$SVG" > unsorted-pipe.svg 2>/dev/null
+check unsorted-pipe-sorted cmp -s file.svg unsorted-pipe.svg
+cat h1.folded | "$SVG" - - h2.folded > pipe-twice.svg 2>/dev/null
+check pipe-twice-then-file cmp -s file.svg pipe-twice.svg
+tac h2.folded > h2r.folded
+cat h1.folded | "$SVG" - h2r.folded > pipe-then-unsorted.svg 2>/dev/null
+check pipe-then-unsorted-file cmp -s file.svg pipe-then-unsorted.svg
+"$SVG" - h2r.folded - < h1.folded > redir-then-unsorted.svg 2>/dev/null
+check redirect-then-unsorted-file cmp -s file.svg redir-then-unsorted.svg
+# Disorder found late: thousands of sorted lines (megabytes, many blocks of
+# the copy), then one that sorts first, cut by the limits on both reads.
+awk 'BEGIN { for (i = 0; i < 40000; i++)
+  printf "main;run;work%06d;leaf;x;y;z %d\n", i, i % 7 + 1 }' > late.folded
+echo 'a;b;c;d;e;f;g 5' >> late.folded
+"$SVG" --max-stack-depth 5 late.folded > late-file.svg 2>/dev/null
+cat late.folded | "$SVG" --max-stack-depth 5 > late-pipe.svg 2> late-pipe.err
+check late-disorder-pipe cmp -s late-file.svg late-pipe.svg
+"$SVG" --max-stack-depth 5 < late.folded > late-redir.svg 2> late-redir.err
+check late-disorder-redirect cmp -s late-file.svg late-redir.svg
+check late-disorder-same-warnings cmp -s late-pipe.err late-redir.err
+check late-disorder-cut-warned grep -q 'max-stack-depth' late-redir.err
+tail -n +2 late.folded > late-rest.folded
+"$SVG" late-rest.folded > late-rest.svg 2>/dev/null
+{ read -r first_line; "$SVG" > late-offset.svg 2>/dev/null; } < late.folded
+check late-disorder-redirect-from-offset cmp -s late-rest.svg late-offset.svg
 "$SVG" --inverted palettes.folded > inv.svg 2>/dev/null
 "$SVG" --icicle palettes.folded > ice.svg 2>/dev/null
 check icicle-is-inverted cmp -s inv.svg ice.svg
