@@ -282,16 +282,24 @@ class Replayer : public PerfDataReader::Visitor {
   // The frame at `ip` in `cpumode`: a kernel one is named when let go.
   void HoldFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
     if (cpumode == abi::kMiscKernel) {
-      held_.AddKernel(ip);
+      HoldKernelFrame(ip);
     } else {
       HoldUserFrame(KeyOf(t, cpumode, ip));
     }
+  }
+
+  // A kernel frame, named when let go. Its DSO counts as used now, where
+  // perf script meets it (see SymbolResolver::Touch).
+  void HoldKernelFrame(uint64_t ip) {
+    symbols_->Touch(symbols_->Kernel());
+    held_.AddKernel(ip);
   }
 
   // A frame outside the kernel: named now, unless its DSO is still being
   // loaded on the preloading thread.
   void HoldUserFrame(const FrameKey& k) {
     if (k.dso && symbols_->LoadingAhead(k.dso)) {
+      symbols_->Touch(k.dso);
       held_.AddNamedLater(k);
     } else {
       held_.AddNamed(frames_.Frame(k));
@@ -328,7 +336,7 @@ class Replayer : public PerfDataReader::Visitor {
     }
     for (size_t i = 0; i < chain_keys_.size(); ++i) {
       if (chain_kernel_[i]) {
-        held_.AddKernel(chain_keys_[i].ip);
+        HoldKernelFrame(chain_keys_[i].ip);
       } else {
         HoldUserFrame(chain_keys_[i]);
       }

@@ -97,8 +97,21 @@ bool SymbolResolver::TryLoadUser(Dso* dso) {
 // for it), and reports its warnings.
 void SymbolResolver::LoadUserOnce(Dso* dso) {
   AwaitLoaded(dso);
-  warnings_.insert(warnings_.end(), dso->load_warnings.begin(),
-                   dso->load_warnings.end());
+  Touch(dso);
+}
+
+void SymbolResolver::Touch(Dso* dso) {
+  if (dso->touched) return;
+  dso->touched = true;
+  touched_.push_back(dso);
+}
+
+std::vector<std::string> SymbolResolver::warnings() const {
+  std::vector<std::string> out;
+  for (const Dso* dso : touched_) {
+    out.insert(out.end(), dso->load_warnings.begin(), dso->load_warnings.end());
+  }
+  return out;
 }
 
 void SymbolResolver::AwaitLoaded(Dso* dso) {
@@ -221,8 +234,9 @@ void SymbolResolver::Load(Dso* dso) {
       return;
     case DsoKind::kPerfMap:
       if (!LoadPerfMap(Symfs(dso->path), &dso->table, &err)) {
-        warnings_.push_back(err);
+        dso->load_warnings.push_back(err);
       }
+      Touch(dso);
       return;
   }
 }
@@ -259,7 +273,9 @@ void SymbolResolver::LoadKernel() {
     lock.unlock();
     kernel_reader_.join();
   }
-  if (!kernel_warning_.empty()) warnings_.push_back(kernel_warning_);
+  // The kernel's warning stands for its modules too.
+  if (!kernel_warning_.empty()) kernel->load_warnings.push_back(kernel_warning_);
+  Touch(kernel);
 }
 
 namespace {

@@ -62,6 +62,7 @@ struct Dso {
   enum LoadState : uint8_t { kIdle, kLoading, kLoaded };
   std::atomic<uint8_t> load_state{kIdle};
   bool preloaded = false;  // in Preload's list (set before its thread runs)
+  bool touched = false;    // first used (SymbolResolver::Touch)
   int8_t elf_object = -1;  // HasElfObject's answer; -1: not asked yet
   std::vector<std::string> load_warnings;
   // Set when a user DSO is loaded: the file its symbols came from (where
@@ -171,8 +172,15 @@ class SymbolResolver {
     if (!dso->loaded) Load(dso);
   }
 
-  /// Warnings collected while loading (files not found, ...), one a DSO.
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  /// Notes the first use of `dso`: its warnings come in the order of
+  /// first use (see warnings()). Loading notes it too; a caller that
+  /// names the DSO's frames later than it meets them (the perf.data
+  /// replay holding samples) notes it when it meets it, so that the order
+  /// does not depend on which thread loads what when.
+  void Touch(Dso* dso);
+  /// Warnings collected while loading (files not found, ...), by DSO in
+  /// the order of first use.
+  std::vector<std::string> warnings() const;
 
  private:
   Dso* Get(DsoKind kind, const std::string& name, const std::string& path,
@@ -194,7 +202,7 @@ class SymbolResolver {
   Arena names_;  // Dso::shown's names
   bool kernel_loaded_ = false;
   std::vector<KallsymsModule> kallsyms_modules_;
-  std::vector<std::string> warnings_;
+  std::vector<Dso*> touched_;  // by first use (Touch)
   // Preloading (see Preload); `done_` is signalled, under `mu_`, each time
   // a DSO reaches kLoaded.
   std::vector<Dso*> preload_;  // set once, before the thread starts

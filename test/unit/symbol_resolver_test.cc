@@ -2,6 +2,9 @@
 // loaded on first use, with the same warnings at the same time.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
+
 #include "symbols/symbol_resolver.h"
 #include "symbols/symbol_table.h"
 
@@ -30,6 +33,32 @@ TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
   CHECK(pre.Name(pre_gone, 0x10) == plain.Name(gone, 0x10));
   CHECK(pre.warnings() == plain.warnings());
   CHECK(pre.warnings().size() == 1);
+}
+
+// Regression: a replay that names some frames later than it meets them
+// gave the DSOs' warnings in the order the loading threads finished.
+TEST_CASE("warnings come in the order DSOs were first met, not loaded") {
+  SymbolOptions o;
+  o.kallsyms = "/nonexistent";
+  SymbolResolver r(o);
+  Dso* a = r.User("/nonexistent/liba.so", "");
+  Dso* b = r.User("/nonexistent/libb.so", "");
+  r.Touch(b);  // met first, named later
+  r.Prepare(a);
+  r.Prepare(b);
+  r.Touch(a);  // again: nothing changes
+  std::vector<std::string> w = r.warnings();
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].find("libb.so") != std::string::npos);
+  CHECK(w[1].find("liba.so") != std::string::npos);
+  // The kernel's warning comes where the kernel was first met.
+  r.Touch(r.Kernel());
+  CHECK(r.warnings().size() == 2);  // not read yet: nothing to say
+  uint64_t start = 0, end = 0;
+  CHECK_FALSE(r.KernelRange(&start, &end));
+  w = r.warnings();
+  REQUIRE(w.size() == 3);
+  CHECK(w[2].find("kallsyms") != std::string::npos);
 }
 
 }  // namespace
