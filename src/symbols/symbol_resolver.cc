@@ -185,7 +185,8 @@ Dso* SymbolResolver::User(const std::string& path,
 }
 
 Dso* SymbolResolver::Kernel() {
-  return Get(DsoKind::kKernel, "[kernel.kallsyms]", "", "");
+  if (!kernel_) kernel_ = Get(DsoKind::kKernel, "[kernel.kallsyms]", "", "");
+  return kernel_;
 }
 
 Dso* SymbolResolver::Module(const std::string& path) {
@@ -206,9 +207,7 @@ std::string SymbolResolver::Name(Dso* dso, uint64_t addr) {
   if (added) shown->second = names_.Store(SymbolTable::Display(*sym));
   char off[24];
   auto r = std::to_chars(off, off + sizeof off, addr - sym->start, 16);
-  std::string text;
-  text.reserve(shown->second.size() + 3 + (r.ptr - off));
-  text = shown->second;
+  std::string text(shown->second);
   text += "+0x";
   text.append(off, r.ptr);
   return text;

@@ -126,7 +126,8 @@ class SymbolResolver {
 
   /// The DSO for a user mapping of `path` (build id raw, may be "").
   Dso* User(const std::string& path, const std::string& build_id);
-  /// The kernel proper, "[kernel.kallsyms]".
+  /// The kernel proper, "[kernel.kallsyms]" (made at the first call, then
+  /// remembered: the replay asks for it at every kernel frame).
   Dso* Kernel();
   /// A kernel module, by the file name of its mapping ("/lib/.../x.ko" or
   /// "[x]").
@@ -199,7 +200,8 @@ class SymbolResolver {
 
   SymbolOptions options_;
   std::map<std::string, std::unique_ptr<Dso>> dsos_;
-  Arena names_;  // Dso::shown's names
+  Arena names_;          // Dso::shown's names
+  Dso* kernel_ = nullptr;  // Kernel()'s, once made
   bool kernel_loaded_ = false;
   std::vector<KallsymsModule> kallsyms_modules_;
   std::vector<Dso*> touched_;  // by first use (Touch)

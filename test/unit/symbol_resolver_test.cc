@@ -35,6 +35,28 @@ TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
   CHECK(pre.warnings().size() == 1);
 }
 
+TEST_CASE("a replay may ask, without waiting, what preloading has left") {
+  SymbolOptions o;
+  o.kallsyms = "/nonexistent";
+  SymbolResolver r(o);
+  Dso* self = r.User("/proc/self/exe", "");
+  Dso* gone = r.User("/nonexistent/libgone.so", "");
+  Dso* other = r.User("/nonexistent/libother.so", "");
+  CHECK_FALSE(r.Preloading());
+  CHECK_FALSE(r.LoadingAhead(self));  // nothing preloads
+  CHECK_FALSE(r.KernelPending());     // nor reads the kernel's symbols
+  r.Preload({self, gone});
+  r.HelpPreload();  // what the thread has not begun is loaded here
+  r.AwaitLoaded(self);
+  r.AwaitLoaded(gone);
+  CHECK_FALSE(r.LoadingAhead(self));  // loaded
+  CHECK_FALSE(r.LoadingAhead(other));  // not in the list
+  CHECK(self->load_state.load() == Dso::kLoaded);
+  CHECK(gone->load_state.load() == Dso::kLoaded);
+  CHECK(other->load_state.load() == Dso::kIdle);
+  CHECK(r.warnings().empty());  // none used yet
+}
+
 // Regression: a replay that names some frames later than it meets them
 // gave the DSOs' warnings in the order the loading threads finished.
 TEST_CASE("warnings come in the order DSOs were first met, not loaded") {
