@@ -58,7 +58,7 @@ size_t AsciiPrefix(std::string_view s) {
 }  // namespace
 
 bool IsValidUtf8(std::string_view s) {
-  for (size_t i = AsciiPrefix(s); i < s.size();) {
+  for (size_t i = 0; i < s.size();) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
       i += AsciiPrefix(s.substr(i));
       continue;
