@@ -419,6 +419,7 @@ void StackCounts::MoveSortedInto(
     const Entry& e = tables[run]->entries_[s.entry];
     trie->AddCounts(path.back(), e.weight, e.samples);
   }
+  if (fresh) trie->MarkIdsInWalkOrder();
   for (StackCounts* t : tables) t->Reset();
 }
 

@@ -26,6 +26,7 @@ NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
 }
 
 NodeId StackTrie::NewNode(NodeId parent, SymbolId frame) {
+  walk_order_marked_ = false;
   NodeId id = static_cast<NodeId>(nodes_.size());
   nodes_.push_back(Node{parent, frame, 0});
   return id;
@@ -213,7 +214,7 @@ void StackTrie::WalkInIdOrder(
 
 void StackTrie::Walk(
     const std::function<void(NodeId, std::string_view)>& visit) const {
-  if (IdsInWalkOrder()) {
+  if (walk_order_marked_ || IdsInWalkOrder()) {
     WalkInIdOrder(visit);
     return;
   }

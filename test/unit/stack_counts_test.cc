@@ -138,6 +138,25 @@ TEST_CASE("stack counts build a trie in walk order when names extend others") {
   }
 }
 
+TEST_CASE("a trie built in walk order is walked in sorted order after more stacks") {
+  // MoveInto marks the fresh trie's ids as in walk order, so Walk trusts
+  // them; a later stack must take the mark back. Built from "f.cold" and
+  // "f;g", the ids are f.cold, f, g: the line "f" added later sorts before
+  // "f.cold" though its node comes after it, and the node "a" after "b".
+  StringInterner names;
+  StackCounts counts;
+  StackTrie trie(&names);
+  counts.Add(Ids(&names, {"f.cold"}), PerlNumber::FromUint(1), 1);
+  counts.Add(Ids(&names, {"f", "g"}), PerlNumber::FromUint(2), 1);
+  counts.Add(Ids(&names, {"b"}), PerlNumber::FromUint(3), 1);
+  counts.MoveInto(&trie);
+  CHECK(testing::FoldedText(trie) == "b 3\nf.cold 1\nf;g 2\n");
+  trie.Add(Ids(&names, {"f"}), PerlNumber::FromUint(4));
+  CHECK(testing::FoldedText(trie) == "b 3\nf 4\nf.cold 1\nf;g 2\n");
+  trie.Add(Ids(&names, {"a"}), PerlNumber::FromUint(5));
+  CHECK(testing::FoldedText(trie) == "a 5\nb 3\nf 4\nf.cold 1\nf;g 2\n");
+}
+
 TEST_CASE("tables with names of their own sort apart and merge into one trie") {
   // As --jobs N does: each table counts stacks in ids of its own interner,
   // sorts them by the ranks of its own names (on its own thread), and one
