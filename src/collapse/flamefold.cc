@@ -19,20 +19,21 @@ struct WriteCounts {
   uint64_t samples_filtered = 0;
 };
 
-WriteCounts WriteStacks(const StackTrie& trie, const StackFilter& filter,
+WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
                         OutputSink* out) {
   WriteCounts c;
   std::string buf;
-  trie.Walk([&](NodeId node, std::string_view line) {
+  inputs->VisitStacks([&](std::string_view line, const PerlNumber& weight,
+                          uint64_t samples) {
     c.stacks++;
     if (filter.active() && !filter.Keep(line)) {
-      c.samples_filtered += trie.samples(node);
+      c.samples_filtered += samples;
       return;
     }
     c.stacks_written++;
     out->Write(line);
     buf.assign(1, ' ');
-    trie.weight(node).AppendTo(&buf);
+    weight.AppendTo(&buf);
     buf += '\n';
     out->Write(buf);
   });
@@ -50,21 +51,20 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
     return kExitUsage;
   }
   StringInterner names;
-  StackTrie trie(&names);
-  FoldInputs inputs(config, &names, &trie, recordings);
+  FoldInputs inputs(config, &names, /*trie=*/nullptr, recordings);
   if (!inputs.FoldAll(config.inputs, &err)) {
     diag.Error(err);
     return kExitDataError;
   }
   const PerfScriptStats& s = inputs.perf_stats();
   const FoldedStats& f = inputs.folded_stats();
-  WriteCounts c = WriteStacks(trie, filter, out);
+  WriteCounts c = WriteStacks(&inputs, filter, out);
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;
     diag.Error("write error: " + out->error());
     return kExitDataError;
   }
-  WarnAboutFold(config, inputs, trie, diag);
+  WarnAboutFold(config, inputs, diag);
   if (config.stats) {
     const char* tool = diag.tool().c_str();
     std::fprintf(stderr,
@@ -76,7 +76,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
                  (unsigned long long)s.comment_lines,
                  (unsigned long long)(s.unrecognized_lines + f.invalid_lines),
                  (unsigned long long)s.long_lines,
-                 tool, (unsigned long long)trie.total_samples(),
+                 tool, (unsigned long long)inputs.total_samples(),
                  (unsigned long long)s.samples_other_event,
                  (unsigned long long)c.samples_filtered,
                  tool, (unsigned long long)c.stacks,

@@ -229,7 +229,7 @@ bool FoldInputs::FoldAll(std::vector<std::string> files, std::string* err) {
   const PerfScriptStats& s = stats_;
   const FoldedStats& f = folded_stats_;
   uint64_t bad = s.unrecognized_lines + s.long_lines + f.invalid_lines;
-  if (trie_->total_samples() > 0 || bad == 0) return true;
+  if (total_samples_ > 0 || bad == 0) return true;
   std::string first = !s.first_unrecognized.empty() ? s.first_unrecognized
                       : !s.first_long_line.empty()
                           ? s.first_long_line + ": line too long"
@@ -453,20 +453,45 @@ void FoldInputs::Finish() {
   LimitStats before = limit_totals();
   parser_.Finish();  // may end the last input's last sample
   NoteLimits(last_file_, before);
+  stats_ = parser_.stats();
+  MergeStats(&stats_, worker_stats_);
+  for (StackCounts* t : Tables()) total_samples_ += t->total_samples();
+  if (trie_ == nullptr) return;  // VisitStacks gives the stacks
   if (worker_tables_.empty()) {
     counts_.MoveInto(trie_);
   } else {
-    MoveTablesIntoTrie();
+    std::vector<std::vector<SymbolId>> maps;
+    std::vector<uint32_t> rank;
+    SortTables(&maps, &rank);
+    StackCounts::MoveSortedInto(Tables(), maps, rank, trie_);
+    worker_tables_.clear();
   }
-  stats_ = parser_.stats();
-  MergeStats(&stats_, worker_stats_);
+  total_samples_ = trie_->total_samples();
+}
+
+void FoldInputs::VisitStacks(const StackCounts::LineVisitor& visit) {
+  std::vector<std::vector<SymbolId>> maps;
+  std::vector<uint32_t> rank;
+  SortTables(&maps, &rank);
+  StackCounts::VisitSorted(Tables(), maps, rank, *names_, visit);
+  worker_tables_.clear();
+}
+
+// This thread's table, then the workers'.
+std::vector<StackCounts*> FoldInputs::Tables() {
+  std::vector<StackCounts*> tables{&counts_};
+  for (auto& w : worker_tables_) tables.push_back(&w->counts);
+  return tables;
 }
 
 // The worker threads' tables and this one's are sorted at once, each on a
 // thread and in the order of its own names' ranks (the same order), while
-// this thread maps the workers' names into the run's; then the trie is
-// built in one sweep of their merged order.
-void FoldInputs::MoveTablesIntoTrie() {
+// this thread maps the workers' names into the run's (`maps`, one per
+// table, the first empty: its ids are the run's); `rank` is KeyRanks of the
+// run's names. Then one sweep of their merged order builds the trie or
+// writes the lines.
+void FoldInputs::SortTables(std::vector<std::vector<SymbolId>>* maps_out,
+                            std::vector<uint32_t>* rank_out) {
   const size_t k = worker_tables_.size();
   std::vector<std::thread> sorters;
   std::vector<std::vector<uint32_t>> own_ranks(k);
@@ -485,13 +510,11 @@ void FoldInputs::MoveTablesIntoTrie() {
       maps[i + 1][id] = names_->Intern(own.Get(id));
     }
   }
-  const std::vector<uint32_t> rank = StackTrie::KeyRanks(*names_);
+  std::vector<uint32_t> rank = StackTrie::KeyRanks(*names_);
   counts_.SortForMove(rank);
   for (std::thread& t : sorters) t.join();
-  std::vector<StackCounts*> tables{&counts_};
-  for (auto& w : worker_tables_) tables.push_back(&w->counts);
-  StackCounts::MoveSortedInto(tables, maps, rank, trie_);
-  worker_tables_.clear();
+  *maps_out = std::move(maps);
+  *rank_out = std::move(rank);
 }
 
 }  // namespace flamefold

@@ -26,7 +26,8 @@ namespace flamefold {
 class FoldInputs {
  public:
   /// Recordings (perf.data) are folded by `recordings`, which says what
-  /// they lost; without one, such an input is an error.
+  /// they lost; without one, such an input is an error. Without a `trie`,
+  /// the stacks are given as folded lines by VisitStacks instead.
   FoldInputs(const FoldConfig& config, StringInterner* names, StackTrie* trie,
              RecordingFolder* recordings);
   ~FoldInputs();
@@ -38,8 +39,14 @@ class FoldInputs {
   /// named `in->name`; it reads `in->source` to its end.
   bool AddOpened(Input* in, std::string* err);
   /// Ends the input (the Perl script's end-of-input rules apply here) and
-  /// builds the trie from the stacks read.
+  /// builds the trie from the stacks read (if there is one).
   void Finish();
+  /// Without a trie, after Finish: calls `visit` for each distinct stack,
+  /// in the order and with the counts the trie's Walk would give, once
+  /// (a trie costs more to build and walk than the lines do to write).
+  void VisitStacks(const StackCounts::LineVisitor& visit);
+  /// The samples folded (the trie's total_samples()), after Finish.
+  uint64_t total_samples() const { return total_samples_; }
   /// A whole run: Add()s each of `files` (none: "-", stdin), then Finish().
   /// False with `*err` when an input cannot be read, or when nothing was
   /// folded and lines were skipped: then the input is not a profile at all
@@ -63,7 +70,9 @@ class FoldInputs {
   void NoteLimits(const std::string& file, const LimitStats& before);
   bool AddParallel(const std::string& file, uint64_t index,
                    ByteSource* source, std::string* err);
-  void MoveTablesIntoTrie();
+  void SortTables(std::vector<std::vector<SymbolId>>* maps,
+                  std::vector<uint32_t>* rank);
+  std::vector<StackCounts*> Tables();
 
   // The stacks parsed by one worker thread, in names of its own: kept
   // across inputs, sorted and merged into the trie by Finish().
@@ -86,6 +95,7 @@ class FoldInputs {
   FoldedStats folded_stats_;
   uint64_t input_count_ = 0;
   std::string parallel_event_;
+  uint64_t total_samples_ = 0;
 };
 
 }  // namespace flamefold

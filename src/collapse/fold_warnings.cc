@@ -81,7 +81,7 @@ void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
 }
 
 void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
-                   const StackTrie& trie, const Diag& diag) {
+                   const Diag& diag) {
   const PerfScriptStats& s = inputs.perf_stats();
   const FoldedStats& f = inputs.folded_stats();
   WarnAboutPerfScript(config, s, inputs.event(), diag);
@@ -95,7 +95,7 @@ void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
   }
   bool filtered_out = !config.perf.event_filter.empty() && s.samples == 0 &&
                       s.samples_other_event > 0;  // said above
-  if (trie.total_samples() == 0 && !filtered_out) {
+  if (inputs.total_samples() == 0 && !filtered_out) {
     diag.Warning("no samples in the input");
   }
 }

@@ -23,10 +23,10 @@ void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
                          const std::string& event, const Diag& diag);
 
 /// WarnAboutPerfScript for all of `inputs`, then folded lines skipped,
-/// stacks cut to the limits, and an empty result (`trie`): what every tool
-/// that folds with FoldInputs says once its output is written.
+/// stacks cut to the limits, and an empty result: what every tool that
+/// folds with FoldInputs says once its output is written.
 void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
-                   const StackTrie& trie, const Diag& diag);
+                   const Diag& diag);
 
 }  // namespace flamefold
 

@@ -1,6 +1,7 @@
 #include "collapse/stack_counts.h"
 
 #include <algorithm>
+#include <string>
 #include <bit>
 #include <cstring>
 #include <numeric>
@@ -243,8 +244,6 @@ void StackCounts::Reset() {
   total_samples_ = 0;
 }
 
-namespace {
-
 // The sorted tables' stacks in their merged order: each step yields the
 // least head (the first table's on a tie) and how many leading keys it
 // shares with the stack yielded before.
@@ -254,7 +253,7 @@ namespace {
 // LCP merge): the head that shares more with the last stack is the lesser
 // (both follow it; the other one differs from it first, upwards); only
 // heads that share as much are compared, from there on.
-class MergedStacks {
+class StackCounts::MergedStacks {
  public:
   struct Run {
     std::span<const SortItem> sorted;
@@ -263,7 +262,11 @@ class MergedStacks {
     size_t next = 0;
     uint32_t lcp = 0;  // keys the head shares with the last stack yielded
   };
-  explicit MergedStacks(std::vector<Run> runs) : runs_(std::move(runs)) {}
+  /// The sorted `tables`, table k's ids read through `maps[k]` (none or
+  /// empty: the ranked ids themselves).
+  MergedStacks(std::span<StackCounts* const> tables,
+               std::span<const std::vector<SymbolId>> maps,
+               const std::vector<uint32_t>& rank);
 
   /// Frame `depth` of `s`, a stack of run `r`, as a trie id.
   SymbolId Id(size_t r, const SortItem& s, size_t depth) const {
@@ -316,11 +319,42 @@ class MergedStacks {
   }
   size_t runs() const { return runs_.size(); }
 
+  /// Before each step: asks for the ids and entry of the stack 8 places
+  /// ahead in each run, which the sweep reads at random.
+  void PrefetchAhead() const {
+    for (size_t r = 0; r < runs_.size(); ++r) {
+      uint32_t from;
+      if (const SortItem* next = Ahead(r, 8, &from)) {
+        __builtin_prefetch(next->ids + from);
+        __builtin_prefetch(&tables_[r]->entries_[next->entry]);
+      }
+    }
+  }
+  /// The entry of `s`, a stack of run `r`.
+  const Entry& EntryOf(size_t r, const SortItem& s) const {
+    return tables_[r]->entries_[s.entry];
+  }
+
  private:
+  std::span<StackCounts* const> tables_;
+  std::vector<SymbolId> same_;  // the identity, for tables without a map
   std::vector<Run> runs_;
 };
 
-}  // namespace
+StackCounts::MergedStacks::MergedStacks(
+    std::span<StackCounts* const> tables,
+    std::span<const std::vector<SymbolId>> maps,
+    const std::vector<uint32_t>& rank)
+    : tables_(tables), same_(rank.size() / 2) {
+  std::iota(same_.begin(), same_.end(), SymbolId{0});
+  for (size_t k = 0; k < tables.size(); ++k) {
+    const StackCounts* t = tables[k];
+    const SymbolId* map =
+        k < maps.size() && !maps[k].empty() ? maps[k].data() : same_.data();
+    runs_.push_back({std::span<const SortItem>(t->sorted_.data(), t->sorted_.size()),
+                     t->shared_.data(), MappedOrder(&rank, map)});
+  }
+}
 
 // The stacks are taken in the byte order of their folded lines: stacks that
 // share leading keys are then neighbours, so each stack only walks the nodes
@@ -336,23 +370,14 @@ void StackCounts::MoveSortedInto(
     std::span<StackCounts* const> tables,
     std::span<const std::vector<SymbolId>> maps,
     const std::vector<uint32_t>& rank, StackTrie* trie) {
-  // A table without a map has the trie's ids: it reads them through this.
-  std::vector<SymbolId> same(rank.size() / 2);
-  std::iota(same.begin(), same.end(), SymbolId{0});
-  std::vector<MergedStacks::Run> runs;
+  MergedStacks merged(tables, maps, rank);
   size_t nodes = 0, stacks = 0;
-  for (size_t k = 0; k < tables.size(); ++k) {
-    const StackCounts* t = tables[k];
-    const SymbolId* map =
-        k < maps.size() && !maps[k].empty() ? maps[k].data() : same.data();
-    runs.push_back({std::span<const SortItem>(t->sorted_.data(), t->sorted_.size()),
-                    t->shared_.data(), MappedOrder(&rank, map)});
+  for (const StackCounts* t : tables) {
     for (size_t i = 0; i < t->sorted_.size(); ++i) {
       nodes += t->sorted_[i].length - t->shared_[i];
     }
     stacks += t->sorted_.size();
   }
-  MergedStacks merged(std::move(runs));
   const bool fresh = trie->node_count() == 1;
   // Into an empty trie: at most `nodes` nodes (fewer when a node both ends a
   // stack and has children, and lines sort between: see `ended`; or when
@@ -376,14 +401,7 @@ void StackCounts::MoveSortedInto(
   const SortItem* item;
   uint32_t level;
   while (merged.Next(&run, &item, &level)) {
-    // In sorted order, the ids and entries are read at random.
-    for (size_t r = 0; r < merged.runs(); ++r) {
-      uint32_t from;
-      if (const SortItem* next = merged.Ahead(r, 8, &from)) {
-        __builtin_prefetch(next->ids + from);
-        __builtin_prefetch(&tables[r]->entries_[next->entry]);
-      }
-    }
+    merged.PrefetchAhead();
     const SortItem& s = *item;
     path.resize(level + 1);
     NodeId found = StackTrie::kRoot;
@@ -420,6 +438,54 @@ void StackCounts::MoveSortedInto(
     trie->AddCounts(path.back(), e.weight, e.samples);
   }
   if (fresh) trie->MarkIdsInWalkOrder();
+  for (StackCounts* t : tables) t->Reset();
+}
+
+// The same sweep as MoveSortedInto's, writing lines instead of nodes: a
+// stack's first `level` frames are the previous stack's, so its line is the
+// previous one cut after them (ends[level]) and extended by the rest.
+void StackCounts::VisitSorted(std::span<StackCounts* const> tables,
+                              std::span<const std::vector<SymbolId>> maps,
+                              const std::vector<uint32_t>& rank,
+                              const StringInterner& names,
+                              const LineVisitor& visit) {
+  MergedStacks merged(tables, maps, rank);
+  std::string line(4096, '\0');
+  std::vector<size_t> ends{0};  // ends[k]: the line's length through k frames
+  PerlNumber weight;
+  uint64_t samples = 0;
+  bool pending = false;  // a line waits: the next stack may be the same
+  size_t run;
+  const SortItem* item;
+  uint32_t level;
+  while (merged.Next(&run, &item, &level)) {
+    merged.PrefetchAhead();
+    const SortItem& s = *item;
+    const Entry& e = merged.EntryOf(run, s);
+    if (s.length == 0) continue;  // the empty stack: no line
+    if (pending && level == s.length) {  // the same stack, another table
+      weight.Add(e.weight);
+      samples += e.samples;
+      continue;
+    }
+    if (pending) visit(std::string_view(line.data(), ends.back()), weight, samples);
+    ends.resize(level + 1);
+    for (size_t k = level; k < s.length; ++k) {
+      const std::string_view name = names.Get(merged.Id(run, s, k));
+      size_t at = ends.back();
+      if (at + 1 + name.size() > line.size()) {
+        line.resize(std::max(at + 1 + name.size(), 2 * line.size()));
+      }
+      if (k > 0) line[at++] = ';';
+      if (!name.empty()) std::memcpy(line.data() + at, name.data(), name.size());
+      ends.push_back(at + name.size());
+    }
+    weight = PerlNumber();
+    weight.Add(e.weight);  // as a trie node's counts add up, from zero
+    samples = e.samples;
+    pending = true;
+  }
+  if (pending) visit(std::string_view(line.data(), ends.back()), weight, samples);
   for (StackCounts* t : tables) t->Reset();
 }
 

@@ -1,6 +1,7 @@
 // StackCounts: the distinct stacks of a profile and their counts, kept as
 // sequences of frame ids in a hash table while the input is read; the trie
-// is built from them once, at the end (MoveInto).
+// is built from them once, at the end (MoveInto), or, when only the folded
+// lines are wanted, they are written in sorted order (VisitSorted).
 //
 // Why not insert each sample into the trie directly: a sample then costs one
 // table probe per frame, scattered over a table as large as the trie, and a
@@ -12,7 +13,9 @@
 #define FLAMEFOLD_COLLAPSE_STACK_COUNTS_H_
 
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "base/string_interner.h"
@@ -66,6 +69,23 @@ class StackCounts : public SampleSink {
                              const std::vector<uint32_t>& rank,
                              StackTrie* trie);
 
+  /// Receives a stack's folded line ("a;b;c"), its weight and its samples.
+  using LineVisitor = std::function<void(std::string_view line,
+                                         const PerlNumber& weight,
+                                         uint64_t samples)>;
+  /// Instead of MoveSortedInto, when only the folded lines are wanted (as
+  /// flamefold writes them): calls `visit` for each distinct stack of the
+  /// sorted tables, in the byte order of their lines (what a trie's Walk
+  /// gives: a stack found in several tables adds up, in table order; the
+  /// empty stack has no line), and empties the tables. Each line is built
+  /// from the one before, past the frames they share, without a trie.
+  /// `names` are the names that `rank` ranks.
+  static void VisitSorted(std::span<StackCounts* const> tables,
+                          std::span<const std::vector<SymbolId>> maps,
+                          const std::vector<uint32_t>& rank,
+                          const StringInterner& names,
+                          const LineVisitor& visit);
+
   /// A stack in sorted order: its ids and its entry (for the sort).
   struct SortItem {
     const SymbolId* ids;
@@ -95,6 +115,7 @@ class StackCounts : public SampleSink {
     uint32_t tag;
     bool empty() const { return entry == 0; }
   };
+  class MergedStacks;  // the sorted tables' stacks in their merged order
   void Insert(std::span<const SymbolId> frames, uint64_t hash,
               const PerlNumber& weight, uint64_t samples);
   void Prefetch(size_t stage, uint64_t hash) const;

@@ -25,19 +25,9 @@ NodeId StackTrie::Child(NodeId parent, SymbolId frame) {
   return id;
 }
 
-NodeId StackTrie::NewNode(NodeId parent, SymbolId frame) {
-  walk_order_marked_ = false;
-  NodeId id = static_cast<NodeId>(nodes_.size());
-  nodes_.push_back(Node{parent, frame, 0});
-  return id;
-}
-
-NodeId StackTrie::AppendChild(NodeId parent, SymbolId frame) {
-  if (table_current_) {
-    table_current_ = false;
-    table_.Release();  // its memory is better spent on nodes
-  }
-  return NewNode(parent, frame);
+void StackTrie::ReleaseTable() {
+  table_current_ = false;
+  table_.Release();  // its memory is better spent on nodes
 }
 
 void StackTrie::RebuildTable() {

@@ -43,7 +43,10 @@ class StackTrie : public SampleSink {
   /// Creates the child of `parent` named `frame`, which the caller knows is
   /// missing (building a trie from sorted stacks). The look-up table is then
   /// rebuilt only if a later ChildOf or Add needs it.
-  NodeId AppendChild(NodeId parent, SymbolId frame);
+  NodeId AppendChild(NodeId parent, SymbolId frame) {
+    if (table_current_) ReleaseTable();
+    return NewNode(parent, frame);
+  }
   /// Makes room for `more` nodes, of which `more_ends` end a stack.
   void Reserve(size_t more, size_t more_ends) {
     nodes_.reserve(nodes_.size() + more);
@@ -125,7 +128,14 @@ class StackTrie : public SampleSink {
   }
   void WalkInIdOrder(
       const std::function<void(NodeId, std::string_view)>& visit) const;
-  NodeId NewNode(NodeId parent, SymbolId frame);
+  // Inline: a trie built at the end of a run makes a million of them.
+  NodeId NewNode(NodeId parent, SymbolId frame) {
+    walk_order_marked_ = false;
+    const NodeId id = static_cast<NodeId>(nodes_.size());
+    nodes_.push_back(Node{parent, frame, 0});
+    return id;
+  }
+  void ReleaseTable();
   void RebuildTable();
 
   NodeId FindCachedStack(std::span<const SymbolId> frames, uint64_t hash) const;

@@ -491,7 +491,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
     diag.Error("write error: " + out->error());
     return kExitDataError;
   }
-  WarnAboutFold(fold, inputs, trie, diag);
+  WarnAboutFold(fold, inputs, diag);
   return kExitOk;
 }
 

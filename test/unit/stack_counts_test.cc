@@ -236,3 +236,79 @@ TEST_CASE("the same stacks in two tables add up, node for node") {
   CHECK(trie.node_count() == 6);  // root, m, m;x, m;x.a, m;x;y, n
   CHECK(trie.weight(StackTrie::kRoot).uint_value() == 11);
 }
+
+namespace {
+
+// Tables filled with the same random stacks for each seed: names that
+// extend others, stacks in several tables (each table with ids of its own),
+// empty stacks, deep shared roots and fractional weights, whose sums
+// depend on the order they are added in.
+struct RandomTables {
+  explicit RandomTables(unsigned seed) {
+    const std::vector<std::string> pool = {"f", "f.a", "f.a.b", "f!", "f:",
+                                           "f a", "f_", "g", "f.b", "fa", ""};
+    std::mt19937 rng(seed);
+    const size_t n = 1 + seed % 4;
+    for (size_t t = 0; t < n; ++t) {
+      own.push_back(std::make_unique<StringInterner>());
+      counts.push_back(std::make_unique<StackCounts>());
+    }
+    for (int s = 0; s < 3000; ++s) {
+      const size_t t = rng() % n;
+      StringInterner* names = t == 0 ? &run_names : own[t].get();
+      std::vector<std::string> frames(rng() % 7);
+      for (std::string& f : frames) f = pool[rng() % pool.size()];
+      if (s % 5 == 0) frames.insert(frames.begin(), 40, "root");
+      PerlNumber w = rng() % 3 == 0 ? PerlNumber::FromDouble((rng() % 100) / 7.0)
+                                    : PerlNumber::FromUint(rng() % 9);
+      counts[t]->Add(Ids(names, frames), w, 1);
+    }
+    for (size_t t = 0; t < n; ++t) {
+      maps.emplace_back();
+      for (SymbolId id = 0; t > 0 && id < own[t]->size(); ++id) {
+        maps[t].push_back(run_names.Intern(own[t]->Get(id)));
+      }
+    }
+    rank = StackTrie::KeyRanks(run_names);
+    for (size_t t = 0; t < n; ++t) {
+      counts[t]->SortForMove(t == 0 ? rank : StackTrie::KeyRanks(*own[t]));
+      all.push_back(counts[t].get());
+    }
+  }
+  StringInterner run_names;
+  std::vector<std::unique_ptr<StringInterner>> own;
+  std::vector<std::unique_ptr<StackCounts>> counts;
+  std::vector<std::vector<SymbolId>> maps;
+  std::vector<uint32_t> rank;
+  std::vector<StackCounts*> all;
+};
+
+}  // namespace
+
+TEST_CASE("sorted tables give as lines what they give as a trie") {
+  for (unsigned seed = 1; seed <= 16; ++seed) {
+    CAPTURE(seed);
+    RandomTables for_trie(seed), for_lines(seed);
+    StackTrie trie(&for_trie.run_names);
+    StackCounts::MoveSortedInto(for_trie.all, for_trie.maps, for_trie.rank,
+                                &trie);
+    std::string lines;
+    uint64_t samples = 0;
+    StackCounts::VisitSorted(
+        for_lines.all, for_lines.maps, for_lines.rank, for_lines.run_names,
+        [&](std::string_view line, const PerlNumber& weight, uint64_t n) {
+          lines.append(line);
+          lines += ' ';
+          weight.AppendTo(&lines);
+          lines += '\n';
+          samples += n;
+        });
+    CHECK(lines == testing::FoldedText(trie));
+    uint64_t trie_samples = 0;
+    trie.Walk([&](NodeId node, std::string_view) {
+      trie_samples += trie.samples(node);
+    });
+    CHECK(samples == trie_samples);
+    for (StackCounts* t : for_lines.all) CHECK(t->size() == 0);
+  }
+}
