@@ -7,7 +7,6 @@
 #include "perfdata/perf_data_folder.h"
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
-#include "collapse/stack_trie.h"
 #include "io/input.h"
 #include "io/line_reader.h"
 
@@ -56,26 +55,26 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
                   const Diag& diag, DiffTable* table, DiffSideStats* stats,
                   std::string* err) {
   StringInterner names;
-  StackTrie trie(&names);
   PerfDataFolder recordings(fold.symbols, fold.archive, fold.stats, diag);
-  FoldInputs inputs(fold, &names, &trie, &recordings);
+  FoldInputs inputs(fold, &names, /*trie=*/nullptr, &recordings);
   if (!inputs.AddOpened(in, err)) return false;
   inputs.Finish();
   stats->perf = inputs.perf_stats();
   stats->event = inputs.event();
   stats->limits = inputs.limit_totals();
-  if (trie.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
+  if (inputs.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
     *err = in->name + ": no samples found: " +
            std::to_string(stats->perf.unrecognized_lines) +
            " line(s) are neither perf script output nor folded stacks "
            "(first: " + stats->perf.first_unrecognized + ")";
     return false;
   }
-  trie.Walk([&](NodeId node, std::string_view stack) {
+  inputs.VisitStacks([&](std::string_view stack, const PerlNumber& weight,
+                         uint64_t) {
     if (strip_hex) {
-      table->Add(side, StripHexAddresses(stack), trie.weight(node));
+      table->Add(side, StripHexAddresses(stack), weight);
     } else {
-      table->Add(side, stack, trie.weight(node));
+      table->Add(side, stack, weight);
     }
   });
   return true;
