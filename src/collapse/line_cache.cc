@@ -15,8 +15,8 @@ void LineCache::Insert(std::string_view line, uint32_t tag, uint32_t value) {
   uint32_t found;
   if (Find(line, tag, &found)) return;
   const uint64_t h = Hash(line.data(), tag);
-  *slots_.FreeSlot(h) = {arena_.Store(line).data(),
-                         SlotKey(h, line.size(), tag), value};
+  *slots_.FreeSlot(h) = {arena_.Store(line).data(), SlotKey(h, tag),
+                         static_cast<uint32_t>(line.size()), value};
   slots_.Added([](const Slot& s) { return Hash(s.data, s.key & 1); });
 }
 

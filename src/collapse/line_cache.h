@@ -8,7 +8,8 @@
 // Such a line is found by a hash of its first kKeyBytes bytes (white space,
 // the address, the start of the symbol) and then compared whole, its '\n'
 // included: a match is the same line, so whatever was worked out for it the
-// first time holds again. Nothing is trusted to the hash.
+// first time holds again, and where it ends is known without looking for
+// its '\n'. Nothing is trusted to the hash.
 #ifndef FLAMEFOLD_COLLAPSE_LINE_CACHE_H_
 #define FLAMEFOLD_COLLAPSE_LINE_CACHE_H_
 
@@ -42,34 +43,37 @@ class LineCache {
   /// long) is stored with tag `tag` (0 or 1); if so, sets `*value` to
   /// what was stored with it.
   bool Find(std::string_view line, uint32_t tag, uint32_t* value) const {
-    return FindHashed(line, tag, Hash(line.data(), tag), value);
+    size_t length;
+    return FindAt(line.data(), line.size(), tag, Hash(line.data(), tag),
+                  value, &length);
   }
 
-  /// Find in two steps, so that the slot of the next line is on its way
-  /// into the processor's cache while this one is compared: HashAhead
-  /// hashes the line at `p` (its first kKeyBytes bytes, which must be
-  /// there) and asks for the slot where its probe starts; FindHashed is
-  /// Find with that hash.
+  /// Hashes the line at `p` (its first kKeyBytes bytes, which must be
+  /// there) and asks for the slot where its probe starts, so that it is
+  /// on its way into the processor's cache while the line before is
+  /// handled; FindAt takes the hash.
   uint64_t HashAhead(const char* p, uint32_t tag) const {
     const uint64_t h = Hash(p, tag);
     __builtin_prefetch(&slots_.Home(h));
     return h;
   }
-  bool FindHashed(std::string_view line, uint32_t tag, uint64_t hash,
-                  uint32_t* value) const {
-    const uint64_t key = SlotKey(hash, line.size(), tag);
+  /// Whether a line stored with tag `tag` starts the `avail` (>=
+  /// kKeyBytes) bytes at `p`; if so, sets `*value` to what was stored with
+  /// it and `*length` to its length, '\n' included. The end of the line at
+  /// `p` is not looked for: a stored line holds one '\n', at its end, so a
+  /// stored line that the bytes at `p` start with is the line there.
+  bool FindAt(const char* p, size_t avail, uint32_t tag, uint64_t hash,
+              uint32_t* value, size_t* length) const {
+    const uint64_t key = SlotKey(hash, tag);
     const Slot* s = slots_.Find(hash, [&](const Slot& x) {
-      return x.key == key && SameBytes(line.data(), x.data, line.size());
+      return x.key == key && x.length <= avail &&
+             SameBytes(p, x.data, x.length);
     });
-    if (s != nullptr) *value = s->value;
-    return s != nullptr;
+    if (s == nullptr) return false;
+    *value = s->value;
+    *length = s->length;
+    return true;
   }
-
-  /// Where the line at `p` ends: the index of the first '\n' in
-  /// [kKeyBytes - 1, avail), or 0 when there is none there. A line shorter
-  /// than kKeyBytes gives the end of a later line, which no stored line
-  /// matches (a stored line holds one '\n', at its end).
-  static size_t LineEnd(const char* p, size_t avail);
 
   /// Stores `line`, which ends in '\n' and is at least kKeyBytes long, with
   /// `tag` (0 or 1) and `value`, unless the cache is full or holds it
@@ -82,13 +86,14 @@ class LineCache {
   struct Slot {
     const char* data;  // nullptr: free
     uint64_t key;      // SlotKey
+    uint32_t length;   // of the line, '\n' included
     uint32_t value;
     bool empty() const { return data == nullptr; }
   };
   static constexpr size_t kMaxLength = size_t{1} << 30;  // longer: not stored
-  /// The hash's high half, the length and the tag (< 2), compared at once.
-  static uint64_t SlotKey(uint64_t hash, size_t length, uint32_t tag) {
-    return (hash & 0xFFFFFFFF00000000ull) | (length << 1) | (tag & 1);
+  /// The hash's high half and the tag (< 2), compared at once.
+  static uint64_t SlotKey(uint64_t hash, uint32_t tag) {
+    return (hash & 0xFFFFFFFF00000000ull) | (tag & 1);
   }
 
   static uint64_t Hash(const char* p, uint32_t tag);
@@ -114,22 +119,6 @@ inline uint64_t LineCache::Hash(const char* p, uint32_t tag) {
   };
   return mix(a ^ 0xa0761d6478bd642full ^ tag, b ^ 0xe7037ed1a0b428dbull) ^
          mix(c ^ 0x8ebc6af09c88c6e3ull, d ^ 0x589965cc75374cc3ull);
-}
-
-inline size_t LineCache::LineEnd(const char* p, size_t avail) {
-  size_t i = kKeyBytes - 1;
-#if defined(__SSE2__)
-  const __m128i nl = _mm_set1_epi8('\n');
-  for (; i + 16 <= avail; i += 16) {
-    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl)));
-    if (m != 0) return i + __builtin_ctz(m);
-  }
-#endif
-  for (; i < avail; ++i) {
-    if (p[i] == '\n') return i;
-  }
-  return 0;
 }
 
 inline bool LineCache::SameBytes(const char* x, const char* y, size_t n) {

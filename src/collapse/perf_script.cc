@@ -570,39 +570,34 @@ inline void PerfScriptParser::PushCached(uint32_t value) {
 
 // Stack lines that FastStackLine took before, byte for byte: the same
 // line gives the same frames (whether the process name starts with "java"
-// is part of the key, as in LookupFrame), so the fields are not looked for.
-// Each line's end is found in the buffer, not taken from the cache, so the
-// next line is hashed and its slot asked for before this one is compared.
+// is part of the key, as in LookupFrame), so the fields are not looked for,
+// nor the line's end: the stored line's length gives it. The next line is
+// hashed and its slot asked for before this one's frames are pushed. A
+// blank line ends the sample (the general path takes it), as do a line the
+// cache does not hold and the buffer's last kKeyBytes - 1 bytes.
 inline void PerfScriptParser::CachedLines(LineReader* reader) {
   const uint32_t tag = pname_java_ ? 1 : 0;
   const std::string_view buf = reader->Buffered();
   const char* const begin = buf.data();
   const char* const end = begin + buf.size();
-  // Where the line at `at` ends (LineCache::LineEnd), or 0 at a blank line,
-  // which ends the sample (the general path takes it), or at the end.
-  auto line_end = [end](const char* at) -> size_t {
-    if (at == end || *at == '\n') return 0;
-    return LineCache::LineEnd(at, end - at);
+  auto hashable = [end](const char* at) {
+    return static_cast<size_t>(end - at) >= LineCache::kKeyBytes &&
+           *at != '\n';
   };
   const char* p = begin;
   uint64_t lines = 0;
-  size_t nl = line_end(p);
-  uint64_t hash = nl == 0 ? 0 : line_cache_.HashAhead(p, tag);
-  while (nl != 0) {
-    const char* next = p + nl + 1;
-    const size_t next_nl = line_end(next);
-    const uint64_t next_hash =
-        next_nl == 0 ? 0 : line_cache_.HashAhead(next, tag);
+  if (!hashable(p)) return;
+  uint64_t hash = line_cache_.HashAhead(p, tag);
+  for (;;) {
     uint32_t value;
-    if (!line_cache_.FindHashed(std::string_view(p, nl + 1), tag, hash,
-                                &value)) {
-      break;
-    }
-    p = next;
+    size_t length;
+    if (!line_cache_.FindAt(p, end - p, tag, hash, &value, &length)) break;
+    p += length;
     ++lines;
+    const bool more = hashable(p);
+    if (more) hash = line_cache_.HashAhead(p, tag);
     PushCached(value);
-    nl = next_nl;
-    hash = next_hash;
+    if (!more) break;
   }
   if (lines > 0) {
     reader->SkipLines(p - begin, lines);
