@@ -115,8 +115,6 @@ inline size_t LastSpaceParen(const char* p, size_t end) {
   return 0;
 }
 
-inline bool IsLowerHex(char c) { return HasClass(c, kClassLowerHex); }
-inline bool IsHex(char c) { return HasClass(c, kClassHex); }
 
 bool Contains(std::string_view s, std::string_view what) {
   return s.find(what) != std::string_view::npos;
