@@ -1,10 +1,10 @@
 #include "collapse/stack_counts.h"
 
 #include <algorithm>
-#include <string>
 #include <bit>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "base/hash.h"
@@ -317,8 +317,6 @@ class StackCounts::MergedStacks {
     *shared = run.shared[run.next + ahead];
     return &run.sorted[run.next + ahead];
   }
-  size_t runs() const { return runs_.size(); }
-
   /// Before each step: asks for the ids and entry of the stack 8 places
   /// ahead in each run, which the sweep reads at random.
   void PrefetchAhead() const {
