@@ -151,10 +151,6 @@ bool FileWindows::Next(std::string_view* view, std::string* err) {
   *view = std::string_view(static_cast<const char*>(map_) + (offset_ - start),
                            end - offset_);
   offset_ = end;
-  // The file offset moves on as read() would move it: a descriptor shared
-  // with others (stdin of `{ flamefold; cat; } < FILE`) is left at the end
-  // of what was read.
-  lseek(fd_, static_cast<off_t>(end), SEEK_SET);
   return true;
 }
 
