@@ -5,16 +5,7 @@
 #include <cstring>
 #include <unistd.h>
 
-#include "io/file_windows.h"
-
 namespace flamefold {
-
-bool ByteSource::Lend(std::string_view*, std::string* err) {
-  *err = "this input cannot be lent";  // only called after CanLend()
-  return false;
-}
-
-FdSource::FdSource(int fd, bool owned) : fd_(fd), owned_(owned) {}
 
 FdSource::~FdSource() {
   if (owned_) close(fd_);
@@ -33,31 +24,11 @@ bool FdSource::Read(char* buf, size_t cap, size_t* got, std::string* err) {
   }
 }
 
-bool FdSource::CanLend() {
-  if (!lend_checked_) {
-    lend_checked_ = true;
-    windows_ = FileWindows::Open(fd_);
-  }
-  return windows_ != nullptr;
-}
-
-bool FdSource::Lend(std::string_view* view, std::string* err) {
-  if (!CanLend()) return ByteSource::Lend(view, err);
-  return windows_->Next(view, err);
-}
-
 bool StringSource::Read(char* buf, size_t cap, size_t* got, std::string*) {
   size_t n = std::min({cap, chunk_, data_.size() - pos_});
   std::memcpy(buf, data_.data() + pos_, n);
   pos_ += n;
   *got = n;
-  return true;
-}
-
-bool StringSource::Lend(std::string_view* view, std::string*) {
-  size_t n = std::min(chunk_, data_.size() - pos_);
-  *view = std::string_view(data_).substr(pos_, n);
-  pos_ += n;
   return true;
 }
 
@@ -67,21 +38,6 @@ bool MemorySource::Read(char* buf, size_t cap, size_t* got, std::string*) {
   data_.remove_prefix(n);
   *got = n;
   return true;
-}
-
-bool MemorySource::Lend(std::string_view* view, std::string*) {
-  *view = data_;
-  data_ = {};
-  return true;
-}
-
-bool PrefixedSource::Lend(std::string_view* view, std::string* err) {
-  if (pos_ < prefix_.size()) {
-    *view = std::string_view(prefix_).substr(pos_);
-    pos_ = prefix_.size();
-    return true;
-  }
-  return rest_->Lend(view, err);
 }
 
 bool PrefixedSource::Read(char* buf, size_t cap, size_t* got,

@@ -11,9 +11,8 @@ constexpr size_t kInitialBuffer = 256u << 10;
 }
 
 LineReader::LineReader(ByteSource* src, size_t max_line)
-    : src_(src), max_line_(max_line), lent_(src->CanLend()),
+    : src_(src), max_line_(max_line),
       data_(nullptr) {
-  if (lent_) return;  // data_ is each lent block in turn
   buf_.resize_for_overwrite(std::min(kInitialBuffer, max_line + 1));
   data_ = buf_.data();
 }
@@ -45,7 +44,6 @@ bool LineReader::Fill() {
 }
 
 LineReader::Result LineReader::NextSlow(std::string_view* line) {
-  if (lent_) return NextAcrossBlocks(line);
   bool too_long = false;
   for (;;) {
     const char* base = data_;
@@ -73,51 +71,6 @@ LineReader::Result LineReader::NextSlow(std::string_view* line) {
       pos_ = scan_ = end_;
     }
     if (src_ == nullptr || !Fill()) return kError;
-  }
-}
-
-// The block's rest [pos_, end_) holds no '\n': it starts the next line,
-// which goes on in the blocks lent next, up to the first '\n' in one of
-// them. That line is gathered in carry_ (unless longer than max_line_:
-// then it is dropped and reported kTooLong), and the lines after it are
-// read in place in the block where it ended. With nothing carried, the
-// block's lines are all read in place.
-LineReader::Result LineReader::NextAcrossBlocks(std::string_view* line) {
-  if (eof_) return kEof;
-  carry_.assign(data_ + pos_, end_ - pos_);
-  bool too_long = carry_.size() > max_line_;
-  if (too_long) carry_.clear();
-  for (;;) {
-    std::string_view block;
-    if (!src_->Lend(&block, &error_)) return kError;
-    bytes_read_ += block.size();
-    data_ = block.data();
-    pos_ = scan_ = 0;
-    end_ = block.size();
-    if (block.empty()) {
-      eof_ = true;
-      if (carry_.empty() && !too_long) return kEof;
-      *line = carry_;
-      ++line_number_;
-      unterminated_ = true;
-      return too_long ? kTooLong : kLine;
-    }
-    if (carry_.empty() && !too_long) return Next(line);  // all in place
-    const void* nl = std::memchr(block.data(), '\n', block.size());
-    const size_t take =
-        nl ? static_cast<const char*>(nl) - block.data() : block.size();
-    if (!too_long && carry_.size() + take > max_line_) {
-      too_long = true;
-      carry_.clear();
-    }
-    if (!too_long) carry_.append(block.data(), take);
-    if (nl != nullptr) {
-      pos_ = scan_ = take + 1;
-      *line = carry_;
-      ++line_number_;
-      unterminated_ = false;
-      return too_long ? kTooLong : kLine;
-    }
   }
 }
 

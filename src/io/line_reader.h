@@ -1,7 +1,4 @@
-// LineReader: splits a ByteSource into lines without copying them. From a
-// source that lends its bytes (a mapped file), lines are read where they
-// lie, and only a line that runs from one lent block into the next is
-// copied, whole; from any other source, lines are read into a buffer.
+// LineReader: splits a ByteSource into lines without copying them.
 #ifndef FLAMEFOLD_IO_LINE_READER_H_
 #define FLAMEFOLD_IO_LINE_READER_H_
 
@@ -77,13 +74,10 @@ class LineReader {
  private:
   bool Fill();  // reads more; false on error
   Result NextSlow(std::string_view* line);
-  Result NextAcrossBlocks(std::string_view* line);  // lent bytes
 
   ByteSource* src_;
   size_t max_line_;
-  bool lent_ = false;   // src_ lends its bytes: data_ is its current block
   BigArray<char> buf_;  // its size is the capacity used
-  std::string carry_;   // a line across lent blocks, gathered
   const char* data_;  // buf_.data(), or the text read in place
   size_t pos_ = 0;   // start of unread data
   size_t end_ = 0;   // end of valid data
