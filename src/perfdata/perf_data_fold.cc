@@ -123,6 +123,10 @@ class Replayer : public PerfDataReader::Visitor {
     style.srcline = text.srcline;
     // The parser reads every "[unknown]" frame alike, unless --addrs.
     style.one_unmapped = lines && !lines->options().include_addrs;
+    // Without --addrs the parser's key of a stack line is its symbol
+    // without the offset and its module (PerfScriptParser::LookupFrame);
+    // with --srcline or --inline the replay renders text instead.
+    style.by_symbol = style.one_unmapped;
     return style;
   }
 
@@ -456,8 +460,8 @@ class Replayer : public PerfDataReader::Visitor {
   }
 
   // A stack line of the frame: "\t<frame>\n" in the text, else given to
-  // the parser by the line's id, looked up once per frame and kind of
-  // process name.
+  // the parser by the line's id, looked up once per frame (once per
+  // symbol: FrameText::same_line) and kind of process name.
   void PutFrameLine(FrameText* f) {
     CountFrame(f->no_symbol);
     if (!lines_) {
@@ -467,13 +471,14 @@ class Replayer : public PerfDataReader::Visitor {
       return;
     }
     bool java = lines_->java_process();
-    if (!f->resolved[java]) {
+    FrameText* read_as = f->same_line ? f->same_line : f;
+    if (!read_as->resolved[java]) {
       line_.assign(1, '\t');
-      line_ += f->text;
-      f->line_id[java] = lines_->StackLineId(line_);
-      f->resolved[java] = true;
+      line_ += read_as->text;
+      read_as->line_id[java] = lines_->StackLineId(line_);
+      read_as->resolved[java] = true;
     }
-    PutStackLine(f->line_id[java], f->text);
+    PutStackLine(read_as->line_id[java], f->text);
   }
 
   // The lines of an unwound frame to the parser, by their ids (looked up
