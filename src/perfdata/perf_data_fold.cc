@@ -207,8 +207,9 @@ class Replayer : public PerfDataReader::Visitor {
                                        static_cast<int32_t>(sample_.tid));
     bool chain = st & abi::kSampleCallchain;
     if (chain && PlainHeader(a, *t)) {
-      HeaderValues v{sample_.attr, static_cast<int32_t>(sample_.pid),
-                     static_cast<int32_t>(sample_.tid), sample_.period};
+      HeaderValues v{sample_.period, static_cast<uint32_t>(sample_.attr),
+                     static_cast<int32_t>(sample_.pid),
+                     static_cast<int32_t>(sample_.tid)};
       held_.Begin(chain, &v);
       *held_.header() += t->comm;
     } else {
@@ -221,7 +222,6 @@ class Replayer : public PerfDataReader::Visitor {
     } else {
       HoldFrame(t, cpumode, sample_.ip);
     }
-    held_.End();
     if (held_.bytes() < kMaxHeldBytes &&
         ((held_.kernel_frames() && symbols_->KernelPending()) ||
          (held_.unwound_later() && frames_.OpeningAhead()) ||
