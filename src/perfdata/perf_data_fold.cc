@@ -89,7 +89,9 @@ class Replayer : public PerfDataReader::Visitor {
 
   /// Delivers what is still queued and the text not yet emitted.
   bool Finish(std::string* err) {
-    if (!order_.Flush(err) || !LetGo(err)) return false;
+    if (!order_.Flush(err)) return false;
+    NameHeldLater();
+    if (!LetGo(err)) return false;
     return EmitPending(err);
   }
 
@@ -346,6 +348,26 @@ class Replayer : public PerfDataReader::Visitor {
       }
     }
     chain_kernel_.clear();
+  }
+
+  // Names the held frames of DSOs that were still loading when their
+  // samples were held. Letting the samples go would name them anyway, but
+  // only once the kernel symbols are read; at the end of the recording
+  // nearly every sample is held and this thread would wait for those
+  // meanwhile (on a build host, demangling cc1plus's symbols is a tenth of
+  // the replay).
+  void NameHeldLater() {
+    if (!held_.named_later()) return;
+    symbols_->HelpPreload();
+    for (size_t i = 0; i < held_.size(); ++i) {
+      HeldSample s = held_.at(i);
+      for (size_t j = 0; j < s.frame_count; ++j) {
+        const HeldFrame& f = s.frames[j];
+        if (f.kind == HeldFrame::Kind::kNamedLater) {
+          frames_.Frame(held_.later(f.later));
+        }
+      }
+    }
   }
 
   // Lets go of the held samples, in order: each becomes its lines, its
