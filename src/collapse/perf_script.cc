@@ -770,7 +770,9 @@ void PerfScriptParser::OnHeader(const HeaderFields& h, const EventFields* ev) {
       return;  // Perl's `next`: $pname keeps its previous value
     }
   }
-  if (period.empty() || period == "0") {
+  if (ev && ev->has_value) {  // the digits' value, as below
+    period_ = PerlNumber::FromUint(ev->value == 0 ? 1 : ev->value);
+  } else if (period.empty() || period == "0") {
     period_ = PerlNumber::FromUint(1);
   } else {
     period_ = PerlNumber::Parse(period);

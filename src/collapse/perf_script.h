@@ -140,12 +140,17 @@ class PerfScriptParser {
                               HeaderFields* out);
   struct EventFields {
     std::string_view period, event;  // period empty when absent
+    /// HeaderLine: the period as a number, read instead of `period`'s
+    /// digits when `has_value` (a replay need not print what it has).
+    bool has_value = false;
+    uint64_t value = 0;
   };
   static bool MatchEvent(std::string_view line, EventFields* out);
   /// A sample's header line given by the fields MatchHeaderLine and
   /// MatchEvent find in it (`ev` nullptr: MatchEvent finds none), not by
   /// its text: what Line() does with that line. For a replay that knows
-  /// the fields of the line perf script prints (see PlainHeader).
+  /// the fields of the line perf script prints (see PlainHeader). The pid
+  /// and tid are read only with --pid (options().include_pid).
   void HeaderLine(const HeaderFields& h, const EventFields* ev);
   /// Whether a header line starting "<comm> <digits>" and, when it has an
   /// event, ending ": <digits> <event>: " reads back as exactly those

@@ -261,19 +261,21 @@ class Replayer : public PerfDataReader::Visitor {
     }
     const HeaderValues& v = *s.values;
     const PerfAttr& a = reader_->info().attrs[v.attr];
-    char pid[16], tid[16], period[24];
+    char pid[16], tid[16];
     PerfScriptParser::HeaderFields h;
     h.comm = s.header;
-    if (header_style_.pid_tid) {  // "%5d/%-5d "
+    // The pid and tid are read only with --pid: else not written.
+    bool read_pid = lines_->options().include_pid;
+    if (read_pid && header_style_.pid_tid) {  // "%5d/%-5d "
       h.pid = Decimal(static_cast<uint32_t>(v.pid), pid);
       h.tid = Decimal(static_cast<uint32_t>(v.tid), tid);
       h.has_tid = true;
-    } else {  // "%5d "
+    } else if (read_pid) {  // "%5d "
       h.pid = Decimal(static_cast<uint32_t>(v.tid), tid);
     }
     // ": %10" PRIu64 " %s: " after the time; nothing the parser reads as
     // an event without the time, or after a tracepoint's fields.
-    PerfScriptParser::EventFields ev{Decimal(v.period, period), a.name};
+    PerfScriptParser::EventFields ev{{}, a.name, true, v.period};
     bool event = (a.sample_type & abi::kSampleTime) && !a.name.empty() &&
                  a.type != abi::kTypeTracepoint;
     lines_->HeaderLine(h, event ? &ev : nullptr);
