@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <utility>
 
 #include "symbols/symbol_demangle.h"
 
@@ -107,12 +108,17 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
     std::stable_sort(syms_.begin(), syms_.end(), by_start);
   }
   if (fixups && !syms_.empty()) {
-    // Symbols without a size end where the next one starts.
+    // Symbols without a size end where the next one starts. Whether a
+    // kallsyms name is a module's is asked once per symbol: the 120,000
+    // names of /proc/kallsyms were scanned twice each.
+    bool prev_module = kallsyms && IsModuleName(syms_[0].name);
     for (size_t i = 0; i + 1 < syms_.size(); ++i) {
       Symbol& prev = syms_[i];
       const Symbol& curr = syms_[i + 1];
+      bool curr_module = kallsyms && IsModuleName(curr.name);
+      bool was_module = std::exchange(prev_module, curr_module);
       if (prev.end != prev.start) continue;
-      if (kallsyms && IsModuleName(prev.name) != IsModuleName(curr.name)) {
+      if (was_module != curr_module) {
         prev.end = RoundUpPage(prev.end + 4096);
       } else {
         prev.end = curr.start;
