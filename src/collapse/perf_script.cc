@@ -633,6 +633,13 @@ uint32_t PerfScriptParser::StackLineId(std::string_view line) {
   return frame_results_[id].kind == kBinary ? kNoStackLineId : id;
 }
 
+uint32_t PerfScriptParser::StackLineId(std::string_view line, bool java) {
+  bool current = std::exchange(pname_java_, java);
+  uint32_t id = StackLineId(line);
+  pname_java_ = current;
+  return id;
+}
+
 void PerfScriptParser::StackLine(uint32_t id) {
   stats_.lines++;
   ++lines_given_;

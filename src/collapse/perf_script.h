@@ -115,6 +115,10 @@ class PerfScriptParser {
   /// with "java"; kNoStackLineId when it must go to Line() instead (it is
   /// not a frame line, or holds binary data).
   uint32_t StackLineId(std::string_view line);
+  /// StackLineId for a process name that does (`java`) or does not start
+  /// with "java", whatever the current one: for a replay that looks its
+  /// lines up ahead of giving them.
+  uint32_t StackLineId(std::string_view line, bool java);
   static constexpr uint32_t kNoStackLineId = UINT32_MAX;
   /// The stack line StackLineId gave `id` for, read in place.
   void StackLine(uint32_t id);

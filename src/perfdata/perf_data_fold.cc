@@ -90,7 +90,7 @@ class Replayer : public PerfDataReader::Visitor {
   /// Delivers what is still queued and the text not yet emitted.
   bool Finish(std::string* err) {
     if (!order_.Flush(err)) return false;
-    NameHeldLater();
+    PrepareHeld();
     if (!LetGo(err)) return false;
     return EmitPending(err);
   }
@@ -353,21 +353,26 @@ class Replayer : public PerfDataReader::Visitor {
   }
 
   // Names the held frames of DSOs that were still loading when their
-  // samples were held. Letting the samples go would name them anyway, but
+  // samples were held and looks up, for the parser, the stack lines of the
+  // held frames named. Letting the samples go would do both anyway, but
   // only once the kernel symbols are read; at the end of the recording
   // nearly every sample is held and this thread would wait for those
   // meanwhile (on a build host, demangling cc1plus's symbols is a tenth of
-  // the replay).
-  void NameHeldLater() {
-    if (!held_.named_later()) return;
-    symbols_->HelpPreload();
+  // the replay). A sample's process name is known here when its header
+  // goes by its fields: its comm starts it.
+  void PrepareHeld() {
+    if (held_.named_later()) symbols_->HelpPreload();
     for (size_t i = 0; i < held_.size(); ++i) {
       HeldSample s = held_.at(i);
+      bool known_name = lines_ && s.values && s.chain;
+      bool java = s.header.substr(0, 4) == "java";
       for (size_t j = 0; j < s.frame_count; ++j) {
         const HeldFrame& f = s.frames[j];
-        if (f.kind == HeldFrame::Kind::kNamedLater) {
-          frames_.Frame(held_.later(f.later));
-        }
+        FrameText* named = f.kind == HeldFrame::Kind::kNamedLater
+                               ? frames_.Frame(held_.later(f.later))
+                           : f.kind == HeldFrame::Kind::kNamed ? f.named
+                                                               : nullptr;
+        if (named && known_name) LineRead(named, java);
       }
     }
   }
@@ -494,15 +499,22 @@ class Replayer : public PerfDataReader::Visitor {
       out_ += '\n';
       return;
     }
-    bool java = lines_->java_process();
+    FrameText* read_as = LineRead(f, lines_->java_process());
+    PutStackLine(read_as->line_id[lines_->java_process()], f->text);
+  }
+
+  // The frame whose stack line the parser reads as `f`'s (itself, or its
+  // symbol's first: FrameText::same_line), its line id for a process name
+  // starting (`java`) or not with "java" looked up if it was not yet.
+  FrameText* LineRead(FrameText* f, bool java) {
     FrameText* read_as = f->same_line ? f->same_line : f;
     if (!read_as->resolved[java]) {
       line_.assign(1, '\t');
       line_ += read_as->text;
-      read_as->line_id[java] = lines_->StackLineId(line_);
+      read_as->line_id[java] = lines_->StackLineId(line_, java);
       read_as->resolved[java] = true;
     }
-    PutStackLine(read_as->line_id[java], f->text);
+    return read_as;
   }
 
   // The lines of an unwound frame to the parser, by their ids (looked up
