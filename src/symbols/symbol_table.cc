@@ -99,6 +99,53 @@ std::string SymbolTable::Display(const Symbol& s) {
 }
 
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
+  if (fixups) {
+    CleanUp(kallsyms);
+  } else {
+    SortByStart();
+  }
+  tree_.clear();
+  root_ = -1;
+  BuildSearch();
+}
+
+void SymbolTable::CleanUp(bool kallsyms) {
+  SortByStart();
+  if (syms_.empty()) return;
+  // Symbols without a size end where the next one starts. Whether a
+  // kallsyms name is a module's is asked once per symbol: the 120,000
+  // names of /proc/kallsyms were scanned twice each.
+  bool prev_module = kallsyms && IsModuleName(syms_[0].name);
+  for (size_t i = 0; i + 1 < syms_.size(); ++i) {
+    Symbol& prev = syms_[i];
+    const Symbol& curr = syms_[i + 1];
+    bool curr_module = kallsyms && IsModuleName(curr.name);
+    bool was_module = std::exchange(prev_module, curr_module);
+    if (prev.end != prev.start) continue;
+    if (was_module != curr_module) {
+      prev.end = RoundUpPage(prev.end + 4096);
+    } else {
+      prev.end = curr.start;
+    }
+  }
+  Symbol& last = syms_.back();
+  if (last.end == last.start) last.end = RoundUpPage(last.start) + 4096;
+  // One symbol per address (compacted in place).
+  size_t out = 0;
+  for (size_t i = 0; i < syms_.size(); ++i) {
+    Symbol& s = syms_[i];
+    if (out > 0 && syms_[out - 1].start == s.start) {
+      Symbol& kept = syms_[out - 1];
+      if (!KeepFirst(&kept, &s, &names_)) kept = std::move(s);
+      continue;
+    }
+    if (out != i) syms_[out] = std::move(s);
+    ++out;
+  }
+  syms_.resize(out);
+}
+
+void SymbolTable::SortByStart() {
   // Stable: of equal starts, the first added comes first, as in perf's
   // tree, which puts an equal key to the right. (kallsyms comes sorted.)
   auto by_start = [](const Symbol& a, const Symbol& b) {
@@ -107,42 +154,6 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
   if (!std::is_sorted(syms_.begin(), syms_.end(), by_start)) {
     std::stable_sort(syms_.begin(), syms_.end(), by_start);
   }
-  if (fixups && !syms_.empty()) {
-    // Symbols without a size end where the next one starts. Whether a
-    // kallsyms name is a module's is asked once per symbol: the 120,000
-    // names of /proc/kallsyms were scanned twice each.
-    bool prev_module = kallsyms && IsModuleName(syms_[0].name);
-    for (size_t i = 0; i + 1 < syms_.size(); ++i) {
-      Symbol& prev = syms_[i];
-      const Symbol& curr = syms_[i + 1];
-      bool curr_module = kallsyms && IsModuleName(curr.name);
-      bool was_module = std::exchange(prev_module, curr_module);
-      if (prev.end != prev.start) continue;
-      if (was_module != curr_module) {
-        prev.end = RoundUpPage(prev.end + 4096);
-      } else {
-        prev.end = curr.start;
-      }
-    }
-    Symbol& last = syms_.back();
-    if (last.end == last.start) last.end = RoundUpPage(last.start) + 4096;
-    // One symbol per address (compacted in place).
-    size_t out = 0;
-    for (size_t i = 0; i < syms_.size(); ++i) {
-      Symbol& s = syms_[i];
-      if (out > 0 && syms_[out - 1].start == s.start) {
-        Symbol& kept = syms_[out - 1];
-        if (!KeepFirst(&kept, &s, &names_)) kept = std::move(s);
-        continue;
-      }
-      if (out != i) syms_[out] = std::move(s);
-      ++out;
-    }
-    syms_.resize(out);
-  }
-  tree_.clear();
-  root_ = -1;
-  BuildSearch();
 }
 
 void SymbolTable::BuildSearch() {
@@ -565,7 +576,7 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
   }
   all.mutable_symbols()->reserve(text.size() / 40);
   ParseKallsyms(text, &all);
-  all.Finish(true);
+  all.CleanUp(true);
   // The kernel's symbols stay where they are; the modules' move out.
   BigVector<Symbol>& syms = *all.mutable_symbols();
   size_t kept = 0;
