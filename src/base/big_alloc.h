@@ -86,6 +86,8 @@ class BigArray {
     if (size_ == capacity_) Grow(size_ + 1);
     data_[size_++] = v;
   }
+  /// Empties the array, keeping its memory for the values to come.
+  void clear() { size_ = 0; }
   /// Sets the size to `n`; values past the old size are left unset, so a
   /// buffer about to be overwritten is not zeroed (nor faulted in) first.
   void resize_for_overwrite(size_t n) {

@@ -626,6 +626,13 @@ uint32_t PerfScriptParser::StackLineId(std::string_view line) {
   return frame_results_[id].kind == kBinary ? kNoStackLineId : id;
 }
 
+uint32_t PerfScriptParser::StackLineId(std::string_view line, bool java) {
+  bool current = std::exchange(pname_java_, java);
+  uint32_t id = StackLineId(line);
+  pname_java_ = current;
+  return id;
+}
+
 void PerfScriptParser::StackLine(uint32_t id) {
   stats_.lines++;
   ++lines_given_;
@@ -763,7 +770,9 @@ void PerfScriptParser::OnHeader(const HeaderFields& h, const EventFields* ev) {
       return;  // Perl's `next`: $pname keeps its previous value
     }
   }
-  if (period.empty() || period == "0") {
+  if (ev && ev->has_value) {  // the digits' value, as below
+    period_ = PerlNumber::FromUint(ev->value == 0 ? 1 : ev->value);
+  } else if (period.empty() || period == "0") {
     period_ = PerlNumber::FromUint(1);
   } else {
     period_ = PerlNumber::Parse(period);

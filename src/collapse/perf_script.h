@@ -115,6 +115,10 @@ class PerfScriptParser {
   /// with "java"; kNoStackLineId when it must go to Line() instead (it is
   /// not a frame line, or holds binary data).
   uint32_t StackLineId(std::string_view line);
+  /// StackLineId for a process name that does (`java`) or does not start
+  /// with "java", whatever the current one: for a replay that looks its
+  /// lines up ahead of giving them.
+  uint32_t StackLineId(std::string_view line, bool java);
   static constexpr uint32_t kNoStackLineId = UINT32_MAX;
   /// The stack line StackLineId gave `id` for, read in place.
   void StackLine(uint32_t id);
@@ -140,12 +144,17 @@ class PerfScriptParser {
                               HeaderFields* out);
   struct EventFields {
     std::string_view period, event;  // period empty when absent
+    /// HeaderLine: the period as a number, read instead of `period`'s
+    /// digits when `has_value` (a replay need not print what it has).
+    bool has_value = false;
+    uint64_t value = 0;
   };
   static bool MatchEvent(std::string_view line, EventFields* out);
   /// A sample's header line given by the fields MatchHeaderLine and
   /// MatchEvent find in it (`ev` nullptr: MatchEvent finds none), not by
   /// its text: what Line() does with that line. For a replay that knows
-  /// the fields of the line perf script prints (see PlainHeader).
+  /// the fields of the line perf script prints (see PlainHeader). The pid
+  /// and tid are read only with --pid (options().include_pid).
   void HeaderLine(const HeaderFields& h, const EventFields* ev);
   /// Whether a header line starting "<comm> <digits>" and, when it has an
   /// event, ending ": <digits> <event>: " reads back as exactly those

@@ -38,7 +38,8 @@ class StackCounts : public SampleSink {
   ///
   /// The table is far larger than the processor's caches, and a sample's
   /// look-up touches a slot, an entry and the entry's ids, each a cache miss
-  /// on the critical path. So a sample waits in a short queue while the next
+  /// on the critical path. So, once the table is larger than the caches
+  /// (kCachedEntries), a sample waits in a short queue while the next
   /// ones are parsed: each Add prefetches the next level for the samples
   /// queued (slot, then entry, then ids), and the oldest is inserted once
   /// its lines are in the cache.
@@ -128,6 +129,9 @@ class StackCounts : public SampleSink {
     uint64_t samples = 0;
   };
   static constexpr size_t kDepth = 3;
+  // Up to this many stacks (some 1-2 MB of table, entries and ids), Add
+  // inserts at once instead of queueing.
+  static constexpr size_t kCachedEntries = 16384;
   Queued queue_[kDepth];  // a ring: the oldest at queue_head_
   size_t queue_head_ = 0, queued_ = 0;
 

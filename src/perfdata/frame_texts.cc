@@ -1,6 +1,7 @@
 #include "perfdata/frame_texts.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "symbols/symbol_demangle.h"
 
@@ -49,8 +50,13 @@ FrameText* FrameTexts::Frame(const FrameKey& k) {
   if (!slot->empty()) return slot->frame;
   FrameText& f = frames_.emplace_back();
   text_.clear();
-  f.no_symbol = k.dso ? AppendMappedFrame(k.dso, k.map_ip, k.shown)
-                      : AppendUnmappedFrame(k.ip);
+  if (k.dso) {
+    const Symbol* sym = symbols_->SymbolAt(k.dso, k.map_ip);
+    f.no_symbol = AppendMappedFrame(k.dso, k.map_ip, k.shown, sym);
+    if (style_.by_symbol) f.same_line = FirstOfSymbol(k.dso, sym, &f);
+  } else {
+    f.no_symbol = AppendUnmappedFrame(k.ip);
+  }
   f.text = texts_.Store(text_);
   *slot = Slot{k.dso, k.shown, &f};
   table_.Added([](const Slot& s) { return Hash(s.dso, s.shown); });
@@ -66,24 +72,48 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
   return &unmapped_;
 }
 
-// A frame's text into text_. Returns the counter of frames without a
-// symbol of the frame's DSO when it has none, else nullptr.
+// The first frame of `sym` in `dso`: nullptr when that is `f`, now
+// remembered as such.
+FrameText* FrameTexts::FirstOfSymbol(const Dso* dso, const Symbol* sym,
+                                     FrameText* f) {
+  uint64_t hash = Hash(dso, reinterpret_cast<uintptr_t>(sym));
+  SymbolSlot* slot = first_of_symbol_.FindOrFree(
+      hash, [&](const SymbolSlot& s) { return s.dso == dso && s.sym == sym; });
+  if (!slot->empty()) return slot->frame;
+  *slot = SymbolSlot{dso, sym, f};
+  first_of_symbol_.Added([](const SymbolSlot& s) {
+    return Hash(s.dso, reinterpret_cast<uintptr_t>(s.sym));
+  });
+  return nullptr;
+}
+
+// A frame's text into text_, `sym` being the symbol at `map_ip` (nullptr:
+// none): "<shown> <name>+0x<offset> (<dso>)" as perf script prints it, or
+// "[unknown]" for the name. Not exact, the offset is left out unless the
+// name holds a "+0x" of its own (the parser strips only the last one).
+// Returns the counter of frames without a symbol of the frame's DSO when
+// it has none, else nullptr.
 uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
-                                        uint64_t shown) {
+                                        uint64_t shown, const Symbol* sym) {
   AppendHex16(shown);
   text_ += ' ';
-  const std::string& name = symbols_->Name(dso, map_ip);
-  size_t off = name.rfind("+0x");
-  if (style_.exact || off == std::string::npos || name.find("+0x") != off) {
+  if (sym) {
+    std::string_view name = symbols_->Shown(dso, sym);
     text_ += name;
+    if (style_.exact || name.find("+0x") != std::string_view::npos) {
+      char off[24];
+      auto r = std::to_chars(off, off + sizeof off, map_ip - sym->start, 16);
+      text_ += "+0x";
+      text_.append(off, r.ptr);
+    }
   } else {
-    text_.append(name, 0, off);
+    text_ += "[unknown]";
   }
   text_ += " (";
   text_ += dso->name;
   text_ += ')';
   if (style_.srcline) AppendSrcline(srclines_.ForFrame(dso, map_ip));
-  return name == "[unknown]" ? &no_symbol_[dso] : nullptr;
+  return sym ? nullptr : &no_symbol_[dso];
 }
 
 uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {

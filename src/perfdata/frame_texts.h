@@ -34,6 +34,10 @@ struct FrameText {
   // and starting with "java", once resolved (see PerfScriptParser).
   uint32_t line_id[2] = {0, 0};
   bool resolved[2] = {false, false};
+  /// Style::by_symbol: the first frame named after the same symbol of the
+  /// same DSO, whose stack line the parser reads as this one's (its
+  /// line_id stands for this frame's too); nullptr: this is that frame.
+  FrameText* same_line = nullptr;
 };
 
 /// The lines of a frame reached by unwinding: the frames inlined at its
@@ -64,6 +68,13 @@ class FrameTexts {
     /// Every frame in no mapping is one entry (the first one's address):
     /// for a reader that ignores the address of an "[unknown]" frame.
     bool one_unmapped = false;
+    /// The frames of one symbol in one DSO are read alike whatever their
+    /// address (the perf script parser without --addrs: its result for a
+    /// stack line depends on the symbol without its offset and on the
+    /// module): each frame points to the first one of its symbol
+    /// (FrameText::same_line), so that the reader's look-up of a line is
+    /// made once per symbol, not once per address.
+    bool by_symbol = false;
   };
   /// Names come from `symbols`, which must outlive this.
   FrameTexts(SymbolResolver* symbols, Style style);
@@ -112,8 +123,18 @@ class FrameTexts {
     x *= 0xbf58476d1ce4e5b9ULL;
     return x ^ (x >> 32);
   }
+  // A slot of the table of the first frame of each symbol (by_symbol);
+  // `sym` nullptr stands for the DSO's frames without a symbol.
+  struct SymbolSlot {
+    const Dso* dso;
+    const Symbol* sym;
+    FrameText* frame;  // nullptr: a free slot
+    bool empty() const { return frame == nullptr; }
+  };
   FrameText* Unmapped(uint64_t ip);
-  uint64_t* AppendMappedFrame(Dso* dso, uint64_t map_ip, uint64_t shown);
+  FrameText* FirstOfSymbol(const Dso* dso, const Symbol* sym, FrameText* f);
+  uint64_t* AppendMappedFrame(Dso* dso, uint64_t map_ip, uint64_t shown,
+                              const Symbol* sym);
   uint64_t* AppendUnmappedFrame(uint64_t ip);
   size_t AppendInlined(Dso* dso, uint64_t map_ip);
   void AppendSrcline(const std::string& line);
@@ -124,6 +145,7 @@ class FrameTexts {
   std::string text_;  // the text being made
   Arena texts_;       // FrameText::text
   HashTable<Slot> table_;
+  HashTable<SymbolSlot> first_of_symbol_;  // Style::by_symbol
   std::deque<FrameText> frames_;  // the frames, where they stay
   std::unordered_map<DsoAddress, UnwoundText, DsoAddressHash> unwound_;
   FrameText unmapped_;  // Style::one_unmapped

@@ -3,23 +3,21 @@
 namespace flamefold {
 
 void HeldSamples::Begin(bool chain, const HeaderValues* values) {
-  size_t h = headers_.size(), f = frames_.size();
-  samples_.push_back({h, h, f, f, chain, values != nullptr,
-                      values ? *values : HeaderValues{}});
-}
-
-void HeldSamples::End() {
-  Entry& e = samples_.back();
-  e.header_end = headers_.size();
-  e.frames_end = frames_.size();
+  samples_.push_back({values ? *values : HeaderValues{},
+                      static_cast<uint32_t>(headers_.size()),
+                      static_cast<uint32_t>(frames_.size()), chain,
+                      values != nullptr});
 }
 
 HeldSample HeldSamples::at(size_t i) const {
   const Entry& e = samples_[i];
+  bool last = i + 1 == samples_.size();
+  size_t header_end = last ? headers_.size() : samples_[i + 1].header_begin;
+  size_t frames_end = last ? frames_.size() : samples_[i + 1].frames_begin;
   std::string_view headers = headers_;
-  return {headers.substr(e.header_begin, e.header_end - e.header_begin),
+  return {headers.substr(e.header_begin, header_end - e.header_begin),
           e.has_values ? &e.values : nullptr, e.chain,
-          frames_.data() + e.frames_begin, e.frames_end - e.frames_begin};
+          frames_.data() + e.frames_begin, frames_end - e.frames_begin};
 }
 
 void HeldSamples::Clear() {

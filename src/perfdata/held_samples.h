@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/big_alloc.h"
 #include "perfdata/frame_texts.h"
 
 namespace flamefold {
@@ -45,9 +46,9 @@ struct HeldFrame {
 /// The fields of a sample's header line, for a reader that takes them
 /// rather than the text (see PerfScriptParser::HeaderLine).
 struct HeaderValues {
-  size_t attr;  // the event's index in the recording's attrs
-  int32_t pid, tid;
   uint64_t period;
+  uint32_t attr;  // the event's index in the recording's attrs
+  int32_t pid, tid;
 };
 
 /// A held sample: its header line (or its comm and HeaderValues) and its
@@ -60,10 +61,15 @@ struct HeldSample {
   size_t frame_count;
 };
 
+/// Samples are held in arrays that grow without copying (BigArray), so
+/// that holding a whole recording's samples while the kernel symbols are
+/// read faults in their memory once, mostly in huge pages: fresh 4 KiB
+/// pages cost a tenth of the replay.
 class HeldSamples {
  public:
-  /// Starts a sample; its header line is written into header(), or its
-  /// comm, when `values` (then kept) are given.
+  /// Starts a sample, which takes the frames added until the next one
+  /// begins; its header line is written into header(), or its comm, when
+  /// `values` (then kept) are given.
   void Begin(bool chain, const HeaderValues* values = nullptr);
   std::string* header() { return &headers_; }
   void AddNamed(FrameText* f) { Add(HeldFrame::Kind::kNamed)->named = f; }
@@ -81,9 +87,6 @@ class HeldSamples {
     AddLater(HeldFrame::Kind::kNamedLater, k);
     named_later_ = true;
   }
-  /// Ends the sample begun last.
-  void End();
-
   bool empty() const { return samples_.empty(); }
   size_t size() const { return samples_.size(); }
   /// Whether a held sample has a kernel frame to name.
@@ -105,10 +108,13 @@ class HeldSamples {
   void Clear();
 
  private:
+  // A sample: where its header and frames begin (each ends where the
+  // next sample's begin). The arrays stay below kMaxHeldBytes (the
+  // replay's), far below 4 GiB.
   struct Entry {
-    size_t header_begin, header_end, frames_begin, frames_end;
-    bool chain, has_values;
     HeaderValues values;
+    uint32_t header_begin, frames_begin;
+    bool chain, has_values;
   };
   void AddLater(HeldFrame::Kind kind, const FrameKey& k) {
     Add(kind)->later = later_.size();
@@ -116,14 +122,16 @@ class HeldSamples {
     unwound_later_ |= kind == HeldFrame::Kind::kUnwoundLater;
   }
   HeldFrame* Add(HeldFrame::Kind kind) {
-    frames_.emplace_back().kind = kind;
-    return &frames_.back();
+    HeldFrame f;
+    f.kind = kind;
+    frames_.push_back(f);
+    return &frames_[frames_.size() - 1];
   }
 
   std::string headers_;
-  std::vector<HeldFrame> frames_;
-  std::vector<FrameKey> later_;
-  std::vector<Entry> samples_;
+  BigArray<HeldFrame> frames_;
+  BigArray<FrameKey> later_;
+  BigArray<Entry> samples_;
   bool kernel_frames_ = false, unwound_later_ = false, named_later_ = false;
 };
 

@@ -89,7 +89,9 @@ class Replayer : public PerfDataReader::Visitor {
 
   /// Delivers what is still queued and the text not yet emitted.
   bool Finish(std::string* err) {
-    if (!order_.Flush(err) || !LetGo(err)) return false;
+    if (!order_.Flush(err)) return false;
+    PrepareHeld();
+    if (!LetGo(err)) return false;
     return EmitPending(err);
   }
 
@@ -123,6 +125,10 @@ class Replayer : public PerfDataReader::Visitor {
     style.srcline = text.srcline;
     // The parser reads every "[unknown]" frame alike, unless --addrs.
     style.one_unmapped = lines && !lines->options().include_addrs;
+    // Without --addrs the parser's key of a stack line is its symbol
+    // without the offset and its module (PerfScriptParser::LookupFrame);
+    // with --srcline or --inline the replay renders text instead.
+    style.by_symbol = style.one_unmapped;
     return style;
   }
 
@@ -203,8 +209,9 @@ class Replayer : public PerfDataReader::Visitor {
                                        static_cast<int32_t>(sample_.tid));
     bool chain = st & abi::kSampleCallchain;
     if (chain && PlainHeader(a, *t)) {
-      HeaderValues v{sample_.attr, static_cast<int32_t>(sample_.pid),
-                     static_cast<int32_t>(sample_.tid), sample_.period};
+      HeaderValues v{sample_.period, static_cast<uint32_t>(sample_.attr),
+                     static_cast<int32_t>(sample_.pid),
+                     static_cast<int32_t>(sample_.tid)};
       held_.Begin(chain, &v);
       *held_.header() += t->comm;
     } else {
@@ -217,7 +224,6 @@ class Replayer : public PerfDataReader::Visitor {
     } else {
       HoldFrame(t, cpumode, sample_.ip);
     }
-    held_.End();
     if (held_.bytes() < kMaxHeldBytes &&
         ((held_.kernel_frames() && symbols_->KernelPending()) ||
          (held_.unwound_later() && frames_.OpeningAhead()) ||
@@ -255,19 +261,21 @@ class Replayer : public PerfDataReader::Visitor {
     }
     const HeaderValues& v = *s.values;
     const PerfAttr& a = reader_->info().attrs[v.attr];
-    char pid[16], tid[16], period[24];
+    char pid[16], tid[16];
     PerfScriptParser::HeaderFields h;
     h.comm = s.header;
-    if (header_style_.pid_tid) {  // "%5d/%-5d "
+    // The pid and tid are read only with --pid: else not written.
+    bool read_pid = lines_->options().include_pid;
+    if (read_pid && header_style_.pid_tid) {  // "%5d/%-5d "
       h.pid = Decimal(static_cast<uint32_t>(v.pid), pid);
       h.tid = Decimal(static_cast<uint32_t>(v.tid), tid);
       h.has_tid = true;
-    } else {  // "%5d "
+    } else if (read_pid) {  // "%5d "
       h.pid = Decimal(static_cast<uint32_t>(v.tid), tid);
     }
     // ": %10" PRIu64 " %s: " after the time; nothing the parser reads as
     // an event without the time, or after a tracepoint's fields.
-    PerfScriptParser::EventFields ev{Decimal(v.period, period), a.name};
+    PerfScriptParser::EventFields ev{{}, a.name, true, v.period};
     bool event = (a.sample_type & abi::kSampleTime) && !a.name.empty() &&
                  a.type != abi::kTypeTracepoint;
     lines_->HeaderLine(h, event ? &ev : nullptr);
@@ -342,6 +350,31 @@ class Replayer : public PerfDataReader::Visitor {
       }
     }
     chain_kernel_.clear();
+  }
+
+  // Names the held frames of DSOs that were still loading when their
+  // samples were held and looks up, for the parser, the stack lines of the
+  // held frames named. Letting the samples go would do both anyway, but
+  // only once the kernel symbols are read; at the end of the recording
+  // nearly every sample is held and this thread would wait for those
+  // meanwhile (on a build host, demangling cc1plus's symbols is a tenth of
+  // the replay). A sample's process name is known here when its header
+  // goes by its fields: its comm starts it.
+  void PrepareHeld() {
+    if (held_.named_later()) symbols_->HelpPreload();
+    for (size_t i = 0; i < held_.size(); ++i) {
+      HeldSample s = held_.at(i);
+      bool known_name = lines_ && s.values && s.chain;
+      bool java = s.header.substr(0, 4) == "java";
+      for (size_t j = 0; j < s.frame_count; ++j) {
+        const HeldFrame& f = s.frames[j];
+        FrameText* named = f.kind == HeldFrame::Kind::kNamedLater
+                               ? frames_.Frame(held_.later(f.later))
+                           : f.kind == HeldFrame::Kind::kNamed ? f.named
+                                                               : nullptr;
+        if (named && known_name) LineRead(named, java);
+      }
+    }
   }
 
   // Lets go of the held samples, in order: each becomes its lines, its
@@ -456,8 +489,8 @@ class Replayer : public PerfDataReader::Visitor {
   }
 
   // A stack line of the frame: "\t<frame>\n" in the text, else given to
-  // the parser by the line's id, looked up once per frame and kind of
-  // process name.
+  // the parser by the line's id, looked up once per frame (once per
+  // symbol: FrameText::same_line) and kind of process name.
   void PutFrameLine(FrameText* f) {
     CountFrame(f->no_symbol);
     if (!lines_) {
@@ -466,14 +499,22 @@ class Replayer : public PerfDataReader::Visitor {
       out_ += '\n';
       return;
     }
-    bool java = lines_->java_process();
-    if (!f->resolved[java]) {
+    FrameText* read_as = LineRead(f, lines_->java_process());
+    PutStackLine(read_as->line_id[lines_->java_process()], f->text);
+  }
+
+  // The frame whose stack line the parser reads as `f`'s (itself, or its
+  // symbol's first: FrameText::same_line), its line id for a process name
+  // starting (`java`) or not with "java" looked up if it was not yet.
+  FrameText* LineRead(FrameText* f, bool java) {
+    FrameText* read_as = f->same_line ? f->same_line : f;
+    if (!read_as->resolved[java]) {
       line_.assign(1, '\t');
-      line_ += f->text;
-      f->line_id[java] = lines_->StackLineId(line_);
-      f->resolved[java] = true;
+      line_ += read_as->text;
+      read_as->line_id[java] = lines_->StackLineId(line_, java);
+      read_as->resolved[java] = true;
     }
-    PutStackLine(f->line_id[java], f->text);
+    return read_as;
   }
 
   // The lines of an unwound frame to the parser, by their ids (looked up

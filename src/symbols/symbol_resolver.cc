@@ -200,17 +200,25 @@ Dso* SymbolResolver::PerfMap(uint32_t pid) {
 }
 
 std::string SymbolResolver::Name(Dso* dso, uint64_t addr) {
-  if (!dso->loaded) Load(dso);
-  const Symbol* sym = dso->table.Find(addr);
+  const Symbol* sym = SymbolAt(dso, addr);
   if (!sym) return "[unknown]";
-  auto [shown, added] = dso->shown.try_emplace(sym);
-  if (added) shown->second = names_.Store(SymbolTable::Display(*sym));
   char off[24];
   auto r = std::to_chars(off, off + sizeof off, addr - sym->start, 16);
-  std::string text(shown->second);
+  std::string text(Shown(dso, sym));
   text += "+0x";
   text.append(off, r.ptr);
   return text;
+}
+
+const Symbol* SymbolResolver::SymbolAt(Dso* dso, uint64_t addr) {
+  if (!dso->loaded) Load(dso);
+  return dso->table.Find(addr);
+}
+
+std::string_view SymbolResolver::Shown(Dso* dso, const Symbol* sym) {
+  auto [shown, added] = dso->shown.try_emplace(sym);
+  if (added) shown->second = names_.Store(SymbolTable::Display(*sym));
+  return shown->second;
 }
 
 void SymbolResolver::Load(Dso* dso) {

@@ -143,6 +143,12 @@ class SymbolResolver {
   /// The symbol name and offset perf prints for `addr` of `dso`
   /// ("sym+0xoff"), or "[unknown]". Callers cache it per address.
   std::string Name(Dso* dso, uint64_t addr);
+  /// The symbol perf finds at `addr` of `dso` (nullptr: none), the DSO's
+  /// symbols loaded first if they are not: what Name() names.
+  const Symbol* SymbolAt(Dso* dso, uint64_t addr);
+  /// The name perf prints for `sym`, one of `dso`'s symbols (SymbolAt):
+  /// demangled once per symbol, valid as long as this resolver.
+  std::string_view Shown(Dso* dso, const Symbol* sym);
   /// Whether perf could open `dso`'s object and read an ELF header there
   /// (its build-id cache copy, else the file at its path; perf's
   /// dso__type): perf unwinds a process's --call-graph dwarf samples only

@@ -42,6 +42,10 @@ class SymbolTable {
   /// the end fix-up (module symbols carry "\t[module]" in their name then).
   /// `fixups` false keeps the symbols as given (perf does so for JIT maps).
   void Finish(bool kallsyms, bool fixups = true);
+  /// Finish's sorting and clean-ups without the search Find walks: for
+  /// symbols that move on to other tables (kallsyms' to the kernel's and
+  /// each module's), where building it was wasted memory and time.
+  void CleanUp(bool kallsyms);
   /// As Finish(false), but the symbols also go into a red-black tree built
   /// the way perf builds its own (inserted in the order added, aliases
   /// erased by the same steps), and `late` symbols (perf's PLT entries,
@@ -83,6 +87,7 @@ class SymbolTable {
   int32_t Next(int32_t n) const;
   int32_t First() const;
   void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
+  void SortByStart();
   void BuildSearch();
   bool FinishSorted(std::span<const Symbol> late);
 

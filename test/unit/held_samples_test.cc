@@ -17,17 +17,14 @@ TEST_CASE("held samples come back in order, with their headers and frames") {
   *held.header() += "java    42 [000]     1.000000:          1 cpu-clock: ";
   held.AddNamed(&named);
   held.AddKernel(0xffffffff81000110);
-  held.End();
-  HeaderValues values{0, 42, 43, 250};
+  HeaderValues values{250, 0, 42, 43};
   held.Begin(true, &values);
   *held.header() += "comm";
   held.AddUnwound(&unwound);
   held.AddUnwoundLater(FrameKey{nullptr, 1, 2, 3});
   held.AddNamedLater(FrameKey{nullptr, 4, 5, 6});
-  held.End();
   held.Begin(false);
   *held.header() += "x 1";
-  held.End();
 
   REQUIRE(held.size() == 3);
   CHECK(held.kernel_frames());

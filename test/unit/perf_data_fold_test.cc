@@ -252,9 +252,13 @@ TEST_CASE("sample headers taken by their fields read as their text would") {
                {kKernel, 0xffffffff81000110, kUser, 0x1010});
     }
     b.Sample(UINT32_MAX, UINT32_MAX, 900, 1, {kKernel, 0xffffffff81000110});
+    b.Sample(42, 42, 901, UINT64_MAX, {kKernel, 0xffffffff81000110});
     std::string bytes = b.Build();
     PerfScriptOptions opts;
     CheckReplayReadsAsText(bytes, dir.Options(), opts);
+    opts.include_pid = true;  // "%5d", read as the pid
+    CheckReplayReadsAsText(bytes, dir.Options(), opts);
+    opts.include_pid = false;
     opts.modern = true;
     CheckReplayReadsAsText(bytes, dir.Options(), opts);
     opts.include_pid = opts.include_tid = true;  // "%5d/%-5d"

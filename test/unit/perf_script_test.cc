@@ -313,3 +313,31 @@ TEST_CASE("lines given one by one fold as the same text read") {
   CHECK(by_text.first_unrecognized == "test:4: \\x09not a frame");
   CHECK(by_line.first_unrecognized == "rec.data:4: \\x09not a frame");
 }
+
+// A replay looks stack lines up ahead, for the process name their sample
+// will have: the id is the one the line gets under such a name.
+TEST_CASE("stack line ids looked up ahead for a java or other process") {
+  flamefold::StringInterner names;
+  flamefold::StackTrie trie(&names);
+  PerfScriptParser parser({}, &names, &trie);
+  parser.StartLines("rec.data");
+  const std::string frame = "\t1 Lfoo/Bar;::baz+0x1 (/tmp/perf-1.map)";
+  uint32_t java = parser.StackLineId(frame, true);
+  uint32_t other = parser.StackLineId(frame, false);
+  CHECK(java != other);  // "L" is stripped in a java process only
+  std::string err;
+  REQUIRE(parser.Line("java 1 [000] 1.0: 7 cycles:", &err));
+  CHECK(parser.java_process());
+  CHECK(parser.StackLineId(frame) == java);
+  CHECK(parser.StackLineId(frame, false) == other);
+  CHECK(parser.java_process());  // the look-up ahead left it as it was
+  parser.StackLine(java);
+  REQUIRE(parser.Line("", &err));
+  REQUIRE(parser.Line("sh 3 [000] 1.0: 5 cycles:", &err));
+  CHECK(parser.StackLineId(frame) == other);
+  parser.StackLine(other);
+  REQUIRE(parser.Line("", &err));
+  parser.Finish();
+  CHECK(flamefold::testing::FoldedText(trie) ==
+        "java;foo/Bar:::baz 7\nsh;Lfoo/Bar:::baz 5\n");
+}

@@ -26,6 +26,34 @@ TEST_CASE("symbols without a size end at the next one") {
   CHECK(NameAt(t, 0x2000) == "-");
 }
 
+// kallsyms' symbols are cleaned up together, then move to the kernel's and
+// the modules' tables: CleanUp does Finish's work but for the search.
+TEST_CASE("CleanUp leaves the symbols Finish leaves, and no search") {
+  auto fill = [](SymbolTable* t) {
+    t->Add(0x300, 0, "c\t[mod]", SymbolBinding::kGlobal);
+    t->Add(0x100, 0, "a", SymbolBinding::kGlobal);
+    t->Add(0x100, 0, "a_alias", SymbolBinding::kWeak);
+    t->Add(0x200, 0, "b", SymbolBinding::kLocal);
+  };
+  SymbolTable finished, cleaned;
+  fill(&finished);
+  fill(&cleaned);
+  finished.Finish(true);
+  cleaned.CleanUp(true);
+  REQUIRE(cleaned.size() == finished.size());
+  REQUIRE(cleaned.size() == 3);
+  for (size_t i = 0; i < cleaned.size(); ++i) {
+    const Symbol& c = cleaned.symbols()[i];
+    const Symbol& f = finished.symbols()[i];
+    CHECK(c.start == f.start);
+    CHECK(c.end == f.end);
+    CHECK(c.name == f.name);
+  }
+  CHECK(cleaned.symbols()[1].end == 0x2000);  // a module follows: a page on
+  CHECK(NameAt(finished, 0x150) == "a_alias");  // "a" ends where it starts
+  CHECK(NameAt(cleaned, 0x150) == "-");  // nothing to search yet
+}
+
 TEST_CASE("of aliases, perf's choice is kept") {
   // glibc's write(): locals beat weak ones, then the longest name wins.
   SymbolTable t;
