@@ -1,6 +1,7 @@
 // FoldInputs: the one "fold these inputs" path of every tool that folds
 // (flamefold, flamereport, flamediff's perf sides, flamebatch): feeds the
-// inputs of one run into a StackTrie, dispatching on content (perf script
+// inputs of one run into a StackTrie, or without one gives their stacks as
+// folded lines (VisitStacks), dispatching on content (perf script
 // text, folded stacks, recordings through a RecordingFolder) and, with
 // --jobs N, parsing large perf script inputs on N threads. What it lost is
 // said by fold_warnings.h.
