@@ -466,7 +466,6 @@ void FoldInputs::Finish() {
     StackCounts::MoveSortedInto(Tables(), maps, rank, trie_);
     worker_tables_.clear();
   }
-  total_samples_ = trie_->total_samples();
 }
 
 void FoldInputs::VisitStacks(const StackCounts::LineVisitor& visit) {

@@ -46,7 +46,7 @@ class FoldInputs {
   /// in the order and with the counts the trie's Walk would give, once
   /// (a trie costs more to build and walk than the lines do to write).
   void VisitStacks(const StackCounts::LineVisitor& visit);
-  /// The samples folded (the trie's total_samples()), after Finish.
+  /// The samples these inputs folded, after Finish.
   uint64_t total_samples() const { return total_samples_; }
   /// A whole run: Add()s each of `files` (none: "-", stdin), then Finish().
   /// False with `*err` when an input cannot be read, or when nothing was

@@ -9,7 +9,6 @@
 #include "base/diag.h"
 #include "collapse/fold_config.h"
 #include "collapse/perf_script.h"
-#include "collapse/stack_trie.h"
 
 namespace flamefold {
 

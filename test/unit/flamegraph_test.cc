@@ -104,29 +104,8 @@ MinWidth NoMinWidth() {
   return mw;
 }
 
-TEST_CASE("FrameMerger merges sorted lines into frames") {
-  FrameMerger m(NoMinWidth(), false);
-  for (const char* line : {"a;b 2", "a;b;c 3", "a;d 1", "x 4"}) m.AddLine(line);
-  m.Finish();
-  CHECK(m.time() == 10);
-  CHECK(m.depth_max() == 3);
-  std::vector<std::string> got;
-  for (const FlameFrame& f : m.frames()) {
-    got.push_back(std::string(m.names().Get(f.name)) + "@" +
-                  std::to_string(f.depth) + ":" +
-                  std::to_string(static_cast<int>(f.stime)) + "-" +
-                  std::to_string(static_cast<int>(f.etime)));
-  }
-  // Frames in the order they close.
-  CHECK(got == std::vector<std::string>{"c@3:2-5", "b@2:0-5", "d@2:5-6",
-                                        "a@1:0-6", "x@1:6-10", "@0:0-10"});
-}
-
-// The frames of `lines` merged, as "name@depth:start-end" in closing order.
-std::vector<std::string> MergedFrames(std::initializer_list<const char*> lines) {
-  FrameMerger m(NoMinWidth(), false);
-  for (const char* line : lines) m.AddLine(line);
-  m.Finish();
+// A merger's frames as "name@depth:start-end", in the order they close.
+std::vector<std::string> FrameList(const FrameMerger& m) {
   std::vector<std::string> got;
   for (const FlameFrame& f : m.frames()) {
     got.push_back(std::string(m.names().Get(f.name)) + "@" +
@@ -135,6 +114,25 @@ std::vector<std::string> MergedFrames(std::initializer_list<const char*> lines) 
                   std::to_string(static_cast<int>(f.etime)));
   }
   return got;
+}
+
+TEST_CASE("FrameMerger merges sorted lines into frames") {
+  FrameMerger m(NoMinWidth(), false);
+  for (const char* line : {"a;b 2", "a;b;c 3", "a;d 1", "x 4"}) m.AddLine(line);
+  m.Finish();
+  CHECK(m.time() == 10);
+  CHECK(m.depth_max() == 3);
+  // Frames in the order they close.
+  CHECK(FrameList(m) == std::vector<std::string>{"c@3:2-5", "b@2:0-5", "d@2:5-6",
+                                        "a@1:0-6", "x@1:6-10", "@0:0-10"});
+}
+
+// The frames of `lines` merged, as "name@depth:start-end" in closing order.
+std::vector<std::string> MergedFrames(std::initializer_list<const char*> lines) {
+  FrameMerger m(NoMinWidth(), false);
+  for (const char* line : lines) m.AddLine(line);
+  m.Finish();
+  return FrameList(m);
 }
 
 TEST_CASE("FrameMerger shares whole frames only, as split on ';' gives them") {
