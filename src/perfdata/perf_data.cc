@@ -36,6 +36,16 @@ class Cursor {
     pos_ += sizeof(T);
     return true;
   }
+  /// `n` u64s at once: one bounds check and one copy for a call chain.
+  bool GetArray(uint64_t* v, size_t n) {
+    if ((b_.size() - pos_) / 8 < n) return false;
+    std::memcpy(v, b_.data() + pos_, n * 8);
+    if (swap_) {
+      for (size_t i = 0; i < n; ++i) v[i] = Bswap(v[i]);
+    }
+    pos_ += n * 8;
+    return true;
+  }
   bool Bytes(size_t n, std::string_view* out) {
     if (b_.size() - pos_ < n) return false;
     *out = b_.substr(pos_, n);
@@ -851,7 +861,7 @@ bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,
       return false;
     }
     s->callchain.resize(nr);
-    for (uint64_t& ip : s->callchain) c.Get(&ip);
+    c.GetArray(s->callchain.data(), nr);  // nr fits: checked above
     s->has_callchain = true;
   }
   s->regs_abi = 0;

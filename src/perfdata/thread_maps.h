@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "perfdata/perf_data.h"
@@ -74,13 +75,18 @@ class Maps {
     Changed();
   }
   const Map* Find(uint64_t addr) const {
-    if (last_ && addr >= last_->start && addr < last_->end) return last_;
+    if (Holds(last_[0], addr)) return last_[0];
+    if (Holds(last_[1], addr)) {
+      std::swap(last_[0], last_[1]);
+      return last_[0];
+    }
     auto it = maps_.upper_bound(addr);
     if (it == maps_.begin()) return nullptr;
     --it;
     if (addr >= it->second.end) return nullptr;
-    last_ = &it->second;
-    return last_;
+    last_[1] = last_[0];
+    last_[0] = &it->second;
+    return last_[0];
   }
   /// The lowest start of the mappings of `dso` (0 if none). Cached until
   /// the mappings change.
@@ -109,14 +115,19 @@ class Maps {
   }
 
  private:
+  static bool Holds(const Map* m, uint64_t addr) {
+    return m != nullptr && addr >= m->start && addr < m->end;
+  }
   void Changed() {
-    last_ = nullptr;
+    last_[0] = last_[1] = nullptr;
     lowest_.clear();
     ++version_;
   }
 
   std::map<uint64_t, Map> maps_;
-  mutable const Map* last_ = nullptr;  // the last hit: frames cluster
+  // The last two hits, the latest first: a call chain's frames cluster in
+  // a program and the library it calls, turn about.
+  mutable const Map* last_[2] = {nullptr, nullptr};
   mutable std::unordered_map<const Dso*, uint64_t> lowest_;
   uint64_t version_ = 0;  // counts the changes
 };
