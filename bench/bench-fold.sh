@@ -45,6 +45,10 @@ cat "$INPUT" > /dev/null  # into the page cache, so runs measure folding, not th
 Measure() {
   local name=$1 bytes=$2 output=$3
   shift 3
+  # A fresh file each run: truncating the last run's output would be timed
+  # too, and ext4 then flushes the rewritten file when it is closed
+  # (auto_da_alloc), at the exit of the command timed.
+  if [ -f "$output" ]; then rm -f "$output"; fi
   if [ -x /usr/bin/time ]; then
     # Wall time from the clock in ns (time's %e has 10 ms steps, 7% of a run).
     local t0 t1
@@ -114,6 +118,7 @@ printf "flamefold %s; %s; %d cores\n" "$("$FOLD" --version | head -n 1)" \
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" "$(nproc)"
 
 MeasureMedian "flamefold --jobs 1" "$BYTES" "$TMP/fold1.txt" "$FOLD" -q --jobs 1 "$INPUT"
+MeasureMedian "flamefold --jobs 1, to null" "$BYTES" /dev/null "$FOLD" -q --jobs 1 "$INPUT"
 MeasureMedian "flamefold --jobs 2" "$BYTES" "$TMP/fold2.txt" "$FOLD" -q --jobs 2 "$INPUT"
 cmp -s "$TMP/fold1.txt" "$TMP/fold2.txt" || { echo "MISMATCH: --jobs 2 output differs from --jobs 1"; failed=1; }
 # No --jobs: one thread per core, at most 4.
