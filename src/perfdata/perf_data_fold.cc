@@ -601,7 +601,7 @@ class Replayer : public PerfDataReader::Visitor {
   uint64_t frame_count_ = 0;            // the frames shown
   std::vector<FrameKey> chain_keys_;    // HoldChain's frames
   // ... and which are the kernel's (bytes: vector<bool>'s bit arithmetic
-  // was a twentieth of the replay's instructions)
+  // cost 2% of the replay's instructions)
   std::vector<uint8_t> chain_kernel_;
   HeldSamples held_;                    // the samples not yet let go
   std::vector<uint64_t> ips_;           // HoldUnwound's frames
