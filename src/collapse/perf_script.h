@@ -122,6 +122,11 @@ class PerfScriptParser {
   static constexpr uint32_t kNoStackLineId = UINT32_MAX;
   /// The stack line StackLineId gave `id` for, read in place.
   void StackLine(uint32_t id);
+  /// The lines given since StartLines, which number them; a replay that
+  /// gives a sample before others that stand ahead of it in the text sets
+  /// the count back, so that every line keeps its number.
+  uint64_t lines_given() const { return lines_given_; }
+  void set_lines_given(uint64_t n) { lines_given_ = n; }
   /// Whether the current process name starts with "java" (the Perl
   /// script's rules for such frames differ, so StackLineId's result does).
   bool java_process() const { return pname_java_; }

@@ -3,10 +3,24 @@
 namespace flamefold {
 
 void HeldSamples::Begin(bool chain, const HeaderValues* values) {
+  int64_t attr = values && chain ? values->attr : kMixed;
+  if (samples_.empty()) {
+    plain_attr_ = attr;
+  } else if (plain_attr_ != attr) {
+    plain_attr_ = kMixed;
+  }
   samples_.push_back({values ? *values : HeaderValues{},
                       static_cast<uint32_t>(headers_.size()),
                       static_cast<uint32_t>(frames_.size()), chain,
-                      values != nullptr});
+                      values != nullptr, 0});
+}
+
+void HeldSamples::DropLast() {
+  const Entry& e = samples_[samples_.size() - 1];
+  headers_.resize(e.header_begin);
+  frames_.resize_for_overwrite(e.frames_begin);
+  samples_.resize_for_overwrite(samples_.size() - 1);
+  if (samples_.empty()) Clear();
 }
 
 HeldSample HeldSamples::at(size_t i) const {
@@ -17,7 +31,8 @@ HeldSample HeldSamples::at(size_t i) const {
   std::string_view headers = headers_;
   return {headers.substr(e.header_begin, header_end - e.header_begin),
           e.has_values ? &e.values : nullptr, e.chain,
-          frames_.data() + e.frames_begin, frames_end - e.frames_begin};
+          frames_.data() + e.frames_begin, frames_end - e.frames_begin,
+          e.lines_after};
 }
 
 void HeldSamples::Clear() {
@@ -26,6 +41,7 @@ void HeldSamples::Clear() {
   later_.clear();
   samples_.clear();
   kernel_frames_ = unwound_later_ = named_later_ = false;
+  plain_attr_ = kNone;
 }
 
 }  // namespace flamefold

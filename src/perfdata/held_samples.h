@@ -59,6 +59,9 @@ struct HeldSample {
   bool chain;  // the frames are stack lines; else one frame ends the header
   const HeldFrame* frames;
   size_t frame_count;
+  // The lines of the samples that went ahead of the ones held after this
+  // one (HeldSamples::AddLinesAfterLast): where they stood in the text.
+  uint64_t lines_after;
 };
 
 /// Samples are held in arrays that grow without copying (BigArray), so
@@ -104,6 +107,19 @@ class HeldSamples {
   }
   /// The held sample `i` (0: the first held).
   HeldSample at(size_t i) const;
+  /// Whether every held sample has its header by its fields
+  /// (HeaderValues), a call chain, and the event `attr`.
+  bool AllPlain(uint32_t attr) const {
+    return plain_attr_ == static_cast<int64_t>(attr);
+  }
+  /// Forgets the last sample, which has no frame to name later: it went
+  /// ahead of the others.
+  void DropLast();
+  /// Records that `lines` lines of text stood after the last held sample,
+  /// for samples that went ahead: the held ones after it count them.
+  void AddLinesAfterLast(uint64_t lines) {
+    samples_[samples_.size() - 1].lines_after += lines;
+  }
   /// Forgets every held sample, keeping the memory for the next ones.
   void Clear();
 
@@ -115,7 +131,11 @@ class HeldSamples {
     HeaderValues values;
     uint32_t header_begin, frames_begin;
     bool chain, has_values;
+    uint64_t lines_after;
   };
+  // AllPlain's attr; kMixed once the held samples differ, or one's header
+  // is a line.
+  static constexpr int64_t kNone = -1, kMixed = -2;
   void AddLater(HeldFrame::Kind kind, const FrameKey& k) {
     Add(kind)->later = later_.size();
     later_.push_back(k);
@@ -133,6 +153,7 @@ class HeldSamples {
   BigArray<FrameKey> later_;
   BigArray<Entry> samples_;
   bool kernel_frames_ = false, unwound_later_ = false, named_later_ = false;
+  int64_t plain_attr_ = kNone;
 };
 
 }  // namespace flamefold

@@ -228,9 +228,71 @@ class Replayer : public PerfDataReader::Visitor {
         ((held_.kernel_frames() && symbols_->KernelPending()) ||
          (held_.unwound_later() && frames_.OpeningAhead()) ||
          (held_.named_later() && symbols_->Preloading()))) {
-      return true;  // let go once what names them is read
+      // let go once what names them is read; this one now if it may
+      if (held_.size() > 1 && MayGoAhead()) return GoAhead(err);
+      return true;
     }
     return LetGo(err);
+  }
+
+  // Whether the last sample held, whose frames are all named, gives the
+  // parser's result and messages unchanged if it goes before the samples
+  // held ahead of it (GoAhead). The parser reads each sample from its
+  // header to the blank line after it (which undefines $pname), so what
+  // one sample leaves for the next is the event filter, the statistics,
+  // the line numbers and the stack counts. The filter: the held samples
+  // and this one are of one event, which the filter keeps (or, empty,
+  // would become either way). Statistics and stack counts are sums, but
+  // for the "first ..." cases, which need a line read as text: the
+  // headers go by their fields and every frame has a line id. Line
+  // numbers: GoAhead moves them back.
+  bool MayGoAhead() {
+    if (!lines_ || srcline_ || lines_->options().srcline ||
+        lines_->options().inliner) {
+      return false;
+    }
+    HeldSample s = held_.at(held_.size() - 1);
+    if (!s.values || !held_.AllPlain(s.values->attr)) return false;
+    const PerfAttr& a = reader_->info().attrs[s.values->attr];
+    const std::string& filter = lines_->event_filter();
+    if (EventShown(a) && !filter.empty() && filter != a.name) return false;
+    bool java = s.header.substr(0, 4) == "java";
+    for (size_t i = 0; i < s.frame_count; ++i) {
+      const HeldFrame& f = s.frames[i];
+      if (f.kind == HeldFrame::Kind::kNamed) {
+        FrameText* read_as = LineRead(f.named, java);
+        if (read_as->line_id[java] == PerfScriptParser::kNoStackLineId) {
+          return false;
+        }
+      } else if (f.kind == HeldFrame::Kind::kUnwound) {
+        for (uint32_t id : UnwoundLineIds(f.unwound, java)) {
+          if (id == PerfScriptParser::kNoStackLineId) return false;
+        }
+      } else {
+        return false;  // a frame named later
+      }
+    }
+    return true;
+  }
+
+  // Lets the last sample held go before the others (MayGoAhead), its
+  // lines numbered where it stands among them.
+  bool GoAhead(std::string* err) {
+    uint64_t at = lines_->lines_given();
+    bool ok = PutSample(held_.at(held_.size() - 1), err);
+    uint64_t lines = lines_->lines_given() - at;
+    lines_->set_lines_given(at);
+    held_.DropLast();
+    held_.AddLinesAfterLast(lines);
+    stats_->samples_ahead++;
+    return ok;
+  }
+
+  // Whether the parser reads the event of `a`'s samples from their header
+  // (PutHeader).
+  static bool EventShown(const PerfAttr& a) {
+    return (a.sample_type & abi::kSampleTime) && !a.name.empty() &&
+           a.type != abi::kTypeTracepoint;
   }
 
   // Whether the parser may take the sample's header by its fields: the
@@ -276,9 +338,7 @@ class Replayer : public PerfDataReader::Visitor {
     // ": %10" PRIu64 " %s: " after the time; nothing the parser reads as
     // an event without the time, or after a tracepoint's fields.
     PerfScriptParser::EventFields ev{{}, a.name, true, v.period};
-    bool event = (a.sample_type & abi::kSampleTime) && !a.name.empty() &&
-                 a.type != abi::kTypeTracepoint;
-    lines_->HeaderLine(h, event ? &ev : nullptr);
+    lines_->HeaderLine(h, EventShown(a) ? &ev : nullptr);
   }
 
   template <size_t N>
@@ -385,9 +445,14 @@ class Replayer : public PerfDataReader::Visitor {
     // begun.
     if (held_.named_later()) symbols_->HelpPreload();
     for (size_t i = 0; i < held_.size(); ++i) {
-      if (!PutSample(held_.at(i), err)) {
+      HeldSample s = held_.at(i);
+      if (!PutSample(s, err)) {
         held_.Clear();
         return false;
+      }
+      // the lines of the samples that went ahead (GoAhead)
+      if (s.lines_after) {
+        lines_->set_lines_given(lines_->lines_given() + s.lines_after);
       }
     }
     held_.Clear();
@@ -520,17 +585,29 @@ class Replayer : public PerfDataReader::Visitor {
   // The lines of an unwound frame to the parser, by their ids (looked up
   // once per frame and kind of process name).
   void PutUnwoundLines(UnwoundText* u) {
-    bool java = lines_->java_process();
-    std::vector<uint32_t>& ids = u->line_ids[java];
-    bool resolve = ids.empty();
+    const std::vector<uint32_t>& ids =
+        UnwoundLineIds(u, lines_->java_process());
     std::string_view text = u->text;
     for (size_t i = 0, start = 0; start < text.size(); ++i) {
       size_t nl = text.find('\n', start);
       std::string_view line = text.substr(start, nl - start);
       start = nl + 1;
-      if (resolve) ids.push_back(lines_->StackLineId(line));
       PutStackLine(ids[i], line.substr(1));  // without its '\t'
     }
+  }
+
+  // The line ids of an unwound frame's lines for a process name starting
+  // (`java`) or not with "java", looked up if they were not yet.
+  const std::vector<uint32_t>& UnwoundLineIds(UnwoundText* u, bool java) {
+    std::vector<uint32_t>& ids = u->line_ids[java];
+    if (!ids.empty()) return ids;
+    std::string_view text = u->text;
+    for (size_t start = 0; start < text.size();) {
+      size_t nl = text.find('\n', start);
+      ids.push_back(lines_->StackLineId(text.substr(start, nl - start), java));
+      start = nl + 1;
+    }
+    return ids;
   }
 
   // Gives the parser the stack line "\t<text>" by `id`, or by its text

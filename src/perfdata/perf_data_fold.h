@@ -41,6 +41,9 @@ struct PerfDataStats {
   // Samples held, in order, while the kernel symbols were read on another
   // thread (see HeldSamples).
   uint64_t samples_held = 0;
+  // Samples let go before held ones, their frames all named (see
+  // Replayer::MayGoAhead).
+  uint64_t samples_ahead = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early
   // or went on by the frame-pointer guess, by (reason, DSO name).

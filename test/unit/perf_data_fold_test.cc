@@ -342,6 +342,113 @@ TEST_CASE("samples wait in order for late kernel symbols, each as it was") {
   CHECK(fast_stats.frames == slow_stats.frames);
 }
 
+// Folds `bytes` through the parser with kernel symbols that arrive late,
+// and checks the result against reading back the text the replay renders:
+// the samples that went ahead of held ones must change nothing, counts,
+// statistics and the places the "first ..." messages name alike.
+PerfDataStats CheckLateKernelFold(const std::string& bytes,
+                                  const PerfScriptOptions& opts,
+                                  const std::string& event = "cpu-clock:ppp") {
+  JitDir dir;
+  SymbolOptions o = dir.Options();
+  SlowKallsyms late(o);
+  SymbolOptions slow = o;
+  slow.kallsyms = late.path();
+  StringInterner names;
+  StackTrie trie(&names);
+  PerfScriptParser parser(opts, &names, &trie);
+  StringSource src(bytes);
+  PerfDataStats stats, render_stats;
+  std::string err, text;
+  REQUIRE(FoldPerfData("t.data", &src, slow, &parser, 0, &stats, &err));
+  parser.Finish();
+  StringSource again(bytes);
+  REQUIRE(RenderPerfData("t.data", &again, o,
+                         [&](std::string_view t) {
+                           text.append(t);
+                           return true;
+                         },
+                         &render_stats, &err));
+  PerfScriptStats want;
+  std::string folded = testing::FoldPerfScript(text, opts, &want);
+  CHECK(testing::FoldedText(trie) == folded);
+  const PerfScriptStats& got = parser.stats();
+  CHECK(got.lines == want.lines);
+  CHECK(got.samples == want.samples);
+  CHECK(got.samples_other_event == want.samples_other_event);
+  CHECK(got.other_event == want.other_event);
+  CHECK(got.other_event_at == want.other_event_at);
+  CHECK(got.unrecognized_lines == want.unrecognized_lines);
+  CHECK(got.first_unrecognized_at == want.first_unrecognized_at);
+  // FoldPerfScript names its input "test"
+  std::string where = got.first_unrecognized;
+  if (where.rfind("t.data:", 0) == 0) where.replace(0, 6, "test");
+  CHECK(where == want.first_unrecognized);
+  CHECK(got.comment_lines == want.comment_lines);
+  CHECK(parser.event_filter() == event);
+  return stats;
+}
+
+// A recording of two events whose first sample, of `first_event` (1 or
+// 2), waits for kernel symbols; the samples after it go ahead of it or not.
+std::string GoAheadRecording(uint64_t first_event) {
+  PerfDataBuilder b;
+  PerfDataBuilder::Attr a;
+  a.sample_type |= 1u << 16;  // identifier
+  a.ids = {1};
+  a.name = "cpu-clock:ppp";
+  b.AddAttr(a);
+  a.ids = {2};
+  a.name = "other";
+  b.AddAttr(a);
+  b.Comm(42, 42, "java", 0);
+  b.Comm(43, 43, " x", 0);  // its header is a line the parser does not know
+  b.Comm(44, 44, "#c", 0);  // ... a comment line
+  for (uint32_t pid : {42, 43, 44}) b.Mmap(pid, 0x1000, 0x1000, 0, "//anon", 0);
+  b.Mmap(UINT32_MAX, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
+         "[kernel.kallsyms]_text", 0, 1);
+  const uint64_t kWork = 0xffffffff81000110;
+  b.Sample(42, 42, 100, 1, {kKernel, kWork, kUser, 0x1010}, 2, first_event);
+  b.Sample(42, 42, 110, 2, {kUser, 0x1010}, 2, 1);   // goes ahead
+  b.Sample(42, 42, 120, 4, {kUser, 0x1110}, 2, 1);   // so does this one
+  b.Sample(43, 43, 130, 8, {kUser, 0x1010}, 2, 1);   // header as a line:
+  b.Sample(42, 42, 140, 16, {kUser, 0x1010}, 2, 1);  // none goes ahead now
+  b.Sample(42, 42, 150, 32, {kKernel, kWork}, 2, 1);
+  b.FinishedRound();
+  b.Sample(42, 42, 200, 64, {kKernel, kWork, kUser, 0x1010}, 2, 1);
+  b.Sample(42, 42, 210, 128, {kUser, 0x1010}, 2, 2);  // another event
+  b.Sample(42, 42, 220, 256, {kUser, 0x1110}, 2, 1);
+  b.Sample(44, 44, 230, 512, {kUser, 0x1010}, 2, 1);
+  b.Sample(42, 42, 240, 1024, {kUser, 0x1010}, 2, 1);
+  return b.Build();
+}
+
+TEST_CASE("samples go ahead of ones waiting for kernel symbols, unseen") {
+  std::string bytes = GoAheadRecording(1);
+  PerfScriptOptions opts;
+  PerfDataStats stats = CheckLateKernelFold(bytes, opts);
+  CHECK(stats.samples_ahead == 2);  // periods 2 and 4
+  opts.include_pid = true;
+  opts.annotate_kernel = true;
+  CheckLateKernelFold(bytes, opts);
+  // The first sample, held, sets the event filter: none of another event
+  // may go ahead and set it first.
+  CheckLateKernelFold(GoAheadRecording(2), PerfScriptOptions(), "other");
+  opts.event_filter = "other";  // then no sample of cpu-clock goes ahead
+  JitDir dir;
+  SymbolOptions o = dir.Options();
+  SlowKallsyms late(o);
+  o.kallsyms = late.path();
+  StringInterner names;
+  StackTrie trie(&names);
+  PerfScriptParser parser(opts, &names, &trie);
+  StringSource src(bytes);
+  std::string err;
+  PerfDataStats filtered;
+  REQUIRE(FoldPerfData("t.data", &src, o, &parser, 0, &filtered, &err));
+  CHECK(filtered.samples_ahead == 0);
+}
+
 TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {
   JitDir dir;
   SymbolOptions o = dir.Options();
