@@ -12,15 +12,7 @@ void HeldSamples::Begin(bool chain, const HeaderValues* values) {
   samples_.push_back({values ? *values : HeaderValues{},
                       static_cast<uint32_t>(headers_.size()),
                       static_cast<uint32_t>(frames_.size()), chain,
-                      values != nullptr, 0});
-}
-
-void HeldSamples::DropLast() {
-  const Entry& e = samples_[samples_.size() - 1];
-  headers_.resize(e.header_begin);
-  frames_.resize_for_overwrite(e.frames_begin);
-  samples_.resize_for_overwrite(samples_.size() - 1);
-  if (samples_.empty()) Clear();
+                      values != nullptr, false, 0});
 }
 
 HeldSample HeldSamples::at(size_t i) const {
@@ -32,7 +24,7 @@ HeldSample HeldSamples::at(size_t i) const {
   return {headers.substr(e.header_begin, header_end - e.header_begin),
           e.has_values ? &e.values : nullptr, e.chain,
           frames_.data() + e.frames_begin, frames_end - e.frames_begin,
-          e.lines_after};
+          e.gone, e.gone_lines};
 }
 
 void HeldSamples::Clear() {
@@ -42,6 +34,7 @@ void HeldSamples::Clear() {
   samples_.clear();
   kernel_frames_ = unwound_later_ = named_later_ = false;
   plain_attr_ = kNone;
+  gone_ = 0;
 }
 
 }  // namespace flamefold

@@ -7,7 +7,10 @@
 // Holding the samples lets the replay go on meanwhile instead of waiting
 // at the first such frame; those frames are named when the samples are
 // let go. So are the frames of user DSOs whose symbols another thread
-// is still loading.
+// is still loading. A sample whose frames can all be named may go ahead
+// of the held ones when that changes nothing the parser keeps (see
+// Replayer::MayGoAhead): it is then marked gone and keeps its place, so
+// that the lines after it are numbered as in the text.
 #ifndef FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 #define FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 
@@ -59,9 +62,10 @@ struct HeldSample {
   bool chain;  // the frames are stack lines; else one frame ends the header
   const HeldFrame* frames;
   size_t frame_count;
-  // The lines of the samples that went ahead of the ones held after this
-  // one (HeldSamples::AddLinesAfterLast): where they stood in the text.
-  uint64_t lines_after;
+  // Whether it went ahead of the samples held before it (MarkGone), and
+  // then its lines, which the samples after it count.
+  bool gone;
+  uint64_t gone_lines;
 };
 
 /// Samples are held in arrays that grow without copying (BigArray), so
@@ -112,14 +116,15 @@ class HeldSamples {
   bool AllPlain(uint32_t attr) const {
     return plain_attr_ == static_cast<int64_t>(attr);
   }
-  /// Forgets the last sample, which has no frame to name later: it went
-  /// ahead of the others.
-  void DropLast();
-  /// Records that `lines` lines of text stood after the last held sample,
-  /// for samples that went ahead: the held ones after it count them.
-  void AddLinesAfterLast(uint64_t lines) {
-    samples_[samples_.size() - 1].lines_after += lines;
+  /// Records that the held sample `i` went ahead of those before it,
+  /// giving `lines` lines of text: at(i) is then gone.
+  void MarkGone(size_t i, uint64_t lines) {
+    samples_[i].gone = true;
+    samples_[i].gone_lines = lines;
+    ++gone_;
   }
+  /// How many held samples are gone.
+  size_t gone() const { return gone_; }
   /// Forgets every held sample, keeping the memory for the next ones.
   void Clear();
 
@@ -130,8 +135,8 @@ class HeldSamples {
   struct Entry {
     HeaderValues values;
     uint32_t header_begin, frames_begin;
-    bool chain, has_values;
-    uint64_t lines_after;
+    bool chain, has_values, gone;
+    uint64_t gone_lines;
   };
   // AllPlain's attr; kMixed once the held samples differ, or one's header
   // is a line.
@@ -154,6 +159,7 @@ class HeldSamples {
   BigArray<Entry> samples_;
   bool kernel_frames_ = false, unwound_later_ = false, named_later_ = false;
   int64_t plain_attr_ = kNone;
+  size_t gone_ = 0;
 };
 
 }  // namespace flamefold

@@ -228,64 +228,102 @@ class Replayer : public PerfDataReader::Visitor {
         ((held_.kernel_frames() && symbols_->KernelPending()) ||
          (held_.unwound_later() && frames_.OpeningAhead()) ||
          (held_.named_later() && symbols_->Preloading()))) {
-      // let go once what names them is read; this one now if it may
-      if (held_.size() > 1 && MayGoAhead()) return GoAhead(err);
+      // let go once what names them is read; those that may, now
+      if (LoadedSinceLook()) return GoAheadAll(err);
+      size_t last = held_.size() - 1;
+      if (last > 0 && MayGoAhead(last)) return GoAhead(last, err);
       return true;
     }
     return LetGo(err);
   }
 
-  // Whether the last sample held, whose frames are all named, gives the
-  // parser's result and messages unchanged if it goes before the samples
-  // held ahead of it (GoAhead). The parser reads each sample from its
-  // header to the blank line after it (which undefines $pname), so what
-  // one sample leaves for the next is the event filter, the statistics,
-  // the line numbers and the stack counts. The filter: the held samples
-  // and this one are of one event, which the filter keeps (or, empty,
+  // Whether the held sample `i`, whose frames can all be named now, gives
+  // the parser's result and messages unchanged if it goes before the
+  // samples held ahead of it (GoAhead). The parser reads each sample from
+  // its header to the blank line after it (which undefines $pname), so
+  // what one sample leaves for the next is the event filter, the
+  // statistics, the line numbers and the stack counts. The filter: the
+  // held samples are all of one event, which the filter keeps (or, empty,
   // would become either way). Statistics and stack counts are sums, but
-  // for the "first ..." cases, which need a line read as text: the
-  // headers go by their fields and every frame has a line id. Line
-  // numbers: GoAhead moves them back.
-  bool MayGoAhead() {
+  // for the "first ..." cases, which need a line read as text: the headers
+  // go by their fields and every frame has a line id. Line numbers:
+  // GoAhead sets them back.
+  bool MayGoAhead(size_t i) {
     if (!lines_ || srcline_ || lines_->options().srcline ||
         lines_->options().inliner) {
       return false;
     }
-    HeldSample s = held_.at(held_.size() - 1);
-    if (!s.values || !held_.AllPlain(s.values->attr)) return false;
+    HeldSample s = held_.at(i);
+    if (s.gone || !s.values || !held_.AllPlain(s.values->attr)) return false;
     const PerfAttr& a = reader_->info().attrs[s.values->attr];
     const std::string& filter = lines_->event_filter();
     if (EventShown(a) && !filter.empty() && filter != a.name) return false;
     bool java = s.header.substr(0, 4) == "java";
-    for (size_t i = 0; i < s.frame_count; ++i) {
-      const HeldFrame& f = s.frames[i];
-      if (f.kind == HeldFrame::Kind::kNamed) {
-        FrameText* read_as = LineRead(f.named, java);
-        if (read_as->line_id[java] == PerfScriptParser::kNoStackLineId) {
-          return false;
-        }
-      } else if (f.kind == HeldFrame::Kind::kUnwound) {
-        for (uint32_t id : UnwoundLineIds(f.unwound, java)) {
-          if (id == PerfScriptParser::kNoStackLineId) return false;
-        }
-      } else {
-        return false;  // a frame named later
-      }
+    for (size_t j = 0; j < s.frame_count; ++j) {
+      if (!ReadByLineId(s.frames[j], java)) return false;
     }
     return true;
   }
 
-  // Lets the last sample held go before the others (MayGoAhead), its
-  // lines numbered where it stands among them.
-  bool GoAhead(std::string* err) {
+  // Whether the held frame `f` can be named now and read by the parser as
+  // stack lines with ids (for a process name starting with "java" or not).
+  bool ReadByLineId(const HeldFrame& f, bool java) {
+    FrameText* named = nullptr;
+    UnwoundText* unwound = nullptr;
+    switch (f.kind) {
+      case HeldFrame::Kind::kNamed: named = f.named; break;
+      case HeldFrame::Kind::kUnwound: unwound = f.unwound; break;
+      case HeldFrame::Kind::kKernel: return false;
+      case HeldFrame::Kind::kNamedLater: {
+        const FrameKey& k = held_.later(f.later);
+        if (k.dso && symbols_->LoadingAhead(k.dso)) return false;
+        named = frames_.Frame(k);
+        break;
+      }
+      case HeldFrame::Kind::kUnwoundLater:
+        if (frames_.OpeningAhead()) return false;
+        unwound = frames_.Unwound(held_.later(f.later));
+        break;
+    }
+    if (named) {
+      FrameText* read_as = LineRead(named, java);
+      return read_as->line_id[java] != PerfScriptParser::kNoStackLineId;
+    }
+    for (uint32_t id : UnwoundLineIds(unwound, java)) {
+      if (id == PerfScriptParser::kNoStackLineId) return false;
+    }
+    return true;
+  }
+
+  // Whether the symbols or debug files that some held samples' frames wait
+  // for have all been read since the last look: those samples may then go
+  // ahead of the ones waiting for the kernel symbols (GoAheadAll).
+  bool LoadedSinceLook() {
+    bool preloaded = held_.named_later() && !symbols_->Preloading();
+    bool opened = held_.unwound_later() && !frames_.OpeningAhead();
+    bool news = (preloaded && !preloaded_seen_) || (opened && !opened_seen_);
+    preloaded_seen_ |= preloaded;
+    opened_seen_ |= opened;
+    return news;
+  }
+
+  // Lets the held sample `i` go before the others (MayGoAhead), its lines
+  // numbered where it stands among them.
+  bool GoAhead(size_t i, std::string* err) {
     uint64_t at = lines_->lines_given();
-    bool ok = PutSample(held_.at(held_.size() - 1), err);
-    uint64_t lines = lines_->lines_given() - at;
+    bool ok = PutSample(held_.at(i), err);
+    held_.MarkGone(i, lines_->lines_given() - at);
     lines_->set_lines_given(at);
-    held_.DropLast();
-    held_.AddLinesAfterLast(lines);
     stats_->samples_ahead++;
     return ok;
+  }
+
+  // Lets every held sample that may go ahead go (MayGoAhead).
+  bool GoAheadAll(std::string* err) {
+    for (size_t i = 0; i < held_.size(); ++i) {
+      if (MayGoAhead(i) && !GoAhead(i, err)) return false;
+    }
+    return true;
   }
 
   // Whether the parser reads the event of `a`'s samples from their header
@@ -416,7 +454,7 @@ class Replayer : public PerfDataReader::Visitor {
   // samples were held and looks up, for the parser, the stack lines of the
   // held frames named. Letting the samples go would do both anyway, but
   // only once the kernel symbols are read; at the end of the recording
-  // nearly every sample is held and this thread would wait for those
+  // many samples may still be held and this thread would wait for those
   // meanwhile (on a build host, demangling cc1plus's symbols is a tenth of
   // the replay). A sample's process name is known here when its header
   // goes by its fields: its comm starts it.
@@ -424,6 +462,7 @@ class Replayer : public PerfDataReader::Visitor {
     if (held_.named_later()) symbols_->HelpPreload();
     for (size_t i = 0; i < held_.size(); ++i) {
       HeldSample s = held_.at(i);
+      if (s.gone) continue;
       bool known_name = lines_ && s.values && s.chain;
       bool java = s.header.substr(0, 4) == "java";
       for (size_t j = 0; j < s.frame_count; ++j) {
@@ -440,19 +479,20 @@ class Replayer : public PerfDataReader::Visitor {
   // Lets go of the held samples, in order: each becomes its lines, its
   // kernel frames named now (waiting for the kernel symbols if need be).
   bool LetGo(std::string* err) {
-    if (held_.size() > 1) stats_->samples_held += held_.size();
+    size_t held = held_.size() - held_.gone();
+    if (held > 1) stats_->samples_held += held;
     // Rather than wait for the preloading thread, load what it has not
     // begun.
     if (held_.named_later()) symbols_->HelpPreload();
     for (size_t i = 0; i < held_.size(); ++i) {
       HeldSample s = held_.at(i);
+      if (s.gone) {  // it went ahead (GoAhead): its lines stood here
+        lines_->set_lines_given(lines_->lines_given() + s.gone_lines);
+        continue;
+      }
       if (!PutSample(s, err)) {
         held_.Clear();
         return false;
-      }
-      // the lines of the samples that went ahead (GoAhead)
-      if (s.lines_after) {
-        lines_->set_lines_given(lines_->lines_given() + s.lines_after);
       }
     }
     held_.Clear();
@@ -681,6 +721,8 @@ class Replayer : public PerfDataReader::Visitor {
   // cost 2% of the replay's instructions)
   std::vector<uint8_t> chain_kernel_;
   HeldSamples held_;                    // the samples not yet let go
+  bool preloaded_seen_ = false;  // LoadedSinceLook saw the preloading end
+  bool opened_seen_ = false;     // ... and the opening of debug files
   std::vector<uint64_t> ips_;           // HoldUnwound's frames
 };
 

@@ -1,6 +1,7 @@
 // HeldSamples: held samples come back in the order they were held, each
 // with its header line or its comm and values, its frames and the keys of
-// its frames to name later; Clear forgets them all.
+// its frames to name later; Clear forgets them all. A sample marked gone
+// (it went ahead of the others) keeps its place and its count of lines.
 #include "perfdata/held_samples.h"
 
 #include <doctest/doctest.h>
@@ -66,6 +67,34 @@ TEST_CASE("held samples come back in order, with their headers and frames") {
   CHECK_FALSE(held.unwound_later());
   CHECK_FALSE(held.named_later());
   CHECK(held.bytes() == 0);
+}
+
+TEST_CASE("samples marked gone keep their place and lines; AllPlain") {
+  HeldSamples held;
+  HeaderValues cycles{1, 0, 42, 42}, other{1, 1, 42, 42};
+  held.Begin(true, &cycles);
+  CHECK(held.AllPlain(0));
+  CHECK_FALSE(held.AllPlain(1));
+  held.Begin(true, &cycles);
+  held.Begin(true, &cycles);
+  CHECK(held.AllPlain(0));
+  held.MarkGone(1, 7);
+  CHECK(held.gone() == 1);
+  CHECK_FALSE(held.at(0).gone);
+  CHECK(held.at(1).gone);
+  CHECK(held.at(1).gone_lines == 7);
+  CHECK_FALSE(held.at(2).gone);
+  CHECK(held.size() == 3);
+  held.Begin(true, &other);  // another event: not all plain any more
+  CHECK_FALSE(held.AllPlain(0));
+  CHECK_FALSE(held.AllPlain(1));
+  held.Clear();
+  CHECK(held.gone() == 0);
+  held.Begin(true);  // a header line
+  CHECK_FALSE(held.AllPlain(0));
+  held.Clear();
+  held.Begin(false, &cycles);  // no call chain
+  CHECK_FALSE(held.AllPlain(0));
 }
 
 }  // namespace
