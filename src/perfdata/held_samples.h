@@ -118,10 +118,17 @@ class HeldSamples {
   }
   /// Records that the held sample `i` went ahead of those before it,
   /// giving `lines` lines of text: at(i) is then gone.
+  /// The last sample's header and frames are forgotten then, so that
+  /// samples going ahead one by one take no room.
   void MarkGone(size_t i, uint64_t lines) {
-    samples_[i].gone = true;
-    samples_[i].gone_lines = lines;
+    Entry& e = samples_[i];
+    e.gone = true;
+    e.gone_lines = lines;
     ++gone_;
+    if (i + 1 == samples_.size()) {
+      headers_.resize(e.header_begin);
+      frames_.resize_for_overwrite(e.frames_begin);
+    }
   }
   /// How many held samples are gone.
   size_t gone() const { return gone_; }

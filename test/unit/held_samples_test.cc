@@ -85,9 +85,21 @@ TEST_CASE("samples marked gone keep their place and lines; AllPlain") {
   CHECK(held.at(1).gone_lines == 7);
   CHECK_FALSE(held.at(2).gone);
   CHECK(held.size() == 3);
+  size_t before = held.bytes();
+  held.Begin(true, &cycles);
+  *held.header() += "comm";
+  FrameText named;
+  held.AddNamed(&named);
+  CHECK(held.bytes() > before);
+  held.MarkGone(3, 2);  // the last one's header and frames go
+  CHECK(held.at(3).gone);
+  CHECK(held.at(3).frame_count == 0);
+  CHECK(held.at(3).header.empty());
+  CHECK(held.at(2).frame_count == 0);
   held.Begin(true, &other);  // another event: not all plain any more
   CHECK_FALSE(held.AllPlain(0));
   CHECK_FALSE(held.AllPlain(1));
+  CHECK(held.gone() == 2);
   held.Clear();
   CHECK(held.gone() == 0);
   held.Begin(true);  // a header line
