@@ -505,10 +505,31 @@ int DwarfUnwinder::Step(State* s) {
     s->use_prev = true;
     return 1;
   }
-  // No CFI: libunwind's x86-64 guess, the frame-pointer chain, when the
-  // frame pointer lies a little above the CFA.
+  // No CFI: libunwind's x86-64 fallbacks (dwarf_fp is set for x86-64
+  // only). Without a frame pointer's location, the walk ends.
   int fp = arch_->dwarf_fp;
   if (fp < 0 || s->locs[fp].kind == Loc::kNull) return 0;
+  // First a PLT entry, known by its bytes (jmp *GOT(%rip); push $n;
+  // jmp PLT0; libunwind's is_plt_entry, reading at the ip itself): nothing
+  // is pushed yet, so the return address is at the CFA and the caller's
+  // CFA 8 above it. The registers are kept, and libunwind leaves its
+  // use_prev_instr as it was (the CFI look-up failed), so `use_prev` too.
+  uint64_t w0 = 0, w1 = 0;
+  bool past_copy = read_past_copy_;  // code is read here, not the stack
+  bool plt = ReadWord(s->ip, &w0) && ReadWord(s->ip + 8, &w1) &&
+             (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
+             ((w1 >> 24) & 0xff) == 0xe9;
+  read_past_copy_ = past_copy;
+  if (plt) {
+    guessed_ = false;  // no guess: a PLT entry's frame is known
+    uint64_t ip = 0;
+    if (!ReadWord(s->cfa, &ip)) return -1;
+    s->ip = ip;
+    s->cfa += 8;
+    return 1;
+  }
+  // Else the frame-pointer chain, when the frame pointer lies a little
+  // above the CFA.
   uint64_t rbp = 0, rbp1 = 0;
   if (!get(s->locs[fp], &rbp)) return -1;
   if (rbp == 0) return 0;

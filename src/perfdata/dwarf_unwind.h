@@ -8,8 +8,10 @@
 //     .debug_frame): the CFA, then the caller's registers and return
 //     address; the stack pointer reads as the CFA, as in libunwind;
 //   - where the object has CFI that does not cover the address,
-//     libunwind's guess on x86-64: the frame pointer chain, if RBP points
-//     a little above the CFA (then the CFA moves by 16); where there is
+//     libunwind's fallbacks on x86-64: at a PLT entry (known by its
+//     bytes), the return address at the CFA (then the CFA moves by 8);
+//     else the guess, the frame pointer chain, if RBP points a little
+//     above the CFA (then the CFA moves by 16); where there is
 //     no mapping, no file or no CFI at all, the walk ends;
 //   - each caller is the return address minus one (so that it falls in
 //     the calling instruction), unless its frame is a signal frame;

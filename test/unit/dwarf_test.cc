@@ -91,19 +91,26 @@ struct FakeStack {
   }
 };
 
-std::vector<uint64_t> Walk(const FakeStack& st, uint64_t ip, uint64_t rbp,
-                           size_t max_frames = 127,
-                           UnwindResult* result = nullptr) {
+std::vector<uint64_t> WalkIn(UnwindMaps* maps, const FakeStack& st,
+                             uint64_t ip, uint64_t rbp,
+                             size_t max_frames = 127,
+                             UnwindResult* result = nullptr) {
   const RegisterMap* x86 = RegisterMapFor("x86_64");
-  GuessMaps maps;
   UnwindFiles files;
-  DwarfUnwinder u(x86, &maps, &files);
+  DwarfUnwinder u(x86, maps, &files);
   std::vector<uint64_t> regs = {rbp, FakeStack::kSp, ip};
   UnwindSample s{(1u << 6) | (1u << 7) | (1u << 8), &regs, st.bytes};
   std::vector<uint64_t> ips;
   UnwindResult r = u.Unwind(s, max_frames, &ips);
   if (result) *result = r;
   return ips;
+}
+
+std::vector<uint64_t> Walk(const FakeStack& st, uint64_t ip, uint64_t rbp,
+                           size_t max_frames = 127,
+                           UnwindResult* result = nullptr) {
+  GuessMaps maps;
+  return WalkIn(&maps, st, ip, rbp, max_frames, result);
 }
 
 TEST_CASE("without CFI, the frame-pointer chain, callers at ip - 1") {
@@ -121,6 +128,60 @@ TEST_CASE("without CFI, the frame-pointer chain, callers at ip - 1") {
   // At most max_frames frames.
   CHECK(Walk(st, 0x400100, 0x7010, 2) ==
         std::vector<uint64_t>{0x400100, 0x401233});
+}
+
+// The executable `shlib` mapped at 0x400000 as GuessMaps maps libtiny.so:
+// its CFI (which covers its .plt) placed at 0, so none of it is found, as
+// for an object whose stale mapping from before an exec lies lower. Its
+// .plt entry tiny_apply@plt is at 0x1010 (jmp *GOT(%rip) at 0x1010, push
+// $0 at 0x1016, jmp PLT0 at 0x101b).
+class PltMaps : public UnwindMaps {
+ public:
+  bool Find(uint64_t addr, UnwindMapping* out) override {
+    *out = UnwindMapping{};
+    if (addr >= 0x400000 && addr < 0x500000) {
+      out->start = 0x400000;
+      out->end = 0x500000;
+      out->file = exe_;
+      return true;
+    }
+    if (addr >= 0x7000 && addr < 0x9000) {
+      out->start = 0x7000;
+      out->end = 0x9000;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  std::string exe_ = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/shlib");
+};
+
+TEST_CASE("without CFI, at a PLT entry the caller is at [rsp], as libunwind") {
+  // Sampled on the first byte of a PLT entry: the call pushed the return
+  // address, the stub nothing; libunwind knows the entry by its bytes.
+  // The frame pointer is no help (0 would end the guess at once).
+  FakeStack st;
+  st.Put(0x7000, 0x601234);  // unmapped: the walk ends there
+  PltMaps maps;
+  UnwindResult r;
+  CHECK(WalkIn(&maps, st, 0x401010, 0, 127, &r) ==
+        std::vector<uint64_t>{0x401010, 0x601233});
+  CHECK(r.stop == UnwindStop::kNoCfi);  // not the guess: the frame is known
+  CHECK(r.where == 0x601233);
+  // The same one frame up: a PLT entry reached as a return address (its
+  // bytes read at the address itself, not at the address - 1 the CFI is
+  // looked up at), the CFA the one the frame-pointer guess left (16 above
+  // the stack pointer).
+  FakeStack up;
+  up.Put(0x7000, 0x7040);    // [rbp]: the caller's rbp
+  up.Put(0x7008, 0x401010);  // [rbp + 8]: "returns" to the PLT entry
+  up.Put(0x7010, 0x601234);  // the PLT entry's caller
+  CHECK(WalkIn(&maps, up, 0x400100, 0x7000) ==
+        std::vector<uint64_t>{0x400100, 0x40100f, 0x601233});
+  // Anywhere else in the entry, its bytes do not match: the guess.
+  CHECK(WalkIn(&maps, st, 0x401016, 0) == std::vector<uint64_t>{0x401016});
+  CHECK(WalkIn(&maps, st, 0x40101b, 0) == std::vector<uint64_t>{0x40101b});
 }
 
 TEST_CASE("the guess is refused when the frame pointer is off the stack") {
