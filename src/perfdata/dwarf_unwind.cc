@@ -506,9 +506,9 @@ int DwarfUnwinder::Step(State* s) {
     return 1;
   }
   // No CFI: libunwind's x86-64 fallbacks (dwarf_fp is set for x86-64
-  // only). Without a frame pointer's location, the walk ends.
+  // only).
   int fp = arch_->dwarf_fp;
-  if (fp < 0 || s->locs[fp].kind == Loc::kNull) return 0;
+  if (fp < 0) return 0;
   // First a PLT entry, known by its bytes (jmp *GOT(%rip); push $n;
   // jmp PLT0; libunwind's is_plt_entry, reading at the ip itself): nothing
   // is pushed yet, so the return address is at the CFA and the caller's
@@ -528,8 +528,10 @@ int DwarfUnwinder::Step(State* s) {
     s->cfa += 8;
     return 1;
   }
-  // Else the frame-pointer chain, when the frame pointer lies a little
-  // above the CFA.
+  // Else, without a frame pointer's location, the walk ends; with one,
+  // the frame-pointer chain, when the frame pointer lies a little above
+  // the CFA.
+  if (s->locs[fp].kind == Loc::kNull) return 0;
   uint64_t rbp = 0, rbp1 = 0;
   if (!get(s->locs[fp], &rbp)) return -1;
   if (rbp == 0) return 0;
