@@ -1,11 +1,18 @@
 // libFuzzer target for the perf.data reader and replay: any input must end
 // in success or an error message, never a crash, a hang or a huge
 // allocation. Symbols are looked up nowhere real (symfs and kallsyms point
-// at a missing directory), so the run does not depend on the host.
+// at a missing directory), so the run does not depend on the host. The
+// last two bytes choose the path: the text perf script prints (with or
+// without source lines), or the samples folded through the perf script
+// parser as flamefold does by default (with or without --pid and
+// --kernel), where samples may go ahead of those waiting for kallsyms.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "base/string_interner.h"
+#include "collapse/perf_script.h"
+#include "collapse/stack_trie.h"
 #include "io/byte_source.h"
 #include "perfdata/perf_data_fold.h"
 
@@ -18,6 +25,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.debug_dir = "/nonexistent-fuzz/.debug";
   flamefold::PerfDataStats stats;
   std::string err;
+  uint8_t mode = size > 1 ? data[size - 2] : 0;
+  if (mode & 1) {
+    flamefold::StringInterner names;
+    flamefold::StackTrie trie(&names);
+    flamefold::PerfScriptOptions opts;
+    opts.include_pid = mode & 2;
+    opts.annotate_kernel = mode & 4;
+    flamefold::PerfScriptParser parser(opts, &names, &trie);
+    flamefold::FoldPerfData("fuzz", &src, options, &parser, 0, &stats, &err);
+    parser.Finish();
+    return 0;
+  }
   size_t text = 0;
   // An odd last byte asks for perf script -F+srcline's source lines too.
   flamefold::PerfDataText style;
