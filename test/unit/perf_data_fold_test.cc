@@ -363,12 +363,14 @@ PerfDataStats CheckLateKernelFold(const std::string& bytes,
   REQUIRE(FoldPerfData("t.data", &src, slow, &parser, 0, &stats, &err));
   parser.Finish();
   StringSource again(bytes);
+  PerfDataText style;
+  style.pid_tid = PidTidWanted(opts);
   REQUIRE(RenderPerfData("t.data", &again, o,
                          [&](std::string_view t) {
                            text.append(t);
                            return true;
                          },
-                         &render_stats, &err));
+                         &render_stats, &err, style));
   PerfScriptStats want;
   std::string folded = testing::FoldPerfScript(text, opts, &want);
   CHECK(testing::FoldedText(trie) == folded);
@@ -431,6 +433,9 @@ TEST_CASE("samples go ahead of ones waiting for kernel symbols, unseen") {
   opts.include_pid = true;
   opts.annotate_kernel = true;
   CheckLateKernelFold(bytes, opts);
+  PerfScriptOptions modern;  // "comm PID/TID" headers, --tid
+  modern.modern = modern.include_pid = modern.include_tid = true;
+  CHECK(CheckLateKernelFold(bytes, modern).samples_ahead == 2);
   // The first sample, held, sets the event filter: none of another event
   // may go ahead and set it first.
   CheckLateKernelFold(GoAheadRecording(2), PerfScriptOptions(), "other");
