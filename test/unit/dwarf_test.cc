@@ -59,15 +59,19 @@ TEST_CASE("sample registers come in the order of the mask's bits") {
 // Code at 0x400000-0x500000 is a shared object whose CFI covers none of
 // it (placed as if a lower mapping of the same object existed: lowest
 // start 0), so every step there is libunwind's frame-pointer guess; the
-// stack at 0x7000 is mapped without a file; nothing else is mapped.
+// stack at 0x7000 is mapped without a file; nothing else is mapped. The
+// object is libtiny.so unless another file is named.
 class GuessMaps : public UnwindMaps {
  public:
+  explicit GuessMaps(
+      const char* file = "perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so")
+      : file_(TestFile(file)) {}
   bool Find(uint64_t addr, UnwindMapping* out) override {
     *out = UnwindMapping{};
     if (addr >= 0x400000 && addr < 0x500000) {
       out->start = 0x400000;
       out->end = 0x500000;
-      out->file = lib_;
+      out->file = file_;
       return true;
     }
     if (addr >= 0x7000 && addr < 0x9000) {
@@ -79,8 +83,7 @@ class GuessMaps : public UnwindMaps {
   }
 
  private:
-  std::string lib_ =
-      TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
+  std::string file_;
 };
 
 struct FakeStack {
@@ -130,32 +133,12 @@ TEST_CASE("without CFI, the frame-pointer chain, callers at ip - 1") {
         std::vector<uint64_t>{0x400100, 0x401233});
 }
 
-// The executable `shlib` mapped at 0x400000 as GuessMaps maps libtiny.so:
-// its CFI (which covers its .plt) placed at 0, so none of it is found, as
-// for an object whose stale mapping from before an exec lies lower. Its
-// .plt entry tiny_apply@plt is at 0x1010 (jmp *GOT(%rip) at 0x1010, push
-// $0 at 0x1016, jmp PLT0 at 0x101b).
-class PltMaps : public UnwindMaps {
- public:
-  bool Find(uint64_t addr, UnwindMapping* out) override {
-    *out = UnwindMapping{};
-    if (addr >= 0x400000 && addr < 0x500000) {
-      out->start = 0x400000;
-      out->end = 0x500000;
-      out->file = exe_;
-      return true;
-    }
-    if (addr >= 0x7000 && addr < 0x9000) {
-      out->start = 0x7000;
-      out->end = 0x9000;
-      return true;
-    }
-    return false;
-  }
-
- private:
-  std::string exe_ = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/shlib");
-};
+// The executable `shlib` mapped at 0x400000 by GuessMaps: its CFI (which
+// covers its .plt) placed at 0, so none of it is found, as for an object
+// whose stale mapping from before an exec lies lower. Its .plt entry
+// tiny_apply@plt is at 0x1010 (jmp *GOT(%rip) at 0x1010, push $0 at
+// 0x1016, jmp PLT0 at 0x101b).
+constexpr const char* kPltExe = "perf-data/dwarf-shlib/root/tmp/ffdw/shlib";
 
 TEST_CASE("without CFI, at a PLT entry the caller is at [rsp], as libunwind") {
   // Sampled on the first byte of a PLT entry: the call pushed the return
@@ -163,7 +146,7 @@ TEST_CASE("without CFI, at a PLT entry the caller is at [rsp], as libunwind") {
   // The frame pointer is no help (0 would end the guess at once).
   FakeStack st;
   st.Put(0x7000, 0x601234);  // unmapped: the walk ends there
-  PltMaps maps;
+  GuessMaps maps(kPltExe);
   UnwindResult r;
   CHECK(WalkIn(&maps, st, 0x401010, 0, 127, &r) ==
         std::vector<uint64_t>{0x401010, 0x601233});

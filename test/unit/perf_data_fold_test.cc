@@ -59,7 +59,7 @@ class JitDir {
 };
 
 std::string Render(const std::string& bytes, const SymbolOptions& o,
-                   PerfDataStats* stats = nullptr) {
+                   PerfDataStats* stats = nullptr, PerfDataText style = {}) {
   StringSource src(bytes);
   std::string text, err;
   PerfDataStats s;
@@ -68,9 +68,20 @@ std::string Render(const std::string& bytes, const SymbolOptions& o,
                              text.append(t);
                              return true;
                            },
-                           &s, &err);
+                           &s, &err, style);
   if (stats) *stats = s;
   return ok ? text : "ERROR: " + err;
+}
+
+// The perf script text the replay renders for a parser with `opts` (its
+// headers "comm PID/TID" when PidTidWanted), for reading back.
+std::string TextFor(const std::string& bytes, const SymbolOptions& o,
+                    const PerfScriptOptions& opts) {
+  PerfDataText style;
+  style.pid_tid = PidTidWanted(opts);
+  std::string text = Render(bytes, o, nullptr, style);
+  REQUIRE(text.rfind("ERROR: ", 0) != 0);
+  return text;
 }
 
 PerfDataBuilder Base() {
@@ -204,20 +215,12 @@ void CheckReplayReadsAsText(const std::string& bytes, const SymbolOptions& o,
   PerfScriptParser parser(opts, &names, &trie);
   StringSource src(bytes);
   PerfDataStats stats;
-  std::string err, text;
+  std::string err;
   bool folded = FoldPerfData("t.data", &src, o, &parser, 0, &stats, &err);
   CAPTURE(err);
   REQUIRE(folded);
   parser.Finish();
-  PerfDataText style;
-  style.pid_tid = PidTidWanted(opts);
-  StringSource again(bytes);
-  REQUIRE(RenderPerfData("t.data", &again, o,
-                         [&](std::string_view t) {
-                           text.append(t);
-                           return true;
-                         },
-                         &stats, &err, style));
+  std::string text = TextFor(bytes, o, opts);
   PerfScriptStats read_stats;
   CHECK(testing::FoldedText(trie) ==
         testing::FoldPerfScript(text, opts, &read_stats));
@@ -358,19 +361,11 @@ PerfDataStats CheckLateKernelFold(const std::string& bytes,
   StackTrie trie(&names);
   PerfScriptParser parser(opts, &names, &trie);
   StringSource src(bytes);
-  PerfDataStats stats, render_stats;
-  std::string err, text;
+  PerfDataStats stats;
+  std::string err;
   REQUIRE(FoldPerfData("t.data", &src, slow, &parser, 0, &stats, &err));
   parser.Finish();
-  StringSource again(bytes);
-  PerfDataText style;
-  style.pid_tid = PidTidWanted(opts);
-  REQUIRE(RenderPerfData("t.data", &again, o,
-                         [&](std::string_view t) {
-                           text.append(t);
-                           return true;
-                         },
-                         &render_stats, &err, style));
+  std::string text = TextFor(bytes, o, opts);
   PerfScriptStats want;
   std::string folded = testing::FoldPerfScript(text, opts, &want);
   CHECK(testing::FoldedText(trie) == folded);
