@@ -26,8 +26,8 @@ Arena& Arena::operator=(Arena&& o) noexcept {
 std::string_view Arena::Store(std::string_view s) {
   if (s.size() > left_) {
     // Blocks double from kFirstBlock to kBlock: a small arena (the names of
-    // a short profile) faults in a few small pages, not a 2 MiB huge page.
-    // A block that is mapped (BigUsable) is used whole.
+    // a short profile) takes little memory. A block that is mapped
+    // (BigUsable) is used whole.
     size_t next = blocks_.empty() ? kFirstBlock
                                   : std::min(kBlock, 2 * blocks_.back().size);
     size_t size = BigUsable(std::max(next, s.size()));

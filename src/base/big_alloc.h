@@ -1,11 +1,10 @@
 // BigAllocator: an allocator for the large tables of the folding stages.
 //
-// Page faults dominate a naive run on large inputs (every fresh 4 KiB page
-// of a growing table traps into the kernel; in a VM that trap is costly).
 // Allocations of 512 KiB and more are mapped directly, in whole 2 MiB
-// units, and marked MADV_HUGEPAGE, so the kernel backs them with 2 MiB
-// pages where transparent huge pages are enabled ("madvise" or "always"):
-// one fault per 2 MiB instead of 512. Smaller allocations use operator new.
+// units: a table that grows moves its pages (mremap) instead of copying
+// them into fresh ones, and pages never written are never faulted in.
+// Smaller allocations use operator new. The pages are the kernel's default
+// size (see BigAllocate for why no huge pages are asked for).
 #ifndef FLAMEFOLD_BASE_BIG_ALLOC_H_
 #define FLAMEFOLD_BASE_BIG_ALLOC_H_
 

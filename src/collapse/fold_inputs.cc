@@ -22,11 +22,10 @@ namespace {
 
 // Small enough that the threads end at about the same time, that a chunk
 // read by the thread that parses it is still in that core's cache, and
-// that a chunk's buffer (twice this) stays below BigAllocate's mapped size:
-// a buffer in 2 MiB huge pages would hold its whole page in memory however
-// little of it is used (with 1 MiB chunks the buffers in flight took 10 MiB
-// more peak RSS on 2 threads). Large enough that handing a chunk over costs
-// little next to parsing it (about 0.15 ms).
+// that the buffers in flight stay small (with 1 MiB chunks, when big blocks
+// were mapped in huge pages, they took 10 MiB more peak RSS on 2 threads).
+// Large enough that handing a chunk over costs little next to parsing it
+// (about 0.15 ms).
 constexpr size_t kChunkBytes = 128u << 10;
 // Text held without a sample boundary before the rest of the input is
 // parsed sequentially.
@@ -60,9 +59,7 @@ class TextBuffer {
     size_ += n;
     return at;
   }
-  /// Makes the capacity at least `n` bytes, keeping the content. Blocks of
-  /// 2 MiB and more are mapped in huge pages (BigAllocate): one page fault
-  /// per buffer rather than 512.
+  /// Makes the capacity at least `n` bytes, keeping the content.
   void Reserve(size_t n) {
     if (n <= cap_) return;
     char* bigger = static_cast<char*>(BigAllocate(n));

@@ -6,7 +6,7 @@ namespace flamefold {
 
 namespace {
 // Read in pieces that stay in the parsing core's cache between the copy
-// and the parse, and below BigAllocate's mapped size (a 2 MiB huge page).
+// and the parse.
 constexpr size_t kInitialBuffer = 256u << 10;
 }
 

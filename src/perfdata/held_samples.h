@@ -70,8 +70,8 @@ struct HeldSample {
 
 /// Samples are held in arrays that grow without copying (BigArray), so
 /// that holding a whole recording's samples while the kernel symbols are
-/// read faults in their memory once, mostly in huge pages: fresh 4 KiB
-/// pages cost a tenth of the replay.
+/// read faults in their memory once: fresh pages cost a tenth of the
+/// replay.
 class HeldSamples {
  public:
   /// Starts a sample, which takes the frames added until the next one

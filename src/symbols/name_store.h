@@ -4,8 +4,8 @@
 // each cost as much in malloc, page faults and frees as reading them did.
 // Here names are views into a few shared blocks, which tables that take
 // each other's symbols (kallsyms modules, PLT entries) keep alive together.
-// Blocks of 2 MiB and more are mapped with huge pages (BigAllocate), whose
-// page faults are a 512th of the small pages'.
+// Blocks of 2 MiB and more are mapped directly (BigAllocate), and only the
+// pages written are faulted in.
 #ifndef FLAMEFOLD_SYMBOLS_NAME_STORE_H_
 #define FLAMEFOLD_SYMBOLS_NAME_STORE_H_
 

@@ -104,7 +104,7 @@ class SymbolTable {
   BigVector<uint64_t> starts_;
 
   NameStore names_;
-  // Big tables (100,000 symbols) get huge pages: fewer page faults.
+  // Big tables (100,000 symbols) are mapped directly (BigAllocate).
   BigVector<Symbol> syms_;
   BigVector<Node> tree_;
   int32_t root_ = -1;
