@@ -14,7 +14,12 @@ constexpr size_t kUnit = 2u << 20;
 // From this size on a block is mapped, and grows by moving its pages
 // (BigReallocate) instead of copying them into fresh ones.
 constexpr size_t kMapped = 512u << 10;
+constexpr size_t kPage = 4096;
 }  // namespace
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
 
 size_t BigUsable(size_t bytes) {
   return bytes < kMapped ? bytes : (bytes + kUnit - 1) / kUnit * kUnit;
@@ -41,7 +46,17 @@ void* BigAllocate(size_t bytes) {
 
 void* BigAllocateZeroed(size_t bytes) {
   void* p = BigAllocate(bytes);
-  if (bytes < kMapped) std::memset(p, 0, bytes);
+  if (bytes < kMapped) {
+    std::memset(p, 0, bytes);
+  } else {
+    // Faulted in now, writable, in one call. A hash table reads a slot
+    // before it writes one: left to fault, each page would first map the
+    // shared zero page, then take a second fault at the first write, whose
+    // TLB flush interrupts every other core running one of our threads.
+    // Kernels before 5.14 refuse the advice; the pages then fault as used.
+    size_t len = (bytes + kPage - 1) / kPage * kPage;
+    madvise(p, len, MADV_POPULATE_WRITE);
+  }
   return p;
 }
 

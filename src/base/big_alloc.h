@@ -19,7 +19,8 @@ namespace flamefold {
 
 void* BigAllocate(size_t bytes);
 /// BigAllocate, with every byte zero. A mapped block comes zeroed from the
-/// kernel and is not written, so its pages are faulted in only when used.
+/// kernel and has its pages faulted in at once: for tables that will be
+/// used whole (a hash table more than a quarter full).
 void* BigAllocateZeroed(size_t bytes);
 void BigFree(void* p, size_t bytes);
 /// How many bytes BigAllocate(bytes) really provides (a mapped block is a

@@ -11,8 +11,8 @@
 //
 // A slot whose bytes are all zero is free, and `slot.empty()` must say so.
 // The array comes from BigAllocateZeroed: a large one is mapped from the
-// kernel already zero, so its pages are first touched when a key lands in
-// them and a sparse table does not fault in memory it never uses.
+// kernel already zero and faulted in at once, since a table at least a
+// quarter full has keys in every page.
 #ifndef FLAMEFOLD_BASE_HASH_TABLE_H_
 #define FLAMEFOLD_BASE_HASH_TABLE_H_
 

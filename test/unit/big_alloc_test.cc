@@ -1,6 +1,8 @@
-// BigArray and BigReallocate: contents survive growth, across the 512 KiB
-// line where blocks become mappings that are moved rather than copied.
+// BigArray, BigReallocate and BigAllocateZeroed: contents survive growth,
+// across the 512 KiB line where blocks become mappings that are moved
+// rather than copied; zeroed mapped blocks come faulted in.
 #include <doctest/doctest.h>
+#include <sys/mman.h>
 
 #include <cstdint>
 #include <cstring>
@@ -74,5 +76,37 @@ TEST_CASE("BigAllocate blocks on both sides of the mapped size hold their bytes"
     CHECK(same);
     q[2 * n + 6] = 1;  // the whole new size is writable
     flamefold::BigFree(q, 2 * n + 7);
+  }
+}
+
+// Whether this kernel takes MADV_POPULATE_WRITE (Linux 5.14 and later).
+static bool KernelPopulates() {
+  void* p = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  bool ok = madvise(p, 4096, 23 /* MADV_POPULATE_WRITE */) == 0;
+  munmap(p, 4096);
+  return ok;
+}
+
+TEST_CASE("BigAllocateZeroed gives zeros, a mapped block already faulted in") {
+  for (size_t n : {size_t{4} << 10, size_t{512} << 10, (size_t{3} << 20) + 5}) {
+    CAPTURE(n);
+    char* p = static_cast<char*>(flamefold::BigAllocateZeroed(n));
+    size_t pages = (n + 4095) / 4096;
+    if (n >= (size_t{512} << 10) && KernelPopulates()) {
+      // Every page the caller asked for is resident before it is touched
+      // (a hash table reads slots before writing them: no zero-page
+      // mapping, then a second fault).
+      std::vector<unsigned char> resident(pages);
+      REQUIRE(mincore(p, pages * 4096, resident.data()) == 0);
+      size_t in = 0;
+      for (unsigned char r : resident) in += r & 1;
+      CHECK(in == pages);
+    }
+    bool zero = true;
+    for (size_t i = 0; i < n; ++i) zero = zero && p[i] == 0;
+    CHECK(zero);
+    p[n - 1] = 1;
+    flamefold::BigFree(p, n);
   }
 }
