@@ -122,8 +122,15 @@ void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode) {
       auto it = build_ids_.find(file);
       if (it != build_ids_.end()) id = it->second;
     }
-    if (file == "[vdso]") map.pgoff = 0;
-    map.dso = symbols_->User(file, id);
+    if (file == "[vdso]") {
+      map.pgoff = 0;
+      // perf makes [vdso] from its own vDSO unless the build-id table
+      // named it first (util/vdso.c, machine__findnew_vdso).
+      map.dso = build_ids_.count(file) ? symbols_->User(file, id)
+                                       : symbols_->OwnVdso(id);
+    } else {
+      map.dso = symbols_->User(file, id);
+    }
   }
   map.identity = anon || no_dso;
   t->maps->Insert(map);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "symbols/elf_symbols.h"
+#include "symbols/own_vdso.h"
 
 namespace flamefold {
 namespace {
@@ -163,10 +164,11 @@ std::vector<std::string> SymbolResolver::BuildIdLinks(
 }
 
 Dso* SymbolResolver::Get(DsoKind kind, const std::string& name,
-                         const std::string& path,
-                         const std::string& build_id) {
-  std::string key = std::to_string(static_cast<int>(kind)) + '\0' + path +
-                    '\0' + build_id;
+                         const std::string& path, const std::string& build_id,
+                         const std::string* file) {
+  // (A DSO with a file of its own is not the one at its path.)
+  std::string key = std::to_string(static_cast<int>(kind)) +
+                    (file ? "+" : "") + '\0' + path + '\0' + build_id;
   auto it = dsos_.find(key);
   if (it != dsos_.end()) return it->second.get();
   auto dso = std::make_unique<Dso>();
@@ -174,6 +176,7 @@ Dso* SymbolResolver::Get(DsoKind kind, const std::string& name,
   dso->name = name;
   dso->path = path;
   dso->build_id = build_id;
+  dso->file = file ? *file : Symfs(path);
   Dso* raw = dso.get();
   dsos_.emplace(std::move(key), std::move(dso));
   return raw;
@@ -182,6 +185,13 @@ Dso* SymbolResolver::Get(DsoKind kind, const std::string& name,
 Dso* SymbolResolver::User(const std::string& path,
                           const std::string& build_id) {
   return Get(DsoKind::kUser, path, path, build_id);
+}
+
+Dso* SymbolResolver::OwnVdso(const std::string& build_id) {
+  // perf joins --symfs to the path of its copy, where no copy is.
+  bool symfs = options_.symfs.find_first_not_of('/') != std::string::npos;
+  std::string file = symfs ? Symfs("[vdso]") : OwnVdsoFile();
+  return Get(DsoKind::kUser, "[vdso]", "[vdso]", build_id, &file);
 }
 
 Dso* SymbolResolver::Kernel() {
@@ -308,9 +318,7 @@ bool SymbolResolver::HasElfObject(Dso* dso) {
       elf = StartsWithElfMagic(link +
                                (dso->path == "[vdso]" ? "/vdso" : "/elf"));
     }
-    if (!elf && IsRegularFile(Symfs(dso->path))) {
-      elf = StartsWithElfMagic(Symfs(dso->path));
-    }
+    if (!elf && IsRegularFile(dso->file)) elf = StartsWithElfMagic(dso->file);
   }
   dso->elf_object = elf ? 1 : 0;
   return elf;
@@ -347,7 +355,7 @@ std::string SymbolResolver::DataFile(const Dso& dso, const std::string& hex,
 void SymbolResolver::LoadUser(Dso* dso) const {
   const std::string& path = dso->path;
   std::vector<std::string> candidates;
-  std::string binary = Symfs(path);
+  const std::string& binary = dso->file;
   ElfInfo info;
   std::string err;
   bool readable = IsRegularFile(binary) && ReadElfInfo(binary, &info, &err);

@@ -53,6 +53,9 @@ struct Dso {
   std::string name;      // as perf script prints it between parentheses
   std::string path;      // the file as recorded
   std::string build_id;  // raw bytes; "" when unknown
+  // The file at `path` as it is opened (under --symfs); for OwnVdso, a
+  // copy of this process's vDSO.
+  std::string file;
   bool loaded = false;  // its symbols are in and its warnings reported
   // User DSOs may be loaded by the preloading thread: whoever moves this
   // from kIdle to kLoading loads it; kLoaded once done. What the loading
@@ -126,6 +129,12 @@ class SymbolResolver {
 
   /// The DSO for a user mapping of `path` (build id raw, may be "").
   Dso* User(const std::string& path, const std::string& build_id);
+  /// The DSO for a "[vdso]" mapping when the recording's build-id table
+  /// does not name [vdso] (perf record -z, -B, --buildid-mmap): its file is
+  /// this process's own vDSO (OwnVdsoFile), as perf script's is, under no
+  /// --symfs; a file whose build id is not `build_id` (when given) is not
+  /// used, as for any DSO.
+  Dso* OwnVdso(const std::string& build_id);
   /// The kernel proper, "[kernel.kallsyms]" (made at the first call, then
   /// remembered: the replay asks for it at every kernel frame).
   Dso* Kernel();
@@ -191,7 +200,7 @@ class SymbolResolver {
 
  private:
   Dso* Get(DsoKind kind, const std::string& name, const std::string& path,
-           const std::string& build_id);
+           const std::string& build_id, const std::string* file = nullptr);
   void Load(Dso* dso);
   void LoadUserOnce(Dso* dso);
   bool TryLoadUser(Dso* dso);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "symbols/elf_symbols.h"
+#include "symbols/own_vdso.h"
 #include "symbols/symbol_resolver.h"
 #include "symbols/symbol_table.h"
 
@@ -33,6 +35,36 @@ TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
   CHECK(pre.Name(pre_gone, 0x10) == plain.Name(gone, 0x10));
   CHECK(pre.warnings() == plain.warnings());
   CHECK(pre.warnings().size() == 1);
+}
+
+TEST_CASE("[vdso] without a build-id table entry is named from our own vDSO") {
+  ElfInfo info;
+  std::string err;
+  REQUIRE(ReadElfInfo(OwnVdsoFile(), &info, &err));
+  SymbolTable own;
+  REQUIRE(LoadElfSymbols(OwnVdsoFile(), OwnVdsoFile(), &own, &err));
+  uint64_t at = 0;
+  for (const Symbol& s : own.symbols()) {
+    if (s.name.find("clock_gettime") != std::string_view::npos) at = s.start;
+  }
+  REQUIRE(at != 0);
+  SymbolOptions o;
+  o.kallsyms = "/nonexistent";
+  o.debug_dir = "/nonexistent";  // no build-id cache copy
+  SymbolResolver r(o);
+  // No build id recorded (perf record -z, -B), or the vDSO's own (from an
+  // MMAP2 record of --buildid-mmap): named as perf script names it.
+  CHECK(r.Name(r.OwnVdso(""), at).find("clock_gettime") != std::string::npos);
+  CHECK(r.Name(r.OwnVdso(info.build_id), at).find("clock_gettime") !=
+        std::string::npos);
+  // Another build id: another kernel's vDSO, whose symbols are not these.
+  CHECK(r.Name(r.OwnVdso(std::string(20, 'x')), at) == "[unknown]");
+  // Named in the build-id table: only the build-id cache holds its copy.
+  CHECK(r.Name(r.User("[vdso]", info.build_id), at) == "[unknown]");
+  // Under --symfs perf looks for its copy there, and finds none.
+  o.symfs = "/nonexistent-root";
+  SymbolResolver under(o);
+  CHECK(under.Name(under.OwnVdso(""), at) == "[unknown]");
 }
 
 TEST_CASE("a replay may ask, without waiting, what preloading has left") {
