@@ -15,8 +15,8 @@
 # --symfs root that links /usr/bin and /usr/lib but not /usr/lib/debug.
 #
 # Then python3 in a loop of time.time() (its time in the vDSO), recorded
-# without a build-id table (-z, -B, --buildid-mmap), whose [vdso] frames
-# perf script names from its own vDSO.
+# without a build-id table (-z, -B, --buildid-mmap, or to a pipe), whose
+# [vdso] frames perf script names from its own vDSO.
 #
 # Skipped (exit 77, with the reason) only where perf may not record.
 set -u
@@ -114,27 +114,33 @@ for prog in sort gzip python3; do
   done
 done
 
-# Recordings without a build-id table: perf record -z (compressed), -B and
-# --buildid-mmap write none, and perf script then names [vdso] frames from
+# Recordings without a build-id table: perf record -z (compressed), -B,
+# --buildid-mmap and -o - (a pipe) write none, and perf script then names [vdso] frames from
 # its own vDSO (the same image on the host that recorded). Regression: these
 # folded as [[vdso]] (no symbols) while perf script named them.
 vpy='import time
 t = 0
 for _ in range(2000000): t += time.time()'
-for variant in z B buildid-mmap z-dwarf; do
+for variant in z B buildid-mmap z-dwarf pipe; do
   case $variant in
     z) ropts=(-z -g) ;;
     B) ropts=(-B -g) ;;
     buildid-mmap) ropts=(--buildid-mmap -g) ;;
     z-dwarf) ropts=(-z --call-graph dwarf) ;;
+    pipe) ropts=(-g) ;;  # perf record -o - | flamefold: no table in a pipe
   esac
   name=vdso-$variant
-  perf record -q -F 999 "${ropts[@]}" -o $name.data -- /usr/bin/python3 -c "$vpy" \
-    > /dev/null 2> $name.record-err || { echo "FAIL $name: perf record:";
-    cat $name.record-err; fail=$((fail + 1)); continue; }
+  if [ $variant = pipe ]; then
+    perf record -q -F 999 "${ropts[@]}" -o - -- /usr/bin/python3 -c "$vpy" \
+      > $name.data 2> $name.record-err
+  else
+    perf record -q -F 999 "${ropts[@]}" -o $name.data -- /usr/bin/python3 -c "$vpy" \
+      > /dev/null 2> $name.record-err
+  fi || { echo "FAIL $name: perf record:"; cat $name.record-err;
+          fail=$((fail + 1)); continue; }
   perf script -i $name.data 2>/dev/null > $name.txt
   "$ff" -q --jobs 1 $name.txt > $name.text.folded
-  "$ff" -q $name.data > $name.data.folded 2> $name.err ||
+  "$ff" -q < $name.data > $name.data.folded 2> $name.err ||
     { echo "FAIL $name: flamefold exit $?"; cat $name.err; }
   # The comparison means something only if perf named a vDSO frame.
   if ! grep -oE '(^|;)[^;]*vdso[^;]*' $name.text.folded | grep -qv '\[\[vdso\]\]'; then
