@@ -2,23 +2,19 @@
 
 #include <cctype>
 
+#include "base/hex.h"
+
 namespace flamefold {
 namespace {
 
-// addr2line reads the address as hex up to the first other character.
-uint64_t ParseHex(std::string_view s) {
+// addr2line reads the address as hex (after an optional "0x") up to the
+// first other character.
+uint64_t ParseAddress(std::string_view s) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     s.remove_prefix(2);
   }
   uint64_t v = 0;
-  for (char c : s) {
-    int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-            : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
-            : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
-                                                        : -1;
-    if (d < 0) break;
-    v = v * 16 + static_cast<uint64_t>(d);
-  }
+  ParseHex(s, &v);
   return v;
 }
 
@@ -85,7 +81,7 @@ std::string FrameInliner::Expand(std::string_view pc,
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   std::string path = symfs_ + std::string(mod);
-  uint64_t addr = ParseHex(pc);
+  uint64_t addr = ParseAddress(pc);
   std::string result = Lookup(addr, path);
   if (result == (context_ ? "??:??:0" : "??")) {
     // addr2line knew nothing of the address: the Perl script looks the
@@ -106,7 +102,7 @@ std::string FrameInliner::Expand(std::string_view pc,
     uint64_t base = 0;
     if (file && all_hex &&
         file->NmAddress(std::string(rawfunc.substr(0, plus)), &base)) {
-      result = Lookup(base + ParseHex(hex), path);
+      result = Lookup(base + ParseAddress(hex), path);
     }
   }
   cache_.emplace(std::move(key), result);

@@ -8,27 +8,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/hex.h"
+
 namespace flamefold {
 
 namespace {
 
-// The value of the hex digits at the front of `s`, consumed; false when
-// there are none.
+// The hex number at the front of `s`, consumed; false when there is none.
 bool TakeHex(std::string_view* s, uint64_t* v) {
-  size_t i = 0;
-  uint64_t x = 0;
-  for (; i < s->size() && i < 16; ++i) {
-    char c = (*s)[i];
-    int d = c >= '0' && c <= '9'   ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                   : -1;
-    if (d < 0) break;
-    x = x << 4 | static_cast<uint64_t>(d);
-  }
-  if (i == 0) return false;
-  s->remove_prefix(i);
-  *v = x;
-  return true;
+  size_t n = ParseHex(*s, v);
+  s->remove_prefix(n);
+  return n > 0;
 }
 
 std::string MakeOwnVdsoFile() {

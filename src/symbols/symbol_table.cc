@@ -12,6 +12,7 @@
 #include <fstream>
 #include <utility>
 
+#include "base/hex.h"
 #include "symbols/symbol_demangle.h"
 
 namespace flamefold {
@@ -56,34 +57,6 @@ uint64_t RoundUpPage(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 
 bool IsModuleName(std::string_view name) {
   return name.find('[') != std::string::npos;
-}
-
-// The value of each byte as a hex digit, or -1.
-constexpr std::array<int8_t, 256> kHexDigits = [] {
-  std::array<int8_t, 256> digits{};
-  for (int c = 0; c < 256; ++c) {
-    digits[c] = c >= '0' && c <= '9'   ? static_cast<int8_t>(c - '0')
-                : c >= 'a' && c <= 'f' ? static_cast<int8_t>(c - 'a' + 10)
-                : c >= 'A' && c <= 'F' ? static_cast<int8_t>(c - 'A' + 10)
-                                       : -1;
-  }
-  return digits;
-}();
-
-// perf's hex2u64: hex digits up to the first other character. A digit is
-// a table look-up and the value grows in a local: this was 40% of reading
-// kallsyms (whose 120,000 lines each start with a 16-digit address), with
-// the value stored through `v` at every digit.
-size_t ParseHex(std::string_view s, uint64_t* v) {
-  uint64_t value = 0;
-  size_t i = 0;
-  for (; i < s.size(); ++i) {
-    int8_t d = kHexDigits[static_cast<unsigned char>(s[i])];
-    if (d < 0) break;
-    value = (value << 4) | static_cast<uint64_t>(d);
-  }
-  *v = value;
-  return i;
 }
 
 }  // namespace
