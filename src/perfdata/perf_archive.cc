@@ -2,8 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -14,8 +12,16 @@
 #include <cstring>
 #include <memory>
 
+#include "perfdata/archive_lib.h"
+
 namespace flamefold {
 namespace {
+
+// libarchive's functions; PerfArchive::Open loads them before any use.
+const ArchiveLib& Lib() {
+  std::string unused;
+  return *LoadArchiveLib(&unused);
+}
 
 // The components of a '/'-separated path, without empty ones and ".".
 std::vector<std::string> Components(const std::string& path) {
@@ -41,14 +47,14 @@ std::string Plural(size_t n, const char* one, const char* many) {
 }
 
 struct ReadCloser {
-  void operator()(struct archive* a) const { archive_read_free(a); }
+  void operator()(struct archive* a) const { Lib().archive_read_free(a); }
 };
 struct WriteCloser {
-  void operator()(struct archive* a) const { archive_write_free(a); }
+  void operator()(struct archive* a) const { Lib().archive_write_free(a); }
 };
 
 std::string LibError(struct archive* a) {
-  const char* msg = archive_error_string(a);
+  const char* msg = Lib().archive_error_string(a);
   return msg ? msg : "unknown error";
 }
 
@@ -56,16 +62,16 @@ std::string LibError(struct archive* a) {
 // safe and of a kind a build-id cache holds.
 std::string Refusal(struct archive_entry* entry, const std::string& name) {
   if (!ArchiveNameIsSafe(name)) return "absolute or holds '..'";
-  const char* hard = archive_entry_hardlink(entry);
+  const char* hard = Lib().archive_entry_hardlink(entry);
   if (hard) {
     return ArchiveNameIsSafe(hard) ? "" : "hard link out of the archive";
   }
-  switch (archive_entry_filetype(entry)) {
+  switch (Lib().archive_entry_filetype(entry)) {
     case AE_IFREG:
     case AE_IFDIR:
       return "";
     case AE_IFLNK: {
-      const char* target = archive_entry_symlink(entry);
+      const char* target = Lib().archive_entry_symlink(entry);
       return target && ArchiveLinkIsSafe(name, target)
                  ? ""
                  : "symlink out of the archive";
@@ -112,14 +118,20 @@ PerfArchive::~PerfArchive() {
 bool PerfArchive::Open(const std::string& path, std::string* err) {
   if (!dir_.empty()) return true;
   path_ = path;
-  std::unique_ptr<struct archive, ReadCloser> in(archive_read_new());
-  std::unique_ptr<struct archive, WriteCloser> out(archive_write_disk_new());
+  std::string why;
+  if (!LoadArchiveLib(&why)) {
+    *err = path + ": " + why;
+    return false;
+  }
+  std::unique_ptr<struct archive, ReadCloser> in(Lib().archive_read_new());
+  std::unique_ptr<struct archive, WriteCloser> out(
+      Lib().archive_write_disk_new());
   if (!in || !out) {
     *err = path + ": out of memory";
     return false;
   }
-  archive_read_support_filter_all(in.get());
-  archive_read_support_format_all(in.get());
+  Lib().archive_read_support_filter_all(in.get());
+  Lib().archive_read_support_format_all(in.get());
   if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
     std::fclose(f);
   } else {
@@ -132,30 +144,31 @@ bool PerfArchive::Open(const std::string& path, std::string* err) {
   // left) is not an archive; any other failure is damage, said below as
   // damage later on is (a failing decompressor leaves no reader at all).
   struct archive_entry* entry = nullptr;
-  int r = archive_read_open_filename(in.get(), path.c_str(), 1 << 16);
-  if (r == ARCHIVE_OK) r = archive_read_next_header(in.get(), &entry);
-  if (r < ARCHIVE_WARN && archive_filter_count(in.get()) == 1 &&
-      archive_format(in.get()) == 0) {
+  int r = Lib().archive_read_open_filename(in.get(), path.c_str(), 1 << 16);
+  if (r == ARCHIVE_OK) r = Lib().archive_read_next_header(in.get(), &entry);
+  if (r < ARCHIVE_WARN && Lib().archive_filter_count(in.get()) == 1 &&
+      Lib().archive_format(in.get()) == 0) {
     *err = path + ": not a perf archive: " + LibError(in.get());
     nftw(dir_.c_str(), RemoveOne, 16, FTW_DEPTH | FTW_PHYS);
     dir_.clear();
     return false;
   }
-  archive_write_disk_set_options(
+  Lib().archive_write_disk_set_options(
       out.get(),
       ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
   size_t refused = 0;
   std::string first_refused;
-  for (; r != ARCHIVE_EOF; r = archive_read_next_header(in.get(), &entry)) {
+  for (; r != ARCHIVE_EOF;
+       r = Lib().archive_read_next_header(in.get(), &entry)) {
     if (r < ARCHIVE_WARN) {
       warnings_.push_back(path + ": cut short or corrupt after " +
                           Plural(entries_, "entry", "entries") + " (" +
                           LibError(in.get()) + "): the rest is missing");
       break;
     }
-    const char* raw = archive_entry_pathname(entry);
+    const char* raw = Lib().archive_entry_pathname(entry);
     std::string name = raw ? raw : "";
-    if (archive_entry_filetype(entry) == AE_IFDIR && !name.empty() &&
+    if (Lib().archive_entry_filetype(entry) == AE_IFDIR && !name.empty() &&
         name[0] != '/' && Components(name).empty()) {
       continue;  // "./", the tree's root: already there
     }
@@ -169,7 +182,7 @@ bool PerfArchive::Open(const std::string& path, std::string* err) {
       std::remove((dir_ + "/" + name).c_str());  // never half a file
       break;
     }
-    archive_write_finish_entry(out.get());
+    Lib().archive_write_finish_entry(out.get());
     entries_++;
   }
   if (entries_ == 0 && refused == 0 && warnings_.empty()) {
@@ -204,13 +217,16 @@ bool PerfArchive::MakeTempDir(std::string* err) {
 std::string PerfArchive::WriteHeader(struct archive* out,
                                      struct archive_entry* entry,
                                      const std::string& name) {
-  archive_entry_copy_pathname(entry, (dir_ + "/" + name).c_str());
-  if (const char* hard = archive_entry_hardlink(entry)) {
-    archive_entry_copy_hardlink(entry, (dir_ + "/" + std::string(hard)).c_str());
+  Lib().archive_entry_copy_pathname(entry, (dir_ + "/" + name).c_str());
+  if (const char* hard = Lib().archive_entry_hardlink(entry)) {
+    Lib().archive_entry_copy_hardlink(
+        entry, (dir_ + "/" + std::string(hard)).c_str());
   }
-  archive_entry_set_perm(
-      entry, archive_entry_filetype(entry) == AE_IFDIR ? 0755 : 0644);
-  if (archive_write_header(out, entry) < ARCHIVE_WARN) return LibError(out);
+  Lib().archive_entry_set_perm(
+      entry, Lib().archive_entry_filetype(entry) == AE_IFDIR ? 0755 : 0644);
+  if (Lib().archive_write_header(out, entry) < ARCHIVE_WARN) {
+    return LibError(out);
+  }
   return "";
 }
 
@@ -222,7 +238,7 @@ bool PerfArchive::CopyData(struct archive* in, struct archive* out,
   size_t size;
   la_int64_t offset;
   for (;;) {
-    int r = archive_read_data_block(in, &buf, &size, &offset);
+    int r = Lib().archive_read_data_block(in, &buf, &size, &offset);
     if (r == ARCHIVE_EOF) return true;
     if (r < ARCHIVE_WARN) {
       warnings_.push_back(path_ + ": cut short or corrupt inside " + name +
@@ -231,7 +247,7 @@ bool PerfArchive::CopyData(struct archive* in, struct archive* out,
                           " and the rest are missing");
       return false;
     }
-    if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_WARN) {
+    if (Lib().archive_write_data_block(out, buf, size, offset) < ARCHIVE_WARN) {
       warnings_.push_back(path_ + ": cannot unpack " + name + " (" +
                           LibError(out) + "): it and the rest are missing");
       return false;

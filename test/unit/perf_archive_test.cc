@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "perfdata/archive_lib.h"
 #include "perfdata/perf_archive.h"
 
 namespace flamefold {
@@ -96,6 +97,17 @@ const std::vector<Entry> kPerfTree = {
     {"usr/lib/libx.so/abcdef/elf", "ELF copy"},
     {"usr/lib/libx.so/abcdef/probes", ""},
 };
+
+TEST_CASE("libarchive's functions load once, every one resolved") {
+  std::string err;
+  const flamefold::ArchiveLib* lib = flamefold::LoadArchiveLib(&err);
+  REQUIRE_MESSAGE(lib != nullptr, err);
+  CHECK(flamefold::LoadArchiveLib(&err) == lib);
+  // The very functions this test links with directly.
+#define CHECK_SAME(name) CHECK_MESSAGE(bool(lib->name == &::name), #name);
+  FLAMEFOLD_ARCHIVE_FUNCTIONS(CHECK_SAME)
+#undef CHECK_SAME
+}
 
 TEST_CASE("a perf archive unpacks into a build-id tree, removed after") {
   Scratch s;
