@@ -58,6 +58,24 @@ class JitDir {
   std::string dir_;
 };
 
+// A recording folded by the replay into a parser of its own (samples to
+// frame ids, no text), then finished.
+struct ParserFold {
+  explicit ParserFold(const PerfScriptOptions& opts)
+      : parser(opts, &names, &trie) {}
+  bool Run(const std::string& bytes, const SymbolOptions& o) {
+    StringSource src(bytes);
+    bool ok = FoldPerfData("t.data", &src, o, &parser, 0, &stats, &err);
+    parser.Finish();
+    return ok;
+  }
+  StringInterner names;
+  StackTrie trie{&names};
+  PerfScriptParser parser;
+  PerfDataStats stats;
+  std::string err;
+};
+
 std::string Render(const std::string& bytes, const SymbolOptions& o,
                    PerfDataStats* stats = nullptr, PerfDataText style = {}) {
   StringSource src(bytes);
@@ -190,19 +208,13 @@ TEST_CASE("perf.data folds through the perf script parser") {
   PerfDataBuilder b = Base();
   b.Sample(42, 42, 100, 7, {kKernel, 0xffffffff81000110, kUser, 0x1010});
   b.Sample(42, 42, 200, 3, {kKernel, 0xffffffff81000110, kUser, 0x1010});
-  StringInterner names;
-  StackTrie trie(&names);
   PerfScriptOptions opts;
   opts.annotate_jit = true;
   opts.annotate_kernel = true;
-  PerfScriptParser parser(opts, &names, &trie);
-  StringSource src(b.Build());
-  PerfDataStats stats;
-  std::string err;
-  REQUIRE(FoldPerfData("t.data", &src, dir.Options(), &parser, 0, &stats,
-                       &err));
-  parser.Finish();
-  CHECK(testing::FoldedText(trie) == "java;jit_leaf_[j];do_work_[k] 10\n");
+  ParserFold fold(opts);
+  REQUIRE(fold.Run(b.Build(), dir.Options()));
+  CHECK(testing::FoldedText(fold.trie) ==
+        "java;jit_leaf_[j];do_work_[k] 10\n");
 }
 
 // A recording folded by the replay (headers by their fields, frames by
@@ -210,21 +222,15 @@ TEST_CASE("perf.data folds through the perf script parser") {
 // must agree, counts and statistics alike.
 void CheckReplayReadsAsText(const std::string& bytes, const SymbolOptions& o,
                             const PerfScriptOptions& opts) {
-  StringInterner names;
-  StackTrie trie(&names);
-  PerfScriptParser parser(opts, &names, &trie);
-  StringSource src(bytes);
-  PerfDataStats stats;
-  std::string err;
-  bool folded = FoldPerfData("t.data", &src, o, &parser, 0, &stats, &err);
-  CAPTURE(err);
+  ParserFold fold(opts);
+  bool folded = fold.Run(bytes, o);
+  CAPTURE(fold.err);
   REQUIRE(folded);
-  parser.Finish();
   std::string text = TextFor(bytes, o, opts);
   PerfScriptStats read_stats;
-  CHECK(testing::FoldedText(trie) ==
+  CHECK(testing::FoldedText(fold.trie) ==
         testing::FoldPerfScript(text, opts, &read_stats));
-  const PerfScriptStats& replay_stats = parser.stats();
+  const PerfScriptStats& replay_stats = fold.parser.stats();
   CHECK(replay_stats.lines == read_stats.lines);
   CHECK(replay_stats.samples_other_event == read_stats.samples_other_event);
   CHECK(replay_stats.one_char_comm == read_stats.one_char_comm);
@@ -357,19 +363,13 @@ PerfDataStats CheckLateKernelFold(const std::string& bytes,
   SlowKallsyms late(o);
   SymbolOptions slow = o;
   slow.kallsyms = late.path();
-  StringInterner names;
-  StackTrie trie(&names);
-  PerfScriptParser parser(opts, &names, &trie);
-  StringSource src(bytes);
-  PerfDataStats stats;
-  std::string err;
-  REQUIRE(FoldPerfData("t.data", &src, slow, &parser, 0, &stats, &err));
-  parser.Finish();
+  ParserFold fold(opts);
+  REQUIRE(fold.Run(bytes, slow));
   std::string text = TextFor(bytes, o, opts);
   PerfScriptStats want;
   std::string folded = testing::FoldPerfScript(text, opts, &want);
-  CHECK(testing::FoldedText(trie) == folded);
-  const PerfScriptStats& got = parser.stats();
+  CHECK(testing::FoldedText(fold.trie) == folded);
+  const PerfScriptStats& got = fold.parser.stats();
   CHECK(got.lines == want.lines);
   CHECK(got.samples == want.samples);
   CHECK(got.samples_other_event == want.samples_other_event);
@@ -382,8 +382,8 @@ PerfDataStats CheckLateKernelFold(const std::string& bytes,
   if (where.rfind("t.data:", 0) == 0) where.replace(0, 6, "test");
   CHECK(where == want.first_unrecognized);
   CHECK(got.comment_lines == want.comment_lines);
-  CHECK(parser.event_filter() == event);
-  return stats;
+  CHECK(fold.parser.event_filter() == event);
+  return fold.stats;
 }
 
 // A recording of two events whose first sample, of `first_event` (1 or
@@ -439,14 +439,9 @@ TEST_CASE("samples go ahead of ones waiting for kernel symbols, unseen") {
   SymbolOptions o = dir.Options();
   SlowKallsyms late(o);
   o.kallsyms = late.path();
-  StringInterner names;
-  StackTrie trie(&names);
-  PerfScriptParser parser(opts, &names, &trie);
-  StringSource src(bytes);
-  std::string err;
-  PerfDataStats filtered;
-  REQUIRE(FoldPerfData("t.data", &src, o, &parser, 0, &filtered, &err));
-  CHECK(filtered.samples_ahead == 0);
+  ParserFold filtered(opts);
+  REQUIRE(filtered.Run(bytes, o));
+  CHECK(filtered.stats.samples_ahead == 0);
 }
 
 TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {
