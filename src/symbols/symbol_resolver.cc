@@ -51,7 +51,6 @@ SymbolResolver::SymbolResolver(SymbolOptions options)
     const char* home = std::getenv("HOME");
     options_.debug_dir = std::string(home ? home : "") + "/.debug";
   }
-  if (options_.kallsyms.empty()) options_.kallsyms = "/proc/kallsyms";
 }
 
 SymbolResolver::~SymbolResolver() {
@@ -137,8 +136,18 @@ void SymbolResolver::PreloadKernel() {
 // ("" if none). Touches only `kernel` and the modules' tables.
 std::string SymbolResolver::ReadKallsyms(Dso* kernel) {
   std::string err;
-  if (!LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
-                    &err)) {
+  bool ok = false;
+  if (options_.kallsyms.empty()) {
+    bool from_copy = false;
+    ok = LoadCurrentKallsyms(options_.kernel, options_.debug_dir,
+                             &kernel->table, &kallsyms_modules_, &from_copy,
+                             &err);
+    kallsyms_from_copy_ = from_copy;
+  } else {
+    ok = LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
+                      &err);
+  }
+  if (!ok) {
     return err + ": kernel frames stay [unknown]";
   }
   return "";

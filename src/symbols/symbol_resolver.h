@@ -9,7 +9,9 @@
 //     then the path itself; a file whose build id differs from the recorded
 //     one is skipped. The first candidate with .symtab gives the symbols,
 //     the first with .dynsym places them (else the symbol file does).
-//   - the kernel and its modules: a kallsyms file (default /proc/kallsyms).
+//   - the kernel and its modules: a kallsyms file (default /proc/kallsyms,
+//     or the build-id cache's copy of it when that is the same: see
+//     kallsyms_copy.h).
 //   - JIT code: /tmp/perf-PID.map.
 // Every path except the build-id cache is looked up under `symfs` when set,
 // as with perf's --symfs; the cache is `debug_dir` (perf --buildid-dir),
@@ -33,13 +35,18 @@
 
 #include "base/arena.h"
 #include "symbols/elf_symbols.h"
+#include "symbols/kallsyms_copy.h"
 #include "symbols/symbol_table.h"
 
 namespace flamefold {
 
 struct SymbolOptions {
   std::string symfs;     // prefix for file look-ups ("" = /)
-  std::string kallsyms;  // kernel symbols; "" = /proc/kallsyms
+  // Kernel symbols; "" = the running kernel's (`kernel`), from the
+  // build-id cache's copy of its kallsyms when that is current
+  // (LoadCurrentKallsyms).
+  std::string kallsyms;
+  KernelFiles kernel;  // the running kernel's files (tests change them)
   std::string debug_dir;  // build-id cache; "": SYMFS/.debug, else $HOME/.debug
   // An unpacked `perf archive`: a build-id cache looked in first; "" none.
   std::string archive_dir;
@@ -148,6 +155,12 @@ class SymbolResolver {
   /// `*end` are then the first symbol's start and the last one's end: perf
   /// stretches the kernel map to them once its symbols are loaded.
   bool KernelRange(uint64_t* start, uint64_t* end);
+  /// Whether the kernel symbols, once loaded, came from the build-id
+  /// cache's copy of kallsyms (LoadCurrentKallsyms), not the kernel's file.
+  bool KallsymsFromCopy() {
+    LoadKernel();
+    return kallsyms_from_copy_;
+  }
 
   /// The symbol name and offset perf prints for `addr` of `dso`
   /// ("sym+0xoff"), or "[unknown]". Callers cache it per address.
@@ -219,6 +232,7 @@ class SymbolResolver {
   Dso* kernel_ = nullptr;  // Kernel()'s, once made
   bool kernel_loaded_ = false;
   std::vector<KallsymsModule> kallsyms_modules_;
+  bool kallsyms_from_copy_ = false;  // written before kernel_read_ is set
   std::vector<Dso*> touched_;  // by first use (Touch)
   // Preloading (see Preload); `done_` is signalled, under `mu_`, each time
   // a DSO reaches kLoaded.
