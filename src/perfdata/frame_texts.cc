@@ -49,27 +49,41 @@ FrameText* FrameTexts::Frame(const FrameKey& k) {
   });
   if (!slot->empty()) return slot->frame;
   FrameText& f = frames_.emplace_back();
-  text_.clear();
+  *slot = Slot{k.dso, k.shown, &f};
   if (k.dso) {
     const Symbol* sym = symbols_->SymbolAt(k.dso, k.map_ip);
-    f.no_symbol = AppendMappedFrame(k.dso, k.map_ip, k.shown, sym);
     if (style_.by_symbol) f.same_line = FirstOfSymbol(k.dso, sym, &f);
+    if (f.same_line && sym) {  // its text is made when asked for (Text)
+      f.pending = FrameText::Pending{k.dso, sym, k.map_ip, k.shown};
+    } else {
+      text_.clear();
+      f.no_symbol = AppendMappedFrame(k.dso, k.map_ip, k.shown, sym);
+      f.made_text = texts_.Store(text_);
+    }
   } else {
+    text_.clear();
     f.no_symbol = AppendUnmappedFrame(k.ip);
+    f.made_text = texts_.Store(text_);
   }
-  f.text = texts_.Store(text_);
-  *slot = Slot{k.dso, k.shown, &f};
   table_.Added([](const Slot& s) { return Hash(s.dso, s.shown); });
   return &f;
 }
 
 FrameText* FrameTexts::Unmapped(uint64_t ip) {
-  if (unmapped_.text.empty()) {
+  if (unmapped_.made_text.empty()) {
     text_.clear();
     unmapped_.no_symbol = AppendUnmappedFrame(ip);
-    unmapped_.text = texts_.Store(text_);
+    unmapped_.made_text = texts_.Store(text_);
   }
   return &unmapped_;
+}
+
+void FrameTexts::MakePending(FrameText* f) {
+  const FrameText::Pending& p = f->pending;
+  text_.clear();
+  AppendMappedFrame(p.dso, p.map_ip, p.shown, p.sym);  // has a symbol
+  f->made_text = texts_.Store(text_);
+  f->pending.dso = nullptr;
 }
 
 // The first frame of `sym` in `dso`: nullptr when that is `f`, now
@@ -129,9 +143,9 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
     text_.clear();
     u.frames = AppendInlined(k.dso, k.map_ip);
     if (u.frames == 0) {
-      const FrameText* f = Frame(k);  // clears text_
+      FrameText* f = Frame(k);  // clears text_
       u.text = '\t';
-      u.text += f->text;
+      u.text += Text(f);
       u.text += '\n';
       u.no_symbol = f->no_symbol;
       u.frames = 1;

@@ -28,7 +28,10 @@ namespace flamefold {
 /// A frame as perf script prints it, and as the perf script parser reads
 /// its line.
 struct FrameText {
-  std::string_view text;  // "<addr> <sym+off> (<dso>)", held by FrameTexts
+  // "<addr> <sym+off> (<dso>)", held by FrameTexts; read it through
+  // FrameTexts::Text, which makes it at the first call for a frame whose
+  // symbol's first frame is read in its stead (same_line).
+  std::string_view made_text;
   uint64_t* no_symbol = nullptr;  // its DSO's counter, when no symbol
   // The parser's id of the line "\t<text>", for process names not starting
   // and starting with "java", once resolved (see PerfScriptParser).
@@ -38,6 +41,13 @@ struct FrameText {
   /// same DSO, whose stack line the parser reads as this one's (its
   /// line_id stands for this frame's too); nullptr: this is that frame.
   FrameText* same_line = nullptr;
+  // Until its text is made: where the frame is and its symbol.
+  struct Pending {
+    Dso* dso;
+    const Symbol* sym;
+    uint64_t map_ip, shown;
+  };
+  Pending pending{nullptr, nullptr, 0, 0};  // dso nullptr: made_text is made
 };
 
 /// The lines of a frame reached by unwinding: the frames inlined at its
@@ -99,6 +109,14 @@ class FrameTexts {
   }
   /// The frame at `k`; the pointer stays valid while this lives.
   FrameText* Frame(const FrameKey& k);
+  /// The text of `f`, one of this one's frames: made now if it was left
+  /// for later. On a build host most frames are distinct addresses of a
+  /// symbol met before, read as that symbol's first frame (same_line), and
+  /// their own text is seldom wanted.
+  std::string_view Text(FrameText* f) {
+    if (f->pending.dso) MakePending(f);
+    return f->made_text;
+  }
   /// The frame at `k` (which has a DSO) after unwinding, as perf's
   /// append_inlines prints it; the pointer stays valid while this lives.
   UnwoundText* Unwound(const FrameKey& k);
@@ -132,6 +150,7 @@ class FrameTexts {
     bool empty() const { return frame == nullptr; }
   };
   FrameText* Unmapped(uint64_t ip);
+  void MakePending(FrameText* f);
   FrameText* FirstOfSymbol(const Dso* dso, const Symbol* sym, FrameText* f);
   uint64_t* AppendMappedFrame(Dso* dso, uint64_t map_ip, uint64_t shown,
                               const Symbol* sym);

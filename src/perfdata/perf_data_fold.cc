@@ -507,8 +507,8 @@ class Replayer : public PerfDataReader::Visitor {
     } else {  // the header line ends with the sample's one frame
       out_ += s.header;
       out_ += ' ';
-      const FrameText* f = Named(s.frames[0]);
-      out_ += f->text;
+      FrameText* f = Named(s.frames[0]);
+      out_ += frames_.Text(f);
       CountFrame(f->no_symbol);
     }
     EndLine();  // after a call chain, the blank line that ends the sample
@@ -600,12 +600,15 @@ class Replayer : public PerfDataReader::Visitor {
     CountFrame(f->no_symbol);
     if (!lines_) {
       out_ += '\t';
-      out_ += f->text;
+      out_ += frames_.Text(f);
       out_ += '\n';
       return;
     }
     FrameText* read_as = LineRead(f, lines_->java_process());
-    PutStackLine(read_as->line_id[lines_->java_process()], f->text);
+    uint32_t id = read_as->line_id[lines_->java_process()];
+    PutStackLine(id, id == PerfScriptParser::kNoStackLineId
+                         ? frames_.Text(f)
+                         : std::string_view());
   }
 
   // The frame whose stack line the parser reads as `f`'s (itself, or its
@@ -615,7 +618,7 @@ class Replayer : public PerfDataReader::Visitor {
     FrameText* read_as = f->same_line ? f->same_line : f;
     if (!read_as->resolved[java]) {
       line_.assign(1, '\t');
-      line_ += read_as->text;
+      line_ += frames_.Text(read_as);
       read_as->line_id[java] = lines_->StackLineId(line_, java);
       read_as->resolved[java] = true;
     }
