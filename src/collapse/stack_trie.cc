@@ -104,17 +104,48 @@ bool EntryLess(const Entry& a, const Entry& b) {
 
 }  // namespace
 
-// Sorting a node's entries by these ranks is an integer sort.
+// Sorting a node's entries by these ranks is an integer sort. The names
+// alone are sorted; each "name;" key is then placed in one pass. "name"
+// comes just before the names it begins (the shorter sorts first), and
+// "name;" after those of them whose next byte is below ';' and before
+// those whose next byte is above (no name holds ';'). Walking the names in
+// order with a stack of the names whose "name;" is still to come (each one
+// begins the one above it, the byte after it below ';'), a name closes
+// those it does not continue below ';'. Sorting both keys of every name
+// with a comparison that looked at both endings took twice as many
+// comparisons: 7% of a build host's perf.data replay.
 std::vector<uint32_t> StackTrie::KeyRanks(const StringInterner& names) {
-  std::vector<Entry> keys;
-  keys.reserve(names.size() * 2);
+  struct Named {
+    std::string_view name;
+    SymbolId id;
+  };
+  std::vector<Named> sorted;
+  sorted.reserve(names.size());
   for (SymbolId id = 0; id < names.size(); ++id) {
-    keys.push_back({names.Get(id), 2 * id, false});
-    keys.push_back({names.Get(id), 2 * id + 1, true});
+    sorted.push_back({names.Get(id), id});
   }
-  std::sort(keys.begin(), keys.end(), EntryLess);
-  std::vector<uint32_t> rank(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) rank[keys[i].node] = static_cast<uint32_t>(i);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Named& a, const Named& b) { return a.name < b.name; });
+  std::vector<uint32_t> rank(2 * sorted.size());
+  std::vector<const Named*> open;
+  uint32_t next = 0;
+  auto close = [&] {
+    rank[2 * open.back()->id + 1] = next++;
+    open.pop_back();
+  };
+  for (const Named& x : sorted) {
+    while (!open.empty()) {
+      std::string_view p = open.back()->name;
+      if (x.name.size() > p.size() && x.name.substr(0, p.size()) == p &&
+          static_cast<unsigned char>(x.name[p.size()]) < ';') {
+        break;
+      }
+      close();
+    }
+    rank[2 * x.id] = next++;
+    open.push_back(&x);
+  }
+  while (!open.empty()) close();
   return rank;
 }
 

@@ -110,3 +110,35 @@ TEST_CASE("walk order is the sorted lines, in id order or not") {
   CHECK(in_order > 0);
   CHECK(in_order < 200);
 }
+
+// KeyRanks against its definition: the keys "name" and "name;" of every
+// name in byte order, as whole strings compare. Names are drawn from bytes
+// around ';' (':' below it, '<' above it, bytes above 0x7f) so that prefixes
+// nest and both sides of ';' follow them; "" and one-byte names included.
+TEST_CASE("KeyRanks orders every key \"name\" and \"name;\" in byte order") {
+  std::mt19937 rng(17);
+  const std::string alphabet("a:<\xff" " 0", 6);
+  for (int round = 0; round < 300; ++round) {
+    StringInterner names;
+    std::vector<std::string> keys;
+    size_t count = 1 + rng() % 40;
+    for (size_t i = 0; i < count; ++i) {
+      std::string name;
+      for (size_t len = rng() % 5; len > 0; --len) {
+        name += alphabet[rng() % alphabet.size()];
+      }
+      names.Intern(name);
+    }
+    for (SymbolId id = 0; id < names.size(); ++id) {
+      keys.push_back(std::string(names.Get(id)));
+      keys.push_back(std::string(names.Get(id)) + ";");
+    }
+    std::vector<uint32_t> rank = StackTrie::KeyRanks(names);
+    REQUIRE(rank.size() == keys.size());
+    std::vector<uint32_t> by_rank(keys.size());
+    for (uint32_t k = 0; k < keys.size(); ++k) by_rank[rank[k]] = k;
+    for (size_t r = 1; r < by_rank.size(); ++r) {
+      CHECK(keys[by_rank[r - 1]] < keys[by_rank[r]]);
+    }
+  }
+}
