@@ -18,6 +18,10 @@
 # without a build-id table (-z, -B, --buildid-mmap, or to a pipe), whose
 # [vdso] frames perf script names from its own vDSO.
 #
+# Then a system-wide recording, its kernel frames named from the build-id
+# cache's copy of kallsyms and, with that copy made stale, from
+# /proc/kallsyms.
+#
 # Skipped (exit 77, with the reason) only where perf may not record.
 set -u
 : "${BUILD_DIR:?}"
@@ -154,6 +158,48 @@ for variant in z B buildid-mmap z-dwarf pipe; do
       $name.perl.folded $name.data.folded
   fi
 done
+# A system-wide recording, whose kernel frames flamefold names from the
+# copy of kallsyms that perf record left in the build-id cache (checked
+# current against /proc/kallsyms and /proc/modules), and again with that
+# copy made stale (a module that is not loaded; another load address):
+# /proc/kallsyms is read instead. All must give perf script's stacks.
+name=system-wide
+if perf record -q -a -g -F 499 -o $name.data -- sort -S 16M text -o /dev/null \
+    > /dev/null 2> $name.record-err; then
+  copy=$(ls -d "$HOME"/.debug/\[kernel.kallsyms\]/*/kallsyms 2>/dev/null | head -1)
+  perf script -i $name.data 2>/dev/null > $name.txt
+  "$ff" -q --jobs 1 $name.txt > $name.text.folded
+  if ! grep -q . $name.text.folded; then
+    fail=$((fail + 1)); echo "FAIL $name: perf script gave no stacks"
+  elif [ -z "$copy" ]; then  # perf's configuration may keep no cache
+    echo "note: perf record left no kallsyms copy in $HOME/.debug"
+    "$ff" -q $name.data > $name.data.folded 2> $name.err ||
+      { echo "FAIL $name: flamefold exit $?"; cat $name.err; }
+    compare "$name: perf.data vs perf script | flamefold" \
+      $name.text.folded $name.data.folded
+  else
+    for stale in none module address; do
+      cp "$copy" "$work/kallsyms.orig"
+      # Each stale copy would name the frames otherwise if it were read:
+      # past its first page every name is changed (module), or every
+      # address moved (address: as after a reboot with another KASLR base).
+      case $stale in
+        module) awk 'NR > 400 { $3 = "stale_" $3 } { print }' OFS=' ' \
+                  "$work/kallsyms.orig" > "$copy"
+                printf 'ffffffffc0000000 t fake_fn\t[flamefold_fake]\n' >> "$copy" ;;
+        address) sed -i 's/^ffffffff8/ffffffff9/' "$copy" ;;
+      esac
+      "$ff" -q $name.data > $name.$stale.folded 2> $name.err ||
+        { echo "FAIL $name: flamefold exit $?"; cat $name.err; }
+      cp "$work/kallsyms.orig" "$copy"
+      compare "$name (kallsyms copy: stale $stale): perf.data vs perf script | flamefold" \
+        $name.text.folded $name.$stale.folded
+    done
+  fi
+else
+  echo "note: perf cannot record system-wide here; $name skipped"
+  cat $name.record-err
+fi
 [ -f "$collapse" ] || echo "note: no $collapse here; compared with the text path only"
 echo "perf-live: $pass passed, $fail failed"
 [ $fail -eq 0 ]
