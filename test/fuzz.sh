@@ -29,6 +29,8 @@ seeds() {  # the seed files of target $1
     diff_input_fuzzer)
       ls "$TESTDATA"/flamediff/*.folded "$TESTDATA"/bad/*.folded \
         "$TESTDATA"/perf-script/cxx-fp.txt* "$TESTDATA"/perf-data/zstd/perf.data ;;
+    kallsyms_fuzzer)
+      ls "$TESTDATA"/perf-data/*/kallsyms ;;
     input_fuzzer)
       ls "$TESTDATA"/perf-script/*.gz "$TESTDATA"/perf-script/*.zst \
         "$TESTDATA"/bad/* "$TESTDATA"/perf-data/zstd/perf.data ;;
