@@ -69,4 +69,12 @@ if [ "$built" -eq 0 ]; then
   . "$(dirname "$0")/missing.sh"
   missing "fuzz targets: none built in $fuzz_build (CXX=clang++ meson setup $fuzz_build -Dfuzz=true -Dtests=false -Db_sanitize=address,undefined -Db_lundef=false)"
 fi
+# Some built but not all: a target left out of the build would never run.
+for src in "$(dirname "$0")"/../fuzz/*_fuzzer.cc; do
+  name=$(basename "$src" .cc)
+  if [ ! -x "$fuzz_build/fuzz/$name" ]; then
+    echo "FAIL: $name is not built in $fuzz_build (ninja -C $fuzz_build fuzz/$name)"
+    fail=$((fail + 1))
+  fi
+done
 [ "$fail" -eq 0 ]
