@@ -143,36 +143,47 @@ bool KallsymsCopyIsCurrent(std::string_view copy_head,
   return SameModules(copy_modules, modules);
 }
 
+namespace {
+
+// The copy's tables when it is current (see the header), else false and
+// `core` and `modules` untouched.
+bool LoadCopyIfCurrent(const KernelFiles& files, const std::string& debug_dir,
+                       SymbolTable* core, std::vector<KallsymsModule>* modules) {
+  std::string notes, head, copy_head, loaded;
+  if (!ReadHead(files.notes, 1 << 16, true, &notes)) return false;
+  std::string build_id = BuildIdFromNotes(notes);
+  if (build_id.empty()) return false;
+  std::string copy = debug_dir + "/[kernel.kallsyms]/" + BuildIdHex(build_id) +
+                     "/kallsyms";
+  // The kernel's first read is a page of lines, 4 KiB or less on x86; on a
+  // larger page, the first 4 KiB. A copy whose start differs is not read.
+  if (!ReadHead(files.kallsyms, 4096, false, &head) ||
+      !ReadHead(copy, head.size(), true, &copy_head) || copy_head != head) {
+    return false;
+  }
+  bool has_modules = access(files.modules.c_str(), F_OK) == 0;
+  if (has_modules && !ReadHead(files.modules, 1 << 20, true, &loaded)) {
+    return false;
+  }
+  SymbolTable copy_core;
+  std::vector<KallsymsModule> copy_modules;
+  std::string ignored;
+  if (!LoadKallsyms(copy, &copy_core, &copy_modules, &ignored) ||
+      !KallsymsCopyIsCurrent(copy_head, copy_modules, head, loaded)) {
+    return false;
+  }
+  *core = std::move(copy_core);
+  *modules = std::move(copy_modules);
+  return true;
+}
+
+}  // namespace
+
 bool LoadCurrentKallsyms(const KernelFiles& files, const std::string& debug_dir,
                          SymbolTable* core, std::vector<KallsymsModule>* modules,
                          bool* from_copy, std::string* err) {
-  *from_copy = false;
-  std::string notes, head, copy_head, loaded;
-  if (ReadHead(files.notes, 1 << 16, true, &notes)) {
-    std::string build_id = BuildIdFromNotes(notes);
-    std::string copy = debug_dir + "/[kernel.kallsyms]/" +
-                       BuildIdHex(build_id) + "/kallsyms";
-    // The kernel's first read is a page of lines, 4 KiB or less on x86;
-    // on a larger page, the first 4 KiB.
-    if (!build_id.empty() && ReadHead(files.kallsyms, 4096, false, &head) &&
-        ReadHead(copy, head.size(), true, &copy_head) &&
-        copy_head == head && !head.empty()) {
-      bool has_modules = access(files.modules.c_str(), F_OK) == 0;
-      if (!has_modules || ReadHead(files.modules, 1 << 20, true, &loaded)) {
-        SymbolTable copy_core;
-        std::vector<KallsymsModule> copy_modules;
-        std::string ignored;
-        if (LoadKallsyms(copy, &copy_core, &copy_modules, &ignored) &&
-            KallsymsCopyIsCurrent(copy_head, copy_modules, head, loaded)) {
-          *core = std::move(copy_core);
-          *modules = std::move(copy_modules);
-          *from_copy = true;
-          return true;
-        }
-      }
-    }
-  }
-  return LoadKallsyms(files.kallsyms, core, modules, err);
+  *from_copy = LoadCopyIfCurrent(files, debug_dir, core, modules);
+  return *from_copy || LoadKallsyms(files.kallsyms, core, modules, err);
 }
 
 }  // namespace flamefold

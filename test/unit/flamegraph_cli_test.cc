@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/flamesvg_cli.h"
+#include "temp_file.h"
 
 namespace flamefold {
 namespace {
@@ -98,26 +99,17 @@ TEST_CASE("flamesvg: --colors mem picks the green background") {
 namespace flamefold {
 namespace {
 
-std::string WriteTemp(const std::string& text) {
-  char path[] = "/tmp/flamesvg-test-XXXXXX";
-  int fd = mkstemp(path);
-  REQUIRE(fd >= 0);
-  REQUIRE(write(fd, text.data(), text.size()) ==
-          static_cast<ssize_t>(text.size()));
-  close(fd);
-  return path;
-}
+using testing::TempFile;
 
 std::string Render(const std::string& text, FlameSvgStats* stats) {
-  std::string path = WriteTemp(text);
+  TempFile file(text);
   FlameSvgConfig config;
-  config.inputs = {path};
+  config.inputs = {file.path};
   config.quiet = true;
   Diag diag("flamesvg");
   diag.set_quiet(true);
   StringSink out;
   CHECK(RunFlameSvg(config, &out, diag, stats) == kExitOk);
-  unlink(path.c_str());
   return out.str();
 }
 
@@ -133,15 +125,14 @@ TEST_CASE("flamesvg streams sorted input and sorts the rest first") {
 }
 
 TEST_CASE("flamesvg: no counts give the error SVG and status 2") {
-  std::string path = WriteTemp("no counts here\n");
+  TempFile file("no counts here\n");
   FlameSvgConfig config;
-  config.inputs = {path};
+  config.inputs = {file.path};
   Diag diag("flamesvg");
   diag.set_quiet(true);
   StringSink out;
   CHECK(RunFlameSvg(config, &out, diag) == kExitUsage);
   CHECK(out.str().find("ERROR: No valid input") != std::string::npos);
-  unlink(path.c_str());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "cli/flamefold_cli.h"
 #include "collapse/fold_inputs.h"
 #include "collapse/recording_folder.h"
+#include "temp_file.h"
 #include "test_util.h"
 
 using flamefold::FoldConfig;
@@ -40,20 +41,7 @@ class FakeRecordings : public RecordingFolder {
   std::vector<std::string> folded;
 };
 
-// A file of `bytes` that is removed at the end of the test.
-struct TempFile {
-  explicit TempFile(const std::string& bytes) {
-    char name[] = "/tmp/fold_inputs_testXXXXXX";
-    int fd = mkstemp(name);
-    REQUIRE(fd >= 0);
-    REQUIRE(write(fd, bytes.data(), bytes.size()) ==
-            static_cast<ssize_t>(bytes.size()));
-    close(fd);
-    path = name;
-  }
-  ~TempFile() { std::remove(path.c_str()); }
-  std::string path;
-};
+using flamefold::testing::TempFile;
 
 const char kPerfDataMagic[] = "PERFILE2";
 

@@ -14,6 +14,7 @@
 #include "symbols/kallsyms_copy.h"
 #include "symbols/symbol_resolver.h"
 #include "symbols/symbol_table.h"
+#include "temp_file.h"
 
 namespace flamefold {
 namespace {
@@ -68,17 +69,11 @@ const std::string kHead = [] {
 
 // The module tables LoadKallsyms makes of `text`.
 std::vector<KallsymsModule> ModulesOf(const std::string& text) {
-  char tmpl[] = "/tmp/ffksXXXXXX";
-  int fd = mkstemp(tmpl);
-  REQUIRE(fd >= 0);
-  REQUIRE(write(fd, text.data(), text.size()) ==
-          static_cast<ssize_t>(text.size()));
-  close(fd);
+  testing::TempFile file(text);
   SymbolTable core;
   std::vector<KallsymsModule> modules;
   std::string err;
-  REQUIRE(LoadKallsyms(tmpl, &core, &modules, &err));
-  unlink(tmpl);
+  REQUIRE(LoadKallsyms(file.path, &core, &modules, &err));
   return modules;
 }
 
