@@ -5,6 +5,9 @@
 # bench/out/ (kept for the next run). Checks that every run prints the same bytes, then folds the
 # file named 10 times (a 10x larger input) to show that peak RSS does not grow with input size.
 #
+# With INFERNO_DIR (a directory holding inferno-collapse-perf: build-inferno.sh makes one), times
+# inferno-collapse-perf as it runs by default (a thread per core) the same way, in the same run.
+#
 # Environment: BUILD_DIR (default: build next to bench/), FLAMEGRAPH_DIR, SEED (default 1),
 # SHAPE (gen-perf-script.py's --shape: mixed, the default, or cxx-service),
 # RUNS (flamefold runs per figure, default 5: the median is reported), SKIP_PERL=1 to leave the
@@ -143,6 +146,21 @@ MeasureMedian "flamefold 10x (default jobs)" "$((BYTES * 10))" "$TMP/fold10d.txt
 cmp -s "$TMP/fold10.txt" "$TMP/fold10d.txt" || { echo "MISMATCH: 10x default output differs from --jobs 1"; failed=1; }
 echo "peak RSS: $(( $(Rss "flamefold --jobs 1") / 1024 )) MiB for 1x, $(( $(Rss "flamefold 10x --jobs 1") / 1024 )) MiB for 10x the input (--jobs 1);" \
   "$(( $(Rss "flamefold (default jobs)") / 1024 )) and $(( $(Rss "flamefold 10x (default jobs)") / 1024 )) MiB by default"
+
+if [ -n "${INFERNO_DIR:-}" ]; then
+  INFERNO=$INFERNO_DIR/inferno-collapse-perf
+  if [ -x "$INFERNO" ]; then
+    MeasureMedian "inferno-collapse-perf" "$BYTES" "$TMP/inferno.txt" "$INFERNO" "$INPUT"
+    # inferno does not follow every rule of the Perl script; how far its lines agree:
+    echo "inferno-collapse-perf: $(comm -12 <(LC_ALL=C sort "$TMP/inferno.txt") \
+      <(LC_ALL=C sort "$TMP/fold1.txt") | wc -l) of $(wc -l < "$TMP/fold1.txt") lines as flamefold's"
+    printf "speed-up over inferno-collapse-perf: %.1fx (default), %.1fx (--jobs 1)\n" \
+      "$(echo "$(Wall inferno-collapse-perf) / ($(Wall "flamefold (default jobs)") + 0.0001)" | bc -l)" \
+      "$(echo "$(Wall inferno-collapse-perf) / ($(Wall "flamefold --jobs 1") + 0.0001)" | bc -l)"
+  else
+    echo "bench-fold: warning: no $INFERNO" >&2
+  fi
+fi
 
 if [ "${SKIP_PERL:-0}" != 1 ] && [ -f "$PERL_SCRIPT" ]; then
   Measure "stackcollapse-perf.pl" "$BYTES" "$TMP/perl.txt" perl "$PERL_SCRIPT" "$INPUT"

@@ -14,6 +14,8 @@
 # graphs have the same frames. BASELINE=path/to/flamesvg times another build
 # (say main's) the same way, in the same run, for a before/after (file and
 # pipe).
+# INFERNO_DIR (a directory holding inferno-flamegraph: build-inferno.sh makes
+# one) times inferno-flamegraph the same way, in the same run.
 # Needs /usr/bin/time; flamegraph.pl from FLAMEGRAPH_PL (default
 # /tmp/FlameGraph/flamegraph.pl; skipped if absent).
 set -eu
@@ -99,6 +101,16 @@ fi
 measure flamesvg_stdin_file "$RUNS" sh -c "'$SVG' < '$input'"
 sort -R --random-source=<(yes) "$input" > "$TMP/shuffled.folded"
 measure flamesvg_unsorted "$RUNS" "$SVG" "$TMP/shuffled.folded"
+if [ -n "${INFERNO_DIR:-}" ]; then
+  if [ -x "$INFERNO_DIR/inferno-flamegraph" ]; then
+    measure inferno "$RUNS" "$INFERNO_DIR/inferno-flamegraph" "$input"
+    python3 -c 'import sys; a, b, ka, kb = map(float, sys.argv[1:]); print(
+        "speed-up over inferno-flamegraph: %.1fx   memory: %.1fx less" % (a / max(b, 0.001), ka / max(kb, 1)))' \
+      "$inferno_s" "$flamesvg_s" "$inferno_kb" "$flamesvg_kb"
+  else
+    echo "no $INFERNO_DIR/inferno-flamegraph: inferno not timed"
+  fi
+fi
 if [ -f "$PERL_FG" ]; then
   measure perl "$PERL_RUNS" perl "$PERL_FG" "$input"
   python3 - "$perl_s" "$flamesvg_s" "$perl_kb" "$flamesvg_kb" "${baseline_s:-}" <<'PY'
