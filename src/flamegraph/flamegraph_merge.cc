@@ -9,6 +9,10 @@
 
 #include "collapse/folded.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace flamefold {
 
 double MinWidth::Threshold(double time) const {
@@ -132,11 +136,20 @@ void FrameMerger::AddLine(std::string_view line) {
 
 namespace {
 
-// The length of the longest common prefix of `a` and `b`, compared eight
-// bytes at a time (stacks of sorted lines share most of their bytes).
+// The length of the longest common prefix of `a` and `b`, compared 16 bytes
+// at a time (stacks of sorted lines share most of their bytes: 800 of a
+// C++ service's lines of 850), then eight, then one.
 size_t CommonPrefix(std::string_view a, std::string_view b) {
   size_t n = std::min(a.size(), b.size());
   size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + i));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + i));
+    const unsigned same = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+    if (same != 0xFFFF) return i + static_cast<size_t>(std::countr_zero(~same));
+  }
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     for (; i + 8 <= n; i += 8) {
       uint64_t x, y;
@@ -194,7 +207,11 @@ void FrameMerger::CloseFrom(size_t depth) {
 
 void FrameMerger::OpenFrom(size_t depth, std::string_view stack,
                            bool has_delta, double delta) {
-  stack_.assign(stack);
+  // The shared frames' names are the same bytes in both stacks (SharedFrames):
+  // only what follows them is copied.
+  const size_t kept = open_.size() <= 1 ? 0 : open_.back().name_end;
+  stack_.resize(kept);
+  stack_.append(stack.substr(kept));
   double now = time_.AsDouble();
   auto open = [&](size_t begin, size_t end, bool leaf) {
     open_.push_back(Open{begin, end, now, leaf ? delta : 0, has_delta,
@@ -202,14 +219,33 @@ void FrameMerger::OpenFrom(size_t depth, std::string_view stack,
   };
   if (depth == 0) open(0, 0, stack.empty());
   if (stack.empty()) return;
-  // The first frame not shared starts after the last shared one's ';'.
-  size_t pos = open_.size() <= 1 ? 0 : open_.back().name_end + 1;
-  while (pos <= stack.size()) {
-    size_t semi = stack.find(';', pos);
-    if (semi == std::string_view::npos) semi = stack.size();
-    open(pos, semi, semi == stack.size());
-    pos = semi + 1;
+  // The first frame not shared starts after the last shared one's ';'; the
+  // ';' after it are found 16 bytes at a time (a C++ service's line opens
+  // 13 frames on average), the last frame is the leaf.
+  size_t begin = open_.size() <= 1 ? 0 : open_.back().name_end + 1;
+  const char* p = stack.data();
+  const size_t n = stack.size();
+  if (begin > n) return;
+  size_t i = begin;
+#if defined(__SSE2__)
+  const __m128i semicolon = _mm_set1_epi8(';');
+  for (; i + 16 <= n; i += 16) {
+    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), semicolon)));
+    for (; m != 0; m &= m - 1) {
+      const size_t semi = i + static_cast<size_t>(std::countr_zero(m));
+      open(begin, semi, false);
+      begin = semi + 1;
+    }
   }
+#endif
+  for (; i < n; ++i) {
+    if (p[i] == ';') {
+      open(begin, i, false);
+      begin = i + 1;
+    }
+  }
+  open(begin, n, true);
 }
 
 // Perl subtracts integer times exactly (beyond 2^53 too), others as doubles.

@@ -3,6 +3,8 @@
 // test/golden/flamesvg.sh against its real output.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -149,6 +151,82 @@ TEST_CASE("FrameMerger shares whole frames only, as split on ';' gives them") {
   // An empty stack is the root alone; ";x" starts with an empty frame.
   CHECK(MergedFrames({" 1", ";x 2", "x 1"}) ==
         std::vector<std::string>{"x@2:1-3", "@1:1-3", "x@1:3-4", "@0:0-4"});
+}
+
+// The frames of sorted `lines` ("stack count") by their definition: a frame
+// for each run of consecutive lines that share its frames up to it, from
+// the time before the run's first line to the time after its last.
+std::vector<std::string> TrieFrames(const std::vector<std::string>& lines) {
+  struct Node { std::string name; size_t depth; uint64_t start; };
+  std::vector<std::string> closed;
+  std::vector<Node> open;
+  std::vector<std::string> prev;
+  uint64_t time = 0;
+  auto close_to = [&](size_t depth) {
+    while (open.size() > depth) {
+      const Node& n = open.back();
+      closed.push_back(n.name + "@" + std::to_string(n.depth) + ":" +
+                       std::to_string(n.start) + "-" + std::to_string(time));
+      open.pop_back();
+    }
+  };
+  for (const std::string& line : lines) {
+    size_t space = line.rfind(' ');
+    std::vector<std::string> frames;
+    std::string_view stack(line.data(), space);
+    for (size_t pos = 0;;) {
+      size_t semi = stack.find(';', pos);
+      frames.emplace_back(stack.substr(pos, semi - pos));
+      if (semi == std::string_view::npos) break;
+      pos = semi + 1;
+    }
+    size_t same = 0;
+    while (same < frames.size() && same < prev.size() && frames[same] == prev[same]) ++same;
+    if (open.empty()) open.push_back({"", 0, time});
+    close_to(same + 1);
+    for (size_t d = same; d < frames.size(); ++d) open.push_back({frames[d], d + 1, time});
+    time += std::stoull(line.substr(space + 1));
+    prev = frames;
+  }
+  close_to(0);
+  return closed;
+}
+
+TEST_CASE("FrameMerger: random sorted stacks give the frames of their trie") {
+  // Names of 1-40 bytes from a small set, so that stacks share prefixes
+  // which end, and differ, at every offset of the 16-byte blocks compared.
+  uint64_t seed = 7;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(seed >> 33);
+  };
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i) {
+    std::string name(1 + next() % 40, 'a');
+    for (char& c : name) c = "abcxyz_:<>"[next() % 10];
+    names.push_back(name);
+  }
+  names.push_back(names[3] + "x");  // a name that extends another
+  for (int round = 0; round < 40; ++round) {
+    std::vector<std::string> lines;
+    for (int i = 0; i < 60; ++i) {
+      std::string stack;
+      size_t depth = 1 + next() % 12;
+      for (size_t d = 0; d < depth; ++d) {
+        if (d > 0) stack += ';';
+        stack += names[next() % (d < 3 ? 3 : names.size())];
+      }
+      lines.push_back(stack + " " + std::to_string(1 + next() % 9));
+    }
+    std::sort(lines.begin(), lines.end());
+    FrameMerger m(NoMinWidth(), false);
+    for (const std::string& line : lines) m.AddLine(line);
+    m.Finish();
+    std::vector<std::string> got = FrameList(m), want = TrieFrames(lines);
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    CHECK(got == want);
+  }
 }
 
 TEST_CASE("FrameMerger drops frames below --minwidth and counts bad lines") {

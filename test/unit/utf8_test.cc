@@ -103,3 +103,23 @@ TEST_CASE("Utf8CutLength ends at a character boundary") {
   CHECK(Utf8CutLength("\x80\x80\x80\x80\x80\x80", 5) == 5);
 }
 
+
+TEST_CASE("IsValidUtf8 finds a non-ASCII byte wherever it stands in a long line") {
+  // The ASCII runs are skipped in blocks (64 and 16 bytes); a sequence at
+  // any offset, valid or not, must still be looked at.
+  for (size_t length : {1u, 15u, 16u, 17u, 63u, 64u, 65u, 130u}) {
+    for (size_t at = 0; at < length; ++at) {
+      std::string s(length, 'a');
+      s[at] = '\xff';  // never valid
+      CHECK_FALSE(IsValidUtf8(s));
+      s[at] = '\x7f';
+      CHECK(IsValidUtf8(s));
+      if (at + 2 <= length) {
+        s.replace(at, 2, "\xc3\xa9");  // U+00E9
+        CHECK(IsValidUtf8(s));
+        s[at + 1] = 'a';  // a lead byte without its continuation
+        CHECK_FALSE(IsValidUtf8(s));
+      }
+    }
+  }
+}
