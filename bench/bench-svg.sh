@@ -103,10 +103,26 @@ sort -R --random-source=<(yes) "$input" > "$TMP/shuffled.folded"
 measure flamesvg_unsorted "$RUNS" "$SVG" "$TMP/shuffled.folded"
 if [ -n "${INFERNO_DIR:-}" ]; then
   if [ -x "$INFERNO_DIR/inferno-flamegraph" ]; then
-    measure inferno "$RUNS" "$INFERNO_DIR/inferno-flamegraph" "$input"
-    python3 -c 'import sys; a, b, ka, kb = map(float, sys.argv[1:]); print(
-        "speed-up over inferno-flamegraph: %.1fx   memory: %.1fx less" % (a / max(b, 0.001), ka / max(kb, 1)))' \
-      "$inferno_s" "$flamesvg_s" "$inferno_kb" "$flamesvg_kb"
+    # The two alternated, run by run, so that the host's changing state
+    # weighs on both alike.
+    for i in $(seq "$RUNS"); do
+      measure alt_flamesvg 1 "$SVG" "$input" > /dev/null
+      echo "$alt_flamesvg_s" >> "$TMP/alt_flamesvg.times"
+      measure inferno 1 "$INFERNO_DIR/inferno-flamegraph" "$input" > /dev/null
+      echo "$inferno_s" >> "$TMP/inferno.times"
+      [ "$inferno_kb" -gt "${inferno_peak:-0}" ] && inferno_peak=$inferno_kb
+    done
+    python3 - "$TMP/alt_flamesvg.times" "$TMP/inferno.times" "$inferno_peak" "$flamesvg_kb" <<'PY'
+import statistics, sys
+ours = [float(x) for x in open(sys.argv[1])]
+theirs = [float(x) for x in open(sys.argv[2])]
+print("alternated %d runs each: flamesvg %.3f s (%.3f-%.3f s), inferno-flamegraph %.3f s (%.3f-%.3f s), %d MB peak RSS"
+      % (len(ours), statistics.median(ours), min(ours), max(ours), statistics.median(theirs),
+         min(theirs), max(theirs), int(sys.argv[3]) // 1024))
+print("speed-up over inferno-flamegraph: %.1fx (medians)   memory: %.1fx less"
+      % (statistics.median(theirs) / max(statistics.median(ours), 0.001),
+         float(sys.argv[3]) / max(float(sys.argv[4]), 1)))
+PY
   else
     echo "no $INFERNO_DIR/inferno-flamegraph: inferno not timed"
   fi

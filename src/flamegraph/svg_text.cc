@@ -4,16 +4,38 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "base/perl_number.h"
 
 namespace flamefold {
 namespace {
 
+// x87's extended long double (64-bit significand) makes ScaledUnits exact.
+constexpr bool kFixedFastPath = std::numeric_limits<long double>::digits >= 64;
+
 // Printable ASCII that XML text and attributes take as it is.
 bool IsPlainXml(unsigned char c) {
   return c >= 0x20 && c < 0x7F && c != '&' && c != '<' && c != '>' &&
          c != '"' && c != '\'';
+}
+
+// For 0-2 decimals and |v| < 2^52 / 100: |v| * 10^decimals rounded as
+// printf rounds it (to nearest, a tie to even), in `*units`. The product is
+// exact in x87's 64-bit significand (53 + 7 bits), so its rounding is that
+// of the exact value, as printf's. False when the fast path does not apply.
+bool ScaledUnits(double v, int decimals, uint64_t* units) {
+  static constexpr long double kScale[] = {1.0L, 10.0L, 100.0L};
+  if (!kFixedFastPath || decimals < 0 || decimals > 2 ||
+      !(std::fabs(v) < 4.5e13)) {
+    return false;
+  }
+  const long double p = static_cast<long double>(std::fabs(v)) * kScale[decimals];
+  uint64_t r = static_cast<uint64_t>(p);  // p >= 0: truncation is floor
+  const long double frac = p - static_cast<long double>(r);
+  if (frac > 0.5L || (frac == 0.5L && (r & 1) != 0)) ++r;
+  *units = r;
+  return true;
 }
 
 }  // namespace
@@ -57,6 +79,25 @@ void AppendXmlEscaped(std::string_view s, std::string* out) {
 }
 
 void AppendFixed(double v, int decimals, std::string* out) {
+  uint64_t units;
+  if (ScaledUnits(v, decimals, &units)) {
+    // The digits of `units`, with the point `decimals` from the end.
+    char buf[32];
+    char* end = buf + sizeof buf;
+    char* p = end;
+    for (int i = 0; i < decimals; ++i) {
+      *--p = static_cast<char>('0' + units % 10);
+      units /= 10;
+    }
+    if (decimals > 0) *--p = '.';
+    do {
+      *--p = static_cast<char>('0' + units % 10);
+      units /= 10;
+    } while (units != 0);
+    if (std::signbit(v)) *--p = '-';  // printf's "-0.0" too
+    out->append(p, static_cast<size_t>(end - p));
+    return;
+  }
   // std::to_chars with a precision prints what printf's "%.*f" prints, much
   // faster; printf stays for what does not fit the buffer and for inf/nan.
   char buf[512];
@@ -78,6 +119,18 @@ void AppendFixed(double v, int decimals, std::string* out) {
   std::snprintf(big.data(), big.size(), "%.*f", decimals, v);
   big.resize(static_cast<size_t>(n));
   out->append(big);
+}
+
+double FixedValue(double v, int decimals) {
+  static constexpr double kScale[] = {1.0, 10.0, 100.0};
+  uint64_t units;
+  if (ScaledUnits(v, decimals, &units)) {
+    // units / 10^decimals, both exact as doubles: the division rounds the
+    // printed number's exact value to nearest, as strtod does.
+    const double x = static_cast<double>(units) / kScale[decimals];
+    return std::signbit(v) ? -x : x;
+  }
+  return std::strtod(Fixed(v, decimals).c_str(), nullptr);
 }
 
 std::string Fixed(double v, int decimals) {

@@ -21,6 +21,9 @@ void AppendXmlEscaped(std::string_view s, std::string* out);
 /// C's "%.Nf" (round half to even on the binary value), as Perl's sprintf.
 void AppendFixed(double v, int decimals, std::string* out);
 std::string Fixed(double v, int decimals);
+/// The number Fixed(v, decimals) prints, read back (what Perl gets when it
+/// computes with that string): strtod of it, without the string.
+double FixedValue(double v, int decimals);
 
 /// A number as Perl prints it without a format (integers plainly, others
 /// with %.15g).

@@ -197,16 +197,15 @@ FrameText DescribeFrame(const FlameFrame& f, std::string_view name,
                         const Layout& l, const FlameGraphOptions& opt) {
   FrameText t;
   bool root = name.empty() && f.depth == 0;
-  std::string samples =
-      Fixed((root ? etime - f.stime : f.width) * opt.factor, 0);
+  const double count = (root ? etime - f.stime : f.width) * opt.factor;
+  std::string samples = Fixed(count, 0);
   std::string samples_txt = GroupThousands(samples);
   std::string_view bare = StripAnnotation(name);
   if (root) {
     t.title = "all (" + samples_txt + " " + opt.count_name + ", 100%)";
   } else {
     double denominator = l.time_max * opt.factor;
-    std::string pct =
-        Fixed(100 * std::strtod(samples.c_str(), nullptr) / denominator, 2);
+    std::string pct = Fixed(100 * FixedValue(count, 0) / denominator, 2);
     t.title = std::string(bare) + " (" + samples_txt + " " + opt.count_name +
               ", " + pct + "%";
     if (f.has_delta) {
@@ -409,20 +408,28 @@ void WriteFlameGraph(const FrameMerger& merged,
     OpenFrame(attrs, &s);
     s += "<title>";
     AppendXmlEscaped(text.title, &s);
-    std::string x1s = Fixed(x1, 1), x2s = Fixed(x2, 1);
-    s += "</title><rect x=\"" + x1s + "\" y=\"" + Num(y1) + "\" width=\"" +
-         Fixed(std::strtod(x2s.c_str(), nullptr) -
-                   std::strtod(x1s.c_str(), nullptr),
-               1) +
-         "\" height=\"" + Fixed(y2 - y1, 1) + "\" fill=\"" +
-         FrameColor(name, f, merged.max_delta(), opt, colors, palette_map) +
-         "\" rx=\"2\" ry=\"2\"/>";
+    // The width from the two x's as printed (flamegraph.pl subtracts the
+    // strings).
+    s += "</title><rect x=\"";
+    AppendFixed(x1, 1, &s);
+    s += "\" y=\"";
+    s += Num(y1);
+    s += "\" width=\"";
+    AppendFixed(FixedValue(x2, 1) - FixedValue(x1, 1), 1, &s);
+    s += "\" height=\"";
+    AppendFixed(y2 - y1, 1, &s);
+    s += "\" fill=\"";
+    s += FrameColor(name, f, merged.max_delta(), opt, colors, palette_map);
+    s += "\" rx=\"2\" ry=\"2\"/>";
     // An empty label is left out (flamegraph.pl writes an empty <text>):
     // on big graphs most frames have none, and each element costs the
     // browser layout time. The viewer adds one when a zoom makes room.
     if (!text.label.empty()) {
-      s += "<text x=\"" + Fixed(x1 + 3, 2) + "\" y=\"" +
-           Num(3 + (y1 + y2) / 2) + "\">";
+      s += "<text x=\"";
+      AppendFixed(x1 + 3, 2, &s);
+      s += "\" y=\"";
+      s += Num(3 + (y1 + y2) / 2);
+      s += "\">";
       AppendXmlEscaped(text.label, &s);
       s += "</text>";
     }

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,37 @@ TEST_CASE("Fixed rounds as C printf (half to even on the binary value)") {
   CHECK(Fixed(0.25, 1) == "0.2");
   CHECK(Fixed(1.005, 2) == "1.00");
   CHECK(Fixed(600, 2) == "600.00");
+}
+
+TEST_CASE("Fixed and FixedValue agree with printf and strtod on any double") {
+  std::vector<double> values = {0.0, -0.0, 0.05, 0.15, 0.25, 0.35, 2.5, 3.5,
+                                1.125, 1.005, -0.04, -0.05, -2.5, 99.995,
+                                4.4999e13, 4.5e13, 1e20, 123456789.125};
+  uint64_t seed = 99;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return seed >> 11;
+  };
+  for (int i = 0; i < 30000; ++i) {
+    double unit = static_cast<double>(next()) / 9007199254740992.0;  // [0, 1)
+    double scale = std::ldexp(1.0, static_cast<int>(next() % 60) - 10);
+    values.push_back((next() % 4 == 0 ? -1 : 1) * unit * scale);
+    // Ties and near-ties: k / 2^n, and a step either side.
+    double tie = static_cast<double>(next() % 100000) / static_cast<double>(1u << (next() % 8));
+    values.push_back(tie);
+    values.push_back(std::nextafter(tie, 0.0));
+    values.push_back(std::nextafter(tie, 1e300));
+  }
+  for (double v : values) {
+    for (int decimals = 0; decimals <= 3; ++decimals) {
+      char want[512];
+      std::snprintf(want, sizeof want, "%.*f", decimals, v);
+      CHECK(Fixed(v, decimals) == want);
+      double read = std::strtod(want, nullptr);
+      double got = FixedValue(v, decimals);
+      CHECK(std::memcmp(&got, &read, sizeof got) == 0);  // -0.0 too
+    }
+  }
 }
 
 TEST_CASE("GroupThousands inserts commas as perlfaq5's regex does") {
