@@ -4,15 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 
 #include "base/perl_number.h"
 
 namespace flamefold {
 namespace {
-
-// x87's extended long double (64-bit significand) makes ScaledUnits exact.
-constexpr bool kFixedFastPath = std::numeric_limits<long double>::digits >= 64;
 
 // Printable ASCII that XML text and attributes take as it is.
 bool IsPlainXml(unsigned char c) {
@@ -20,20 +16,26 @@ bool IsPlainXml(unsigned char c) {
          c != '"' && c != '\'';
 }
 
-// For 0-2 decimals and |v| < 2^52 / 100: |v| * 10^decimals rounded as
-// printf rounds it (to nearest, a tie to even), in `*units`. The product is
-// exact in x87's 64-bit significand (53 + 7 bits), so its rounding is that
-// of the exact value, as printf's. False when the fast path does not apply.
+// For 0-2 decimals and |v| < 4.5e13: |v| * 10^decimals rounded as printf
+// rounds it (to nearest, a tie to even), in `*units`. The product p, below
+// 2^52, is the exact x = |v| * 10^decimals rounded, so |x - p| <= ulp(p)/2,
+// while p's fraction minus 0.5 is a multiple of ulp(p): it has the sign of
+// x's, unless it is zero, and then the product's rounding error decides
+// (std::fma gives it exactly; such ties are rare). False when the fast path
+// does not apply.
 bool ScaledUnits(double v, int decimals, uint64_t* units) {
-  static constexpr long double kScale[] = {1.0L, 10.0L, 100.0L};
-  if (!kFixedFastPath || decimals < 0 || decimals > 2 ||
-      !(std::fabs(v) < 4.5e13)) {
-    return false;
-  }
-  const long double p = static_cast<long double>(std::fabs(v)) * kScale[decimals];
+  static constexpr double kScale[] = {1.0, 10.0, 100.0};
+  if (decimals < 0 || decimals > 2 || !(std::fabs(v) < 4.5e13)) return false;
+  const double a = std::fabs(v);
+  const double p = a * kScale[decimals];
   uint64_t r = static_cast<uint64_t>(p);  // p >= 0: truncation is floor
-  const long double frac = p - static_cast<long double>(r);
-  if (frac > 0.5L || (frac == 0.5L && (r & 1) != 0)) ++r;
+  const double above_half = (p - static_cast<double>(r)) - 0.5;
+  if (above_half > 0) {
+    ++r;
+  } else if (above_half == 0) {
+    const double error = std::fma(a, kScale[decimals], -p);  // x - p
+    if (error > 0 || (error == 0 && (r & 1) != 0)) ++r;
+  }
   *units = r;
   return true;
 }

@@ -192,6 +192,31 @@ struct FrameText {
   std::string label;
 };
 
+// The frames' indices in a fixed order: by depth, then from left to right
+// (a stable sort on both). The merger closes the frames of one depth from
+// left to right, so a stable pass by depth (counting) gives that order;
+// a depth whose start times are not in order is sorted anyway.
+std::vector<uint32_t> DrawingOrder(const std::vector<FlameFrame>& frames) {
+  uint32_t depths = 0;
+  for (const FlameFrame& f : frames) depths = std::max(depths, f.depth + 1);
+  std::vector<uint32_t> begin(depths + 1, 0);
+  for (const FlameFrame& f : frames) ++begin[f.depth + 1];
+  for (uint32_t d = 0; d < depths; ++d) begin[d + 1] += begin[d];
+  std::vector<uint32_t> order(frames.size());
+  std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
+  for (uint32_t i = 0; i < frames.size(); ++i) order[next[frames[i].depth]++] = i;
+  auto by_start = [&](uint32_t a, uint32_t b) {
+    return frames[a].stime < frames[b].stime;
+  };
+  for (uint32_t d = 0; d < depths; ++d) {
+    auto first = order.begin() + begin[d], last = order.begin() + begin[d + 1];
+    if (!std::is_sorted(first, last, by_start)) {
+      std::stable_sort(first, last, by_start);
+    }
+  }
+  return order;
+}
+
 FrameText DescribeFrame(const FlameFrame& f, std::string_view name,
                         double etime, double x1, double x2,
                         const Layout& l, const FlameGraphOptions& opt) {
@@ -372,14 +397,8 @@ void WriteFlameGraph(const FrameMerger& merged,
        (opt.inverted ? "1" : "0") + "\">\n";
   out->Write(s);
 
-  // A fixed order: by depth, then from left to right.
   const std::vector<FlameFrame>& frames = merged.frames();
-  std::vector<uint32_t> order(frames.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (frames[a].depth != frames[b].depth) return frames[a].depth < frames[b].depth;
-    return frames[a].stime < frames[b].stime;
-  });
+  const std::vector<uint32_t> order = DrawingOrder(frames);
   for (uint32_t index : order) {
     const FlameFrame& f = frames[index];
     std::string_view name = merged.names().Get(f.name);
