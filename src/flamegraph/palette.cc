@@ -1,6 +1,7 @@
 #include "flamegraph/palette.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -16,8 +17,16 @@ struct Rgb {
 };
 
 std::string RgbText(Rgb c) {
-  return "rgb(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," +
-         std::to_string(c.b) + ")";
+  std::string out;
+  out.reserve(20);
+  out += "rgb(";
+  const int parts[] = {c.r, c.g, c.b};
+  char digits[16];
+  for (int i = 0; i < 3; ++i) {
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, parts[i]).ptr);
+    out += i < 2 ? ',' : ')';
+  }
+  return out;
 }
 
 // Perl's int(): truncation toward zero.

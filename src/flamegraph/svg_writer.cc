@@ -187,6 +187,9 @@ void WriteStyleAndScript(const FlameGraphOptions& opt, OutputSink* out) {
   out->Write("]]></script>\n");
 }
 
+// More than OutputSink's buffer (256 KiB).
+constexpr size_t kFrameBlock = 512u << 10;
+
 struct FrameText {
   std::string title;
   std::string label;
@@ -399,7 +402,9 @@ void WriteFlameGraph(const FrameMerger& merged,
 
   const std::vector<FlameFrame>& frames = merged.frames();
   const std::vector<uint32_t> order = DrawingOrder(frames);
+  s.clear();
   for (uint32_t index : order) {
+    const size_t frame_at = s.size();
     const FlameFrame& f = frames[index];
     std::string_view name = merged.names().Get(f.name);
     double etime = (name.empty() && f.depth == 0) ? l.time_max : f.etime;
@@ -423,7 +428,6 @@ void WriteFlameGraph(const FrameMerger& merged,
         text.title = t->second;
       }
     }
-    s.clear();
     OpenFrame(attrs, &s);
     s += "<title>";
     AppendXmlEscaped(text.title, &s);
@@ -452,9 +456,16 @@ void WriteFlameGraph(const FrameMerger& merged,
       AppendXmlEscaped(text.label, &s);
       s += "</text>";
     }
-    s += (attrs != nullptr && s.compare(0, 2, "<a") == 0) ? "</a>\n" : "</g>\n";
-    out->Write(s);
+    s += (attrs != nullptr && s.compare(frame_at, 2, "<a") == 0) ? "</a>\n"
+                                                                  : "</g>\n";
+    // Frames go out in blocks larger than the sink's buffer, which it then
+    // writes without copying them.
+    if (s.size() > kFrameBlock) {
+      out->Write(s);
+      s.clear();
+    }
   }
+  out->Write(s);
   out->Write("</g>\n</svg>\n");
 }
 
