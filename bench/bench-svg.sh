@@ -108,10 +108,16 @@ if [ -n "${INFERNO_DIR:-}" ]; then
     for i in $(seq "$RUNS"); do
       measure alt_flamesvg 1 "$SVG" "$input" > /dev/null
       echo "$alt_flamesvg_s" >> "$TMP/alt_flamesvg.times"
-      measure inferno 1 "$INFERNO_DIR/inferno-flamegraph" "$input" > /dev/null
+      # inferno's --minwidth is a percentage (default 0.01); flamegraph.pl's
+      # 0.1 pixel of the 1180 the frames span is 0.1 / 1180 * 100 percent:
+      # the same frames are drawn.
+      measure inferno 1 "$INFERNO_DIR/inferno-flamegraph" \
+        --minwidth 0.00847457627118644 "$input" > /dev/null
       echo "$inferno_s" >> "$TMP/inferno.times"
       [ "$inferno_kb" -gt "${inferno_peak:-0}" ] && inferno_peak=$inferno_kb
     done
+    echo "frames drawn: flamesvg $(grep -o '<rect' "$TMP/alt_flamesvg.svg" | wc -l)," \
+      "inferno-flamegraph $(grep -o '<rect' "$TMP/inferno.svg" | wc -l) (each counts its background)"
     python3 - "$TMP/alt_flamesvg.times" "$TMP/inferno.times" "$inferno_peak" "$flamesvg_kb" <<'PY'
 import statistics, sys
 ours = [float(x) for x in open(sys.argv[1])]

@@ -61,6 +61,8 @@ class ColorSource {
   /// The "rgb(r,g,b)" flamegraph.pl's color($palette, $hash, $name) returns.
   /// Unknown palettes give "rgb(0,0,0)", as in flamegraph.pl.
   std::string Color(std::string_view palette, std::string_view name);
+  /// Whether a name always gets the same colour (not --random).
+  bool by_name() const { return mode_ != ColorMode::kRandom; }
 
  private:
   ColorMode mode_;

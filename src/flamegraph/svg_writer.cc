@@ -18,12 +18,15 @@
 #include <cstring>
 #include <fstream>
 #include <numeric>
+#include <string_view>
 
 #include "flamegraph/svg_text.h"
 #include "flamegraph_viewer_js.h"
 
 namespace flamefold {
 namespace {
+
+using namespace std::string_view_literals;
 
 constexpr double kXPad = 10;
 constexpr double kFramePad = 1;
@@ -226,23 +229,35 @@ FrameText DescribeFrame(const FlameFrame& f, std::string_view name,
   FrameText t;
   bool root = name.empty() && f.depth == 0;
   const double count = (root ? etime - f.stime : f.width) * opt.factor;
-  std::string samples = Fixed(count, 0);
-  std::string samples_txt = GroupThousands(samples);
+  const std::string samples_txt = GroupThousands(Fixed(count, 0));
   std::string_view bare = StripAnnotation(name);
+  std::string& title = t.title;
+  title.reserve(bare.size() + samples_txt.size() + opt.count_name.size() + 32);
   if (root) {
-    t.title = "all (" + samples_txt + " " + opt.count_name + ", 100%)";
+    title += "all ("sv;
+  } else {
+    title += bare;
+    title += " ("sv;
+  }
+  title += samples_txt;
+  title += ' ';
+  title += opt.count_name;
+  if (root) {
+    title += ", 100%)"sv;
   } else {
     double denominator = l.time_max * opt.factor;
-    std::string pct = Fixed(100 * FixedValue(count, 0) / denominator, 2);
-    t.title = std::string(bare) + " (" + samples_txt + " " + opt.count_name +
-              ", " + pct + "%";
+    title += ", "sv;
+    AppendFixed(100 * FixedValue(count, 0) / denominator, 2, &title);
+    title += '%';
     if (f.has_delta) {
       double d = opt.negate ? -f.delta : f.delta;
       if (d == 0) d = 0;  // no "-0.00"
-      std::string delta_pct = Fixed(100 * d / denominator, 2);
-      t.title += "; " + std::string(d > 0 ? "+" : "") + delta_pct + "%";
+      title += "; "sv;
+      if (d > 0) title += '+';
+      AppendFixed(100 * d / denominator, 2, &title);
+      title += '%';
     }
-    t.title += ")";
+    title += ')';
   }
   double chars = std::trunc((x2 - x1) / (opt.font_size * opt.font_width));
   if (chars >= 3) {
@@ -272,7 +287,7 @@ std::string FrameColor(std::string_view name, const FlameFrame& f,
 void OpenFrame(const std::map<std::string, std::string>* attrs,
                std::string* s) {
   if (attrs == nullptr) {
-    *s += "<g>";
+    *s += "<g>"sv;
     return;
   }
   auto get = [&](const char* key) -> const std::string* {
@@ -403,6 +418,8 @@ void WriteFlameGraph(const FrameMerger& merged,
   const std::vector<FlameFrame>& frames = merged.frames();
   const std::vector<uint32_t> order = DrawingOrder(frames);
   s.clear();
+  const bool by_name = palette_map == nullptr && colors->by_name();
+  std::vector<std::string> color_of(by_name ? merged.names().size() : 0);
   for (uint32_t index : order) {
     const size_t frame_at = s.size();
     const FlameFrame& f = frames[index];
@@ -429,32 +446,40 @@ void WriteFlameGraph(const FrameMerger& merged,
       }
     }
     OpenFrame(attrs, &s);
-    s += "<title>";
+    s += "<title>"sv;
     AppendXmlEscaped(text.title, &s);
     // The width from the two x's as printed (flamegraph.pl subtracts the
     // strings).
-    s += "</title><rect x=\"";
+    s += "</title><rect x=\""sv;
     AppendFixed(x1, 1, &s);
-    s += "\" y=\"";
+    s += "\" y=\""sv;
     s += Num(y1);
-    s += "\" width=\"";
+    s += "\" width=\""sv;
     AppendFixed(FixedValue(x2, 1) - FixedValue(x1, 1), 1, &s);
-    s += "\" height=\"";
+    s += "\" height=\""sv;
     AppendFixed(y2 - y1, 1, &s);
-    s += "\" fill=\"";
-    s += FrameColor(name, f, merged.max_delta(), opt, colors, palette_map);
-    s += "\" rx=\"2\" ry=\"2\"/>";
+    s += "\" fill=\""sv;
+    // A name's colour, but for --random, differential frames, "--", "-"
+    // and --cp, depends on the name alone: made once per name.
+    if (by_name && !f.has_delta && name != "--" && name != "-") {
+      std::string& color = color_of[f.name];
+      if (color.empty()) color = colors->Color(opt.palette, name);
+      s += color;
+    } else {
+      s += FrameColor(name, f, merged.max_delta(), opt, colors, palette_map);
+    }
+    s += "\" rx=\"2\" ry=\"2\"/>"sv;
     // An empty label is left out (flamegraph.pl writes an empty <text>):
     // on big graphs most frames have none, and each element costs the
     // browser layout time. The viewer adds one when a zoom makes room.
     if (!text.label.empty()) {
-      s += "<text x=\"";
+      s += "<text x=\""sv;
       AppendFixed(x1 + 3, 2, &s);
-      s += "\" y=\"";
+      s += "\" y=\""sv;
       s += Num(3 + (y1 + y2) / 2);
-      s += "\">";
+      s += "\">"sv;
       AppendXmlEscaped(text.label, &s);
-      s += "</text>";
+      s += "</text>"sv;
     }
     s += (attrs != nullptr && s.compare(frame_at, 2, "<a") == 0) ? "</a>\n"
                                                                   : "</g>\n";
