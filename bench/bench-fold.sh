@@ -6,7 +6,8 @@
 # file named 10 times (a 10x larger input) to show that peak RSS does not grow with input size.
 #
 # With INFERNO_DIR (a directory holding inferno-collapse-perf: build-inferno.sh makes one), times
-# inferno-collapse-perf as it runs by default (a thread per core) the same way, in the same run.
+# inferno-collapse-perf as it runs by default (a thread per core) in the same run, alternated run
+# by run with flamefold by default.
 #
 # Environment: BUILD_DIR (default: build next to bench/), FLAMEGRAPH_DIR, SEED (default 1),
 # SHAPE (gen-perf-script.py's --shape: mixed, the default, or cxx-service),
@@ -102,12 +103,19 @@ MeasureMedian() {
   for k in $(seq "$runs"); do
     Measure "$name#$k" "$bytes" "$output" "$@" > /dev/null
   done
-  local median fastest
+  local fastest
+  fastest=$(printf "%.3f" "$(cat "$TMP/$name#"*.stats | cut -d' ' -f1 | sort -n | head -n 1)")
+  KeepMedian "$name" "$runs"
+  Report "$name" "$bytes" " (median of $runs; fastest $fastest s)"
+}
+
+# KeepMedian NAME RUNS: NAME.stats becomes the run of NAME#1..RUNS with the
+# median wall time.
+KeepMedian() {
+  local name=$1 runs=$2 median
   median=$(for k in $(seq "$runs"); do echo "$(cut -d' ' -f1 "$TMP/$name#$k.stats") $k"; done |
     sort -n | sed -n "$(( (runs + 1) / 2 ))p" | cut -d' ' -f2)
-  fastest=$(printf "%.3f" "$(cat "$TMP/$name#"*.stats | cut -d' ' -f1 | sort -n | head -n 1)")
   cp "$TMP/$name#$median.stats" "$TMP/$name.stats"
-  Report "$name" "$bytes" " (median of $runs; fastest $fastest s)"
 }
 
 Wall() { cut -d' ' -f1 "$TMP/$1.stats"; }
@@ -157,9 +165,7 @@ if [ -n "${INFERNO_DIR:-}" ]; then
       Measure "inferno-collapse-perf#$k" "$BYTES" "$TMP/inferno.txt" "$INFERNO" "$INPUT" > /dev/null
     done
     for name in "alt flamefold" inferno-collapse-perf; do
-      k=$(for k in $(seq "${RUNS:-5}"); do echo "$(cut -d' ' -f1 "$TMP/$name#$k.stats") $k"; done |
-        sort -n | sed -n "$(( (${RUNS:-5} + 1) / 2 ))p" | cut -d' ' -f2)
-      cp "$TMP/$name#$k.stats" "$TMP/$name.stats"
+      KeepMedian "$name" "${RUNS:-5}"
       Report "$name" "$BYTES" " (median of ${RUNS:-5}, alternated)"
     done
     # inferno does not follow every rule of the Perl script; how far its lines agree:

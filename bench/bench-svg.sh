@@ -15,7 +15,8 @@
 # (say main's) the same way, in the same run, for a before/after (file and
 # pipe).
 # INFERNO_DIR (a directory holding inferno-flamegraph: build-inferno.sh makes
-# one) times inferno-flamegraph the same way, in the same run.
+# one) times inferno-flamegraph in the same run, alternated run by run with
+# flamesvg, with --minwidth set to draw the frames flamegraph.pl draws.
 # Needs /usr/bin/time; flamegraph.pl from FLAMEGRAPH_PL (default
 # /tmp/FlameGraph/flamegraph.pl; skipped if absent).
 set -eu

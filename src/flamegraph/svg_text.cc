@@ -23,8 +23,9 @@ bool IsPlainXml(unsigned char c) {
 // x's, unless it is zero, and then the product's rounding error decides
 // (std::fma gives it exactly; such ties are rare). False when the fast path
 // does not apply.
+constexpr double kScale[] = {1.0, 10.0, 100.0};  // 10^decimals
+
 bool ScaledUnits(double v, int decimals, uint64_t* units) {
-  static constexpr double kScale[] = {1.0, 10.0, 100.0};
   if (decimals < 0 || decimals > 2 || !(std::fabs(v) < 4.5e13)) return false;
   const double a = std::fabs(v);
   const double p = a * kScale[decimals];
@@ -124,7 +125,6 @@ void AppendFixed(double v, int decimals, std::string* out) {
 }
 
 double FixedValue(double v, int decimals) {
-  static constexpr double kScale[] = {1.0, 10.0, 100.0};
   uint64_t units;
   if (ScaledUnits(v, decimals, &units)) {
     // units / 10^decimals, both exact as doubles: the division rounds the

@@ -200,7 +200,10 @@ struct FrameText {
 // The frames' indices in a fixed order: by depth, then from left to right
 // (a stable sort on both). The merger closes the frames of one depth from
 // left to right, so a stable pass by depth (counting) gives that order;
-// a depth whose start times are not in order is sorted anyway.
+// but a name closed again at the same end-time key moves the earlier
+// frame's start to the later one's (flamegraph.pl's node keys), and with
+// times past 15 digits, where keys round, such a frame can survive
+// --minwidth 0: that depth is sorted.
 std::vector<uint32_t> DrawingOrder(const std::vector<FlameFrame>& frames) {
   uint32_t depths = 0;
   for (const FlameFrame& f : frames) depths = std::max(depths, f.depth + 1);

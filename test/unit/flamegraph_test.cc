@@ -382,5 +382,35 @@ TEST_CASE("WriteFlameGraph: the same frames give the same bytes") {
   CHECK(render() == render());
 }
 
+TEST_CASE("WriteFlameGraph draws each depth from left to right") {
+  // Past 15 digits the end-time keys round (%.15g): the second "a" of depth
+  // 1 closes at the first one's key, which takes its later start, ahead of
+  // the "b" that started between them.
+  FrameMerger m(NoMinWidth(), false);
+  for (const char* line : {"b;a 1", "a;c 3.3", "b;b 0.1", "b;b 0", "c 1",
+                           "a;a 1000000000000000", "b;a 1", "a;c;a 0.25"}) {
+    m.AddLine(line);
+  }
+  m.Finish();
+  FlameGraphOptions opt;
+  ColorSource colors(ColorMode::kSeeded);
+  StringSink out;
+  WriteFlameGraph(m, opt, &colors, nullptr, &out);
+  // The depth-1 frames' titles, in the order drawn.
+  std::vector<std::string> depth1;
+  const std::string& svg = out.str();
+  for (size_t at = svg.find("<title>"); at != std::string::npos;
+       at = svg.find("<title>", at + 1)) {
+    const size_t end = svg.find("</title>", at);
+    if (svg.compare(svg.find(" y=", end), 8, " y=\"69\" ") == 0) {
+      depth1.push_back(svg.substr(at + 7, end - at - 7));
+    }
+  }
+  CHECK(depth1 == std::vector<std::string>{
+                      "b (1 samples, 0.00%)", "a (3 samples, 0.00%)",
+                      "b (0 samples, 0.00%)", "c (1 samples, 0.00%)",
+                      "b (5 samples, 0.00%)", "a (4 samples, 0.00%)"});
+}
+
 }  // namespace
 }  // namespace flamefold
