@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace flamefold {
@@ -22,6 +23,15 @@ bool FdSource::Read(char* buf, size_t cap, size_t* got, std::string* err) {
     *err = std::strerror(errno);
     return false;
   }
+}
+
+bool FdSource::InFile(FilePosition* at) const {
+  struct stat st;
+  if (fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  off_t offset = lseek(fd_, 0, SEEK_CUR);
+  if (offset < 0) return false;
+  *at = {fd_, static_cast<int64_t>(offset)};
+  return true;
 }
 
 bool StringSource::Read(char* buf, size_t cap, size_t* got, std::string*) {
@@ -50,6 +60,14 @@ bool PrefixedSource::Read(char* buf, size_t cap, size_t* got,
     return true;
   }
   return rest_->Read(buf, cap, got, err);
+}
+
+bool PrefixedSource::InFile(FilePosition* at) const {
+  if (!rest_->InFile(at)) return false;
+  const size_t left = prefix_.size() - pos_;
+  if (static_cast<uint64_t>(at->offset) < left) return false;
+  at->offset -= static_cast<int64_t>(left);
+  return true;
 }
 
 bool ReadFully(ByteSource* src, size_t want, std::string* out,

@@ -10,6 +10,12 @@
 
 namespace flamefold {
 
+/// Where a source's next byte lies in a regular file it reads as it is.
+struct FilePosition {
+  int fd = -1;
+  int64_t offset = 0;
+};
+
 /// A forward-only stream of bytes.
 class ByteSource {
  public:
@@ -18,6 +24,11 @@ class ByteSource {
   /// the end of the stream. Returns false with `*err` set on an I/O or
   /// decoding error (the message does not name the file: callers add it).
   virtual bool Read(char* buf, size_t cap, size_t* got, std::string* err) = 0;
+  /// For a source whose bytes are those of a regular file from some offset
+  /// on (no decoding between): where the next byte Read would give lies in
+  /// it, so that a caller may map the file instead of copying it; false for
+  /// anything else (a pipe, a decoder, a buffer).
+  virtual bool InFile(FilePosition*) const { return false; }
 };
 
 /// Reads a file descriptor (a file, a pipe, stdin). Does not own the fd
@@ -27,6 +38,7 @@ class FdSource : public ByteSource {
   FdSource(int fd, bool owned) : fd_(fd), owned_(owned) {}
   ~FdSource() override;
   bool Read(char* buf, size_t cap, size_t* got, std::string* err) override;
+  bool InFile(FilePosition* at) const override;
 
  private:
   int fd_;
@@ -63,6 +75,9 @@ class PrefixedSource : public ByteSource {
   PrefixedSource(std::string prefix, std::unique_ptr<ByteSource> rest)
       : prefix_(std::move(prefix)), rest_(std::move(rest)) {}
   bool Read(char* buf, size_t cap, size_t* got, std::string* err) override;
+  /// The prefix must be the bytes just before the rest's, as when it was
+  /// read from the rest itself (a peek): what is left of it comes first.
+  bool InFile(FilePosition* at) const override;
 
  private:
   std::string prefix_;

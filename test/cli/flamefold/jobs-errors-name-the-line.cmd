@@ -1,6 +1,8 @@
-# With --jobs N the input is cut into chunks of about 1 MiB parsed on
+# With --jobs N the input is cut into chunks of about 128 KiB parsed on
 # several threads, this one included; a message still names the line of the
-# whole input, the first one wins, and --stats counts the same.
+# whole input, the first one wins, and --stats counts the same. A file is
+# mapped (the threads that parse the chunks count their lines), a pipe is
+# read (the reading thread counts them): both say the same as one thread.
 python3 - <<'PY'
 import random
 random.seed(5)
@@ -23,9 +25,16 @@ bad[len(bad) - 40] = "\t5678 ot\0her (/bin/x)"
 open("nul.txt", "w").write("\n".join(bad) + "\n")
 PY
 [ "$(wc -c < warn.txt)" -gt 4000000 ] || echo "input too small to make several chunks"
-$TOOL --stats warn.txt > one 2> one.err; echo "exit $?"
-$TOOL nul.txt > /dev/null 2> nul1.err; echo "exit $?"
+$TOOL --stats --jobs 1 warn.txt > one 2> one.err; echo "exit $?"
+$TOOL --jobs 1 nul.txt > /dev/null 2> nul1.err; echo "exit $?"
 cat nul1.err
+# Read from a pipe, the input is named "-".
+cat warn.txt | $TOOL --stats --jobs 2 > piped 2> piped.err; echo "piped exit $?"
+sed -i 's/(first: -:/(first: warn.txt:/' piped.err
+cmp one piped && cmp one.err piped.err && echo "piped: same output and messages"
+cat nul.txt | $TOOL --jobs 2 > /dev/null 2> nul.err; echo "piped exit $?"
+sed -i 's/error: -:/error: nul.txt:/' nul.err
+cmp nul1.err nul.err && echo "piped: the same error"
 for j in 2 3; do
   $TOOL --stats --jobs $j warn.txt > many 2> many.err; echo "jobs $j exit $?"
   cmp one many && cmp one.err many.err && echo "jobs $j: same output and messages"
