@@ -71,6 +71,8 @@ class FoldInputs {
   void NoteLimits(const std::string& file, const LimitStats& before);
   bool AddParallel(const std::string& file, uint64_t index,
                    ByteSource* source, std::string* err);
+  bool AddSequential(const std::string& file, uint64_t index,
+                     ByteSource* source, std::string* err);
   void SortTables(std::vector<std::vector<SymbolId>>* maps,
                   std::vector<uint32_t>* rank);
   std::vector<StackCounts*> Tables();
