@@ -353,19 +353,16 @@ bool FoldInputs::AddSequential(const std::string& file, uint64_t index,
     LineReader reader(source, config_.max_line);
     return feed(&reader, 0);
   }
-  const std::string_view all = map->bytes();
   size_t pos = 0;
   uint64_t lines = 0;
-  while (all.size() - pos > kWindow) {
-    map->Prefetch(pos + 2 * kWindow);
-    const size_t end = all.rfind('\n', pos + kWindow - 1);
-    if (end == std::string_view::npos || end < pos) break;  // a long line
-    LineReader reader(all.substr(pos, end + 1 - pos), config_.max_line);
-    if (!feed(&reader, lines)) return false;
+  bool ok = true;
+  ForEachLineWindow(map.get(), kWindow, &pos, [&](std::string_view text) {
+    LineReader reader(text, config_.max_line);
+    ok = feed(&reader, lines);
     lines += reader.line_number();
-    pos = end + 1;
-    map->Release(pos);
-  }
+    return ok;
+  });
+  if (!ok) return false;
   MappedFileSource rest(map.get(), pos);
   LineReader reader(&rest, config_.max_line);
   return feed(&reader, lines);

@@ -359,19 +359,16 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
 // transcript (57 MB) read(2)'s copies were a fifth of flamesvg's time.
 bool LineFeeder::ReadMapped(MappedFile* map, const std::string& name,
                             Pass pass) {
-  const std::string_view all = map->bytes();
   const size_t limit = config_.limits.LineLimit(kMaxLine);
   size_t pos = 0;
-  while (all.size() - pos > kWindow) {
-    map->Prefetch(pos + 2 * kWindow);
-    const size_t end = all.rfind('\n', pos + kWindow - 1);
-    if (end == std::string_view::npos || end < pos) break;  // a long line
-    LineReader reader(all.substr(pos, end + 1 - pos), limit);
-    if (!ReadLines(&reader, name, pass, true)) return false;
-    if (pass == Pass::kStream && disorder_) return true;
-    pos = end + 1;
-    map->Release(pos);
-  }
+  bool ok = true;
+  ForEachLineWindow(map, kWindow, &pos, [&](std::string_view text) {
+    LineReader reader(text, limit);
+    ok = ReadLines(&reader, name, pass, true);
+    return ok && !(pass == Pass::kStream && disorder_);
+  });
+  if (!ok) return false;
+  if (pass == Pass::kStream && disorder_) return true;
   MappedFileSource rest(map, pos);
   LineReader reader(&rest, limit);
   return ReadLines(&reader, name, pass, true);

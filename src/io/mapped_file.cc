@@ -147,6 +147,20 @@ void MappedFile::Release(size_t end) {
   released_ = to;
 }
 
+void ForEachLineWindow(MappedFile* map, size_t window, size_t* pos,
+                       const std::function<bool(std::string_view)>& lines) {
+  const std::string_view all = map->bytes();
+  while (all.size() - *pos > window) {
+    map->Prefetch(*pos + 2 * window);
+    const size_t end = all.rfind('\n', *pos + window - 1);
+    if (end == std::string_view::npos || end < *pos) return;  // a long line
+    const size_t from = *pos;
+    *pos = end + 1;
+    if (!lines(all.substr(from, end + 1 - from))) return;
+    map->Release(*pos);
+  }
+}
+
 bool MappedFileSource::Read(char* buf, size_t cap, size_t* got,
                             std::string* err) {
   const std::string_view mapped = file_->bytes();

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -67,6 +68,15 @@ class MappedFile {
   int guard_slot_ = -1;
   std::unique_ptr<std::string> shrank_message_;
 };
+
+/// Calls `lines` with the mapped bytes from `*pos` on, in pieces of whole
+/// lines (each ends with '\n') of at most `window` bytes, asking for the
+/// pages ahead and giving back those behind, until `window` bytes or fewer
+/// are left, a line is longer than `window`, or `lines` returns false.
+/// `*pos` ends where the rest begins: what a MappedFileSource from there
+/// reads, through a LineReader, under the same line-length limit.
+void ForEachLineWindow(MappedFile* map, size_t window, size_t* pos,
+                       const std::function<bool(std::string_view)>& lines);
 
 /// Reads a mapped file on from `from` (copying, as read(2) would) and gives
 /// back the pages behind; past the mapping, what the file gained since it

@@ -17,6 +17,7 @@
 #include "temp_file.h"
 
 using flamefold::FdSource;
+using flamefold::ForEachLineWindow;
 using flamefold::FilePosition;
 using flamefold::MappedFile;
 using flamefold::MappedFileSource;
@@ -79,6 +80,44 @@ TEST_CASE("MappedFileSource reads the mapping on, then what the file gained") {
   close(w);
   MappedFileSource rest(map.get(), 500);
   CHECK(ReadAll(&rest, 65536 + 3) == bytes.substr(510) + more);
+  close(fd);
+}
+
+TEST_CASE("ForEachLineWindow gives whole lines; the rest is read after them") {
+  std::string text;
+  for (int i = 0; text.size() < (3u << 20); ++i) {
+    text += "line " + std::to_string(i) + std::string(i % 300, 'x') + "\n";
+  }
+  const size_t long_at = text.size();
+  text += std::string(200000, 'L') + "\n";  // longer than a window
+  text += "after the long line\nlast, no newline";
+  TempFile f(text);
+  int fd = open(f.path.c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  auto map = MappedFile::Map(fd, 0, 1, "f");
+  REQUIRE(map != nullptr);
+  size_t pos = 0, calls = 0;
+  std::string seen;
+  ForEachLineWindow(map.get(), 65536, &pos, [&](std::string_view lines) {
+    CHECK(lines.size() <= 65536);
+    CHECK(lines.back() == '\n');
+    seen += lines;
+    ++calls;
+    return true;
+  });
+  CHECK(calls > 40);
+  CHECK(pos == seen.size());
+  CHECK(pos <= long_at);          // stopped at the long line,
+  CHECK(long_at - pos < 65536);   // not before
+  MappedFileSource rest(map.get(), pos);
+  CHECK(seen + ReadAll(&rest, 4096) == text);
+  // A callback that says stop.
+  size_t at = 0;
+  calls = 0;
+  ForEachLineWindow(map.get(), 65536, &at, [&](std::string_view) {
+    return ++calls < 3;
+  });
+  CHECK(calls == 3);
   close(fd);
 }
 
