@@ -1,15 +1,11 @@
 #include "perfdata/perf_data_fold.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <memory>
 
+#include "io/mapped_file.h"
 #include "perfdata/dwarf_unwind.h"
 #include "perfdata/frame_texts.h"
 #include "perfdata/held_samples.h"
@@ -729,37 +725,6 @@ class Replayer : public PerfDataReader::Visitor {
   std::vector<uint64_t> ips_;           // HoldUnwound's frames
 };
 
-// A read-only mapping of a whole regular file; ok() is false (and the
-// caller reads the stream instead) for anything else.
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    if (path.empty() || path == "-") return;
-    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-      void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ,
-                     MAP_PRIVATE | MAP_POPULATE, fd, 0);
-      if (p != MAP_FAILED) {
-        data_ = static_cast<const char*>(p);
-        size_ = static_cast<size_t>(st.st_size);
-      }
-    }
-    close(fd);
-  }
-  ~MappedFile() {
-    if (data_) munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  bool ok() const { return data_ != nullptr; }
-  std::string_view bytes() const { return {data_, size_}; }
-
- private:
-  const char* data_ = nullptr;
-  size_t size_ = 0;
-};
 
 }  // namespace
 
@@ -801,9 +766,16 @@ static bool Replay(const std::string& name, ByteSource* src,
                    PerfScriptParser* lines, PerfDataStats* stats,
                    std::string* err, PerfDataText text,
                    const std::string& map_path) {
-  MappedFile mapped(map_path);
-  PerfDataReader reader = mapped.ok() ? PerfDataReader(name, mapped.bytes())
-                                      : PerfDataReader(name, src);
+  // A regular file is mapped, all its pages asked for at once; one that
+  // shrinks under the mapping ends with a message, not a SIGBUS.
+  std::unique_ptr<MappedFile> mapped;
+  FilePosition at;
+  if (!map_path.empty() && src->InFile(&at)) {
+    mapped = MappedFile::Map(at.fd, at.offset, 1, name);
+    if (mapped) mapped->Prefetch(mapped->bytes().size());
+  }
+  PerfDataReader reader = mapped ? PerfDataReader(name, mapped->bytes())
+                                 : PerfDataReader(name, src);
   SymbolResolver symbols(options);
   Replayer replay(&reader, &symbols, take, lines, stats, text);
   bool ok = reader.Read(&replay, err) && replay.Finish(err);
