@@ -656,7 +656,13 @@ bool PerfDataReader::Records(std::string_view data, uint64_t base,
                              bool stable, Visitor* v, size_t* used,
                              std::string* err) {
   size_t pos = 0;
+  size_t told = 0;  // where read_past_ was last called
+  const bool release = stable && read_past_ && !mapped_.empty();
   while (data.size() - pos >= 8) {
+    if (release && pos - told >= kReleaseStep) {
+      told = pos;
+      if (base + pos > kReleaseLag) read_past_(base + pos - kReleaseLag);
+    }
     RecordHeader header;
     if (!ReadRecordHeader(data.substr(pos, 8), base + pos, &header, err)) {
       return false;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -128,6 +129,18 @@ class PerfDataReader {
   PerfDataReader(std::string name, std::string_view bytes);
   ~PerfDataReader();
 
+  /// For bytes in memory (a mapped file): `read_past(offset)` is called as
+  /// the data section is read, every kReleaseStep bytes, with an offset
+  /// kReleaseLag behind the record being read, so that the caller may give
+  /// back the pages before it (records read before may still be held, and
+  /// are then read from the file again): the memory held stays that of a
+  /// few rounds of records, not of the recording.
+  void SetReadPast(std::function<void(size_t offset)> read_past) {
+    read_past_ = std::move(read_past);
+  }
+  static constexpr size_t kReleaseStep = 8u << 20;
+  static constexpr size_t kReleaseLag = 32u << 20;
+
   /// Reads the whole input, calling `visitor`. False on an error (`*err`
   /// is "NAME: offset N: what"); a cut-short input is not an error.
   bool Read(Visitor* visitor, std::string* err);
@@ -206,6 +219,7 @@ class PerfDataReader {
   std::unique_ptr<char, void (*)(void*)> file_{nullptr, &std::free};
   size_t file_size_ = 0;
   std::string_view mapped_;  // the input when given in memory
+  std::function<void(size_t)> read_past_;
   std::unique_ptr<ByteSource> own_src_;
 };
 

@@ -777,6 +777,9 @@ static bool Replay(const std::string& name, ByteSource* src,
   }
   PerfDataReader reader = mapped ? PerfDataReader(name, mapped->bytes())
                                  : PerfDataReader(name, src);
+  if (mapped) {
+    reader.SetReadPast([&mapped](size_t offset) { mapped->Release(offset); });
+  }
   SymbolResolver symbols(options);
   Replayer replay(&reader, &symbols, take, lines, stats, text);
   bool ok = reader.Read(&replay, err) && replay.Finish(err);

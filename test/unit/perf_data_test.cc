@@ -209,3 +209,50 @@ TEST_CASE("COMPRESSED records are opened, even when a record spans two") {
 
 }  // namespace
 }  // namespace flamefold
+
+namespace flamefold {
+
+// A recording in memory (a mapped file) tells its reader's caller which
+// pages it has read past, kReleaseLag behind the record being read; one
+// read from a stream does not (its bytes are the reader's own).
+TEST_CASE("a recording in memory is read past in steps, a lag behind") {
+  testing::PerfDataBuilder b;
+  testing::PerfDataBuilder::Attr a;
+  b.AddAttr(a);
+  const std::vector<uint64_t> chain(200, 0x401000);  // 1.6 KB a sample
+  for (uint64_t t = 0; t < 50000; ++t) b.Sample(1, 1, t, 1, chain);  // 80 MB
+  const std::string bytes = b.Build();
+  REQUIRE(bytes.size() > 2 * PerfDataReader::kReleaseLag);
+  PerfDataReader reader("t.data", std::string_view(bytes));
+  std::vector<size_t> past;
+  reader.SetReadPast([&](size_t offset) { past.push_back(offset); });
+  struct Count : PerfDataReader::Visitor {
+    bool OnHeader(const PerfDataInfo&, std::string*) override { return true; }
+    bool OnRecord(const PerfRecord& rec, std::string*) override {
+      last = rec.offset;
+      ++records;
+      return true;
+    }
+    uint64_t last = 0, records = 0;
+  } count;
+  std::string err;
+  REQUIRE(reader.Read(&count, &err));
+  CHECK(count.records == 50000);
+  REQUIRE(past.size() >= 3);
+  for (size_t i = 1; i < past.size(); ++i) {
+    CHECK(past[i] - past[i - 1] >= PerfDataReader::kReleaseStep);
+  }
+  CHECK(past.back() + PerfDataReader::kReleaseLag <= count.last + 8);
+  CHECK(past.back() + PerfDataReader::kReleaseLag + 2 * PerfDataReader::kReleaseStep >
+        count.last);
+  StringSource src(bytes);
+  PerfDataReader streamed("t.data", &src);
+  bool called = false;
+  streamed.SetReadPast([&](size_t) { called = true; });
+  Count again;
+  REQUIRE(streamed.Read(&again, &err));
+  CHECK(again.records == 50000);
+  CHECK_FALSE(called);
+}
+
+}  // namespace flamefold
