@@ -20,7 +20,6 @@
 #include "flamegraph/svg_text.h"
 #include "io/input.h"
 #include "io/line_reader.h"
-#include "io/mapped_file.h"
 
 namespace flamefold {
 
@@ -28,10 +27,6 @@ namespace {
 
 // flamegraph.pl has no limit; ours only guards against runaway input.
 constexpr size_t kMaxLine = size_t{1} << 28;
-// A named file of this size or more is read in place (ReadMapped), in
-// windows of whole lines of about kWindow.
-constexpr size_t kMinMapped = 1u << 20;
-constexpr size_t kWindow = 2u << 20;
 
 // A copy of the lines read from a standard input that cannot be read
 // twice (a pipe), to read them again if they turn out not to be sorted: in
@@ -171,7 +166,6 @@ class LineFeeder {
   bool ReadInput(size_t i, Pass pass);
   bool ReadLines(LineReader* reader, const std::string& name, Pass pass,
                  bool transform);
-  bool ReadMapped(MappedFile* map, const std::string& name, Pass pass);
   std::string_view Transform(std::string_view raw);
   std::string_view Limit(std::string_view line);
   void Accept(std::string_view line, Pass pass);
@@ -327,12 +321,6 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
       perf_script_ = name;
     }
   }
-  FilePosition at;
-  if (!is_stdin && in->source->InFile(&at)) {
-    if (auto map = MappedFile::Map(at.fd, at.offset, kMinMapped, name)) {
-      return ReadMapped(map.get(), name, pass);
-    }
-  }
   auto reader = std::make_unique<LineReader>(
       in->source.get(), config_.limits.LineLimit(kMaxLine));
   if (is_stdin && pass == Pass::kStream && !config_.graph.flamechart &&
@@ -351,27 +339,6 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
     stdin_reader_ = std::move(reader);
   }
   return ok;
-}
-
-// A file read in place (mapped): windows of whole lines, the pages behind
-// given back; what follows a line longer than a window, and what the file
-// gained since it was mapped, read. On the fold of the 200 MiB C++-service
-// transcript (57 MB) read(2)'s copies were a fifth of flamesvg's time.
-bool LineFeeder::ReadMapped(MappedFile* map, const std::string& name,
-                            Pass pass) {
-  const size_t limit = config_.limits.LineLimit(kMaxLine);
-  size_t pos = 0;
-  bool ok = true;
-  ForEachLineWindow(map, kWindow, &pos, [&](std::string_view text) {
-    LineReader reader(text, limit);
-    ok = ReadLines(&reader, name, pass, true);
-    return ok && !(pass == Pass::kStream && disorder_);
-  });
-  if (!ok) return false;
-  if (pass == Pass::kStream && disorder_) return true;
-  MappedFileSource rest(map, pos);
-  LineReader reader(&rest, limit);
-  return ReadLines(&reader, name, pass, true);
 }
 
 bool LineFeeder::RewindStdin() {
