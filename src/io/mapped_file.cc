@@ -163,24 +163,11 @@ void ForEachLineWindow(MappedFile* map, size_t window, size_t* pos,
 
 bool MappedFileSource::Read(char* buf, size_t cap, size_t* got,
                             std::string* err) {
-  const std::string_view mapped = file_->bytes();
-  if (pos_ < mapped.size()) {
-    *got = std::min(cap, mapped.size() - pos_);
-    std::memcpy(buf, mapped.data() + pos_, *got);
-    pos_ += *got;
-    if (pos_ - released_ >= kReleaseStep) {
-      file_->Release(pos_);
-      released_ = pos_;
-    }
-    return true;
-  }
   for (;;) {
-    const int64_t at = file_->end_offset() +
-                       static_cast<int64_t>(pos_ - mapped.size());
-    ssize_t n = pread(file_->fd(), buf, cap, at);
+    ssize_t n = pread(fd_, buf, cap, offset_);
     if (n >= 0) {
       *got = static_cast<size_t>(n);
-      pos_ += *got;
+      offset_ += n;
       return true;
     }
     if (errno == EINTR) continue;

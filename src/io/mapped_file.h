@@ -78,20 +78,24 @@ class MappedFile {
 void ForEachLineWindow(MappedFile* map, size_t window, size_t* pos,
                        const std::function<bool(std::string_view)>& lines);
 
-/// Reads a mapped file on from `from` (copying, as read(2) would) and gives
-/// back the pages behind; past the mapping, what the file gained since it
-/// was mapped, read from its descriptor (pread: the descriptor's offset is
-/// left alone).
+/// Reads a mapped file's bytes on from bytes()[`from`], and then what the
+/// file gained since it was mapped, with pread from its descriptor rather
+/// than through the mapping: a rest of the input read as a stream (the
+/// last piece, or a hostile one with no line or sample boundary for
+/// megabytes) then costs the memory of reading it, not of mapping it, even
+/// under a sanitizer that shadows every mapped page read. The descriptor's
+/// offset is left alone.
 class MappedFileSource : public ByteSource {
  public:
-  MappedFileSource(MappedFile* file, size_t from) : file_(file), pos_(from) {}
+  MappedFileSource(const MappedFile* file, size_t from)
+      : fd_(file->fd()),
+        offset_(file->end_offset() -
+                static_cast<int64_t>(file->bytes().size() - from)) {}
   bool Read(char* buf, size_t cap, size_t* got, std::string* err) override;
 
  private:
-  static constexpr size_t kReleaseStep = 8u << 20;
-  MappedFile* file_;
-  size_t pos_;                // in file_->bytes(), then past them
-  size_t released_ = 0;
+  int fd_;
+  int64_t offset_;  // of the next byte, in the file
 };
 
 }  // namespace flamefold
