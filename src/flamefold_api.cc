@@ -146,8 +146,25 @@ bool BufferNamesUnique(const std::vector<Input>& inputs, std::string* err) {
   return true;
 }
 
-// Opens the buffers among `inputs` by their names, anything else as a file.
-// `inputs` must outlive the opener.
+// A source that is only read, never mapped (it does not say where its
+// bytes lie in a file). The tools map large files (io/mapped_file.h), with
+// a SIGBUS handler that ends the process if one is truncated meanwhile; a
+// library must not install signal handlers in its host's process, nor
+// kill it where read(2) would only come up short: the API reads.
+class ReadOnly : public ByteSource {
+ public:
+  explicit ReadOnly(std::unique_ptr<ByteSource> source)
+      : source_(std::move(source)) {}
+  bool Read(char* buf, size_t cap, size_t* got, std::string* err) override {
+    return source_->Read(buf, cap, got, err);
+  }
+
+ private:
+  std::unique_ptr<ByteSource> source_;
+};
+
+// Opens the buffers among `inputs` by their names, anything else as a file
+// (read, not mapped). `inputs` must outlive the opener.
 InputOpener OpenerFor(const std::vector<Input>& inputs) {
   return [&inputs](const std::string& name, flamefold::Input* in,
                    std::string* err) {
@@ -157,7 +174,9 @@ InputOpener OpenerFor(const std::vector<Input>& inputs) {
                           in, err);
       }
     }
-    return OpenInput(name, in, err);
+    if (!OpenInput(name, in, err)) return false;
+    in->source = std::make_unique<ReadOnly>(std::move(in->source));
+    return true;
   };
 }
 

@@ -6,6 +6,9 @@
 // expectations).
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -291,4 +294,28 @@ TEST_CASE("Fold: separate calls on separate threads at once") {
   }
   for (std::thread& t : threads) t.join();
   for (const std::string& out : got) CHECK(out == want);
+}
+
+// The tools read large files in place, with a SIGBUS handler for one
+// truncated meanwhile; the library reads them (a truncated file is then a
+// short read, not the end of its host process) and installs no handler.
+TEST_CASE("Fold: a large file is read, and no signal handler is installed") {
+  const std::string one = ReadFile(Data("perf-script/cxx-fp.txt"));
+  std::string big;
+  while (big.size() < (3u << 20)) big += one + "\n";
+  char name[] = "/tmp/flamefold_api_bigXXXXXX";
+  int fd = mkstemp(name);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, big.data(), big.size()) == static_cast<ssize_t>(big.size()));
+  close(fd);
+  const std::string from_file = Fold({api::Input::File(name)});
+  const std::string from_buffer = Fold({api::Input::Buffer("big", big)});
+  unlink(name);
+  CHECK(!from_file.empty());
+  CHECK(from_file == from_buffer);
+  struct sigaction now;
+  REQUIRE(sigaction(SIGBUS, nullptr, &now) == 0);
+  CHECK((now.sa_flags & SA_SIGINFO) == 0);
+  CHECK(reinterpret_cast<uintptr_t>(now.sa_handler) ==
+        reinterpret_cast<uintptr_t>(SIG_DFL));
 }
