@@ -92,8 +92,8 @@ class FdSink : public OutputSink {
   /// Full buffers written by the thread before it goes: small outputs
   /// never start one.
   static constexpr int kSyncBuffers = 2;
-  /// Writes all of `s` unless the descriptor failed; the first error is
-  /// kept in `*why` and `*pipe`.
+  /// Writes all of `s`; false on an error, which is said in `*why` and
+  /// `*pipe` (EPIPE).
   bool WriteAll(std::string_view s, std::string* why, bool* pipe) const;
   void WriterLoop();
 

@@ -423,6 +423,13 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   auto parse_here = [&](Chunk* chunk) {
     ParseChunk(workers[0].get(), chunk, &pool, file, config_.max_line, index);
   };
+  // Every chunk handed out parsed (this thread helps), the workers gone.
+  auto finish_chunks = [&] {
+    chunks.Close();
+    while (std::optional<Chunk> chunk = chunks.TryPop()) parse_here(&*chunk);
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+  };
   // The mapped file's bookkeeping, when it is mapped.
   std::unique_ptr<MappedChunks> mapped;
   std::unique_ptr<LineBases> bases;
@@ -517,10 +524,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     }
     // The rest after the chunks, and what the file gained since it was
     // mapped, come after every chunk's lines.
-    chunks.Close();
-    while (std::optional<Chunk> chunk = chunks.TryPop()) parse_here(&*chunk);
-    for (std::thread& t : threads) t.join();
-    threads.clear();
+    finish_chunks();
     if (bases) lines = bases->Total(mapped_chunks);
     if (ok) {
       MappedFileSource rest(map.get(), pos);
@@ -566,9 +570,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     }
     if (ok && buf.size() > 0) ok = feed_sequential(buf.view());
   }
-  chunks.Close();
-  while (std::optional<Chunk> chunk = chunks.TryPop()) parse_here(&*chunk);
-  for (std::thread& t : threads) t.join();
+  finish_chunks();
   // A read error comes after all the text read before it.
   uint64_t error_at = ok ? UINT64_MAX : sequential_error_at;
   for (auto& w : workers) {

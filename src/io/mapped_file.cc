@@ -108,12 +108,11 @@ std::unique_ptr<MappedFile> MappedFile::Map(int fd, int64_t offset,
   f->data_ = f->map_ + (offset - start);
   f->size_ = static_cast<size_t>(st.st_size - offset);
   f->end_offset_ = st.st_size;
-  f->shrank_message_ = std::make_unique<std::string>(
-      std::string(program_invocation_short_name) + ": error: " + name +
-      ": the file shrank while it was read\n");
+  f->shrank_message_ = std::string(program_invocation_short_name) +
+                       ": error: " + name +
+                       ": the file shrank while it was read\n";
   const auto begin = reinterpret_cast<uintptr_t>(f->map_);
-  f->guard_slot_ = ClaimGuard(begin, begin + map_size,
-                              f->shrank_message_.get());
+  f->guard_slot_ = ClaimGuard(begin, begin + map_size, &f->shrank_message_);
   if (f->guard_slot_ < 0) return nullptr;  // the destructor unmaps
   madvise(f->map_, map_size, MADV_SEQUENTIAL);
   return f;

@@ -66,7 +66,7 @@ class MappedFile {
   size_t prefetched_ = 0;   // of the mapping, from map_
   size_t released_ = 0;     // of the mapping, from map_
   int guard_slot_ = -1;
-  std::unique_ptr<std::string> shrank_message_;
+  std::string shrank_message_;  // the SIGBUS handler reads its bytes
 };
 
 /// Calls `lines` with the mapped bytes from `*pos` on, in pieces of whole

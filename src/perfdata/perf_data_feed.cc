@@ -29,11 +29,11 @@ constexpr size_t kQueuedChunks = 4;
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
-                  std::string* err, const std::string& map_path) {
+                  std::string* err) {
   const PerfScriptOptions& po = parser->options();
   if (!po.srcline && !po.inliner) {
     return ReplayIntoParser(name, src, options, parser, input_index, stats,
-                            err, map_path);
+                            err);
   }
   // --srcline reads the line after each frame (and a frame line when a
   // frame has no source line), --inline each frame's address: those read
@@ -66,8 +66,7 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
   text.exact = false;
   text.srcline = po.srcline;
   text.pid_tid = PidTidWanted(po);
-  bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text,
-                                 map_path);
+  bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text);
   queue.Close();
   parsing.join();
   if (!why.empty()) {

@@ -753,10 +753,9 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
                     PerfDataStats* stats, std::string* err,
-                    PerfDataText text, const std::string& map_path) {
+                    PerfDataText text) {
   ChunkSink take = [&](std::string* chunk) { return emit(*chunk); };
-  return RenderPerfDataChunks(name, src, options, take, stats, err, text,
-                              map_path);
+  return RenderPerfDataChunks(name, src, options, take, stats, err, text);
 }
 
 // Replays the perf.data in `src`, its samples' text going through `take`
@@ -764,15 +763,14 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
 static bool Replay(const std::string& name, ByteSource* src,
                    const SymbolOptions& options, const ChunkSink& take,
                    PerfScriptParser* lines, PerfDataStats* stats,
-                   std::string* err, PerfDataText text,
-                   const std::string& map_path) {
+                   std::string* err, PerfDataText text) {
   // A regular file is mapped; one that shrinks under the mapping ends with
   // a message, not a SIGBUS. Its pages come as they are read (asking for
   // all at once, MAP_POPULATE, held the replay's start back: the DWARF
   // bench's 124 MB recording took 91.1 ms that way, 86.5 ms this way).
   std::unique_ptr<MappedFile> mapped;
   FilePosition at;
-  if (!map_path.empty() && src->InFile(&at)) {
+  if (src->InFile(&at)) {
     mapped = MappedFile::Map(at.fd, at.offset, 1, name);
   }
   PerfDataReader reader = mapped ? PerfDataReader(name, mapped->bytes())
@@ -805,9 +803,8 @@ static bool Replay(const std::string& name, ByteSource* src,
 bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
                           const SymbolOptions& options, const ChunkSink& take,
                           PerfDataStats* stats, std::string* err,
-                          PerfDataText text, const std::string& map_path) {
-  return Replay(name, src, options, take, nullptr, stats, err, text,
-                map_path);
+                          PerfDataText text) {
+  return Replay(name, src, options, take, nullptr, stats, err, text);
 }
 
 bool PidTidWanted(const PerfScriptOptions& options) {
@@ -817,13 +814,13 @@ bool PidTidWanted(const PerfScriptOptions& options) {
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, const std::string& map_path) {
+                      std::string* err) {
   ChunkSink none = [](std::string*) { return true; };  // nothing is emitted
   PerfDataText text;
   text.exact = false;
   text.pid_tid = PidTidWanted(parser->options());
   parser->StartLines(name, input_index);
-  return Replay(name, src, options, none, parser, stats, err, text, map_path);
+  return Replay(name, src, options, none, parser, stats, err, text);
 }
 
 void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,

@@ -98,13 +98,13 @@ struct PerfDataText {
 /// Writes the perf script text of every sample of the perf.data in `src`
 /// through `emit`, in pieces that end at sample boundaries. False with
 /// `*err` on corrupt input or when `emit` returns false.
-/// When `map_path` names a regular file holding the same bytes as `src`
-/// (an uncompressed file input), it is mapped instead of read.
+/// When `src` reads a regular file as it is (ByteSource::InFile: an
+/// uncompressed file input), the file is mapped instead of read.
 bool RenderPerfData(const std::string& name, ByteSource* src,
                     const SymbolOptions& options,
                     const std::function<bool(std::string_view)>& emit,
                     PerfDataStats* stats, std::string* err,
-                    PerfDataText text = {}, const std::string& map_path = "");
+                    PerfDataText text = {});
 
 /// Receives a chunk of text. It may keep the chunk's buffer, swapping in
 /// another (whose content is then dropped), so that chunks move between
@@ -115,8 +115,7 @@ using ChunkSink = std::function<bool(std::string* chunk)>;
 bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
                           const SymbolOptions& options, const ChunkSink& take,
                           PerfDataStats* stats, std::string* err,
-                          PerfDataText text = {},
-                          const std::string& map_path = "");
+                          PerfDataText text = {});
 
 /// Whether samples should say "comm PID/TID" to a parser with `options`:
 /// perf script's default fields give the Perl script no PID ("comm-?");
@@ -130,7 +129,7 @@ bool PidTidWanted(const PerfScriptOptions& options);
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, const std::string& map_path = "");
+                      std::string* err);
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input). A parser reading
@@ -139,7 +138,7 @@ bool ReplayIntoParser(const std::string& name, ByteSource* src,
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
-                  std::string* err, const std::string& map_path = "");
+                  std::string* err);
 
 /// Warns, once each, about what folding the perf.data `file` lost or
 /// lacked (symbols, --call-graph dwarf stacks, a cut-short file): every

@@ -12,7 +12,8 @@ PerfDataFolder::PerfDataFolder(const SymbolOptions& symbols,
     : symbols_(symbols), archive_(std::move(archive)),
       print_stats_(print_stats), diag_(diag) {}
 
-// An uncompressed file (not a pipe, not a buffer) is mapped rather than read.
+// A regular file read as it is (not compressed, not a pipe, not a buffer)
+// is mapped rather than read: the replay asks the source (ByteSource::InFile).
 bool PerfDataFolder::Fold(const std::string& file, uint64_t index, Input* in,
                           PerfScriptParser* parser, std::string* err) {
   recordings_.emplace_back(file, PerfDataStats());
@@ -22,10 +23,8 @@ bool PerfDataFolder::Fold(const std::string& file, uint64_t index, Input* in,
     return false;
   }
   PerfDataStats& stats = recordings_.back().second;
-  std::string map_path =
-      in->file && in->compression == Compression::kNone ? file : "";
   bool ok = FoldPerfData(file, in->source.get(), symbols, parser, index,
-                         &stats, err, map_path);
+                         &stats, err);
   WarnAboutPerfData(file, stats, diag_);
   if (print_stats_) PrintStats(file, stats);
   return ok;
