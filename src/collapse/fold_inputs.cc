@@ -37,9 +37,14 @@ constexpr size_t kMaxUncut = 4u << 20;
 constexpr size_t kMinMapped = 1u << 20;
 // How far ahead of the chunk being cut a mapped file's pages are asked
 // for, and every how many bytes those already parsed are given back: the
-// memory held stays a few of these whatever the file's size.
+// memory held stays a few of these whatever the file's size. Each release
+// with --jobs N makes the kernel stop the other threads' cores to flush
+// their TLBs (an IPI, dear in a VM): on the C++-service transcript, 100
+// releases of 2 MiB took a tenth of the reading thread's time, and
+// releasing every 8 MiB made the fold 6 ms (5%) faster for 6 MiB more
+// peak RSS.
 constexpr size_t kMapAhead = 2u << 20;
-constexpr size_t kReleaseStep = 2u << 20;
+constexpr size_t kReleaseStep = 8u << 20;
 // With one thread, a mapped file is fed in windows of whole lines of about
 // this size.
 constexpr size_t kWindow = 2u << 20;

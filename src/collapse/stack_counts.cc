@@ -476,17 +476,11 @@ void StackCounts::VisitSorted(std::span<StackCounts* const> tables,
   const SortItem* item;
   uint32_t level;
   while (merged.Next(&run, &item, &level)) {
+    // The names are not asked for ahead: walking the ids of the stack 4
+    // places ahead to prefetch them took a tenth of the sweep (the lines of
+    // the C++-service transcript: 22.6 -> 20.1 ms without), and gained
+    // nothing even with 390,000 names (66 ms either way).
     merged.PrefetchAhead();
-    // The names of the frames the stack 4 places ahead adds to its line:
-    // its ids were asked for 4 steps ago, the names are read at random.
-    for (size_t r = 0; r < tables.size(); ++r) {
-      uint32_t from;
-      if (const SortItem* next = merged.Ahead(r, 4, &from)) {
-        for (size_t k = from; k < next->length; ++k) {
-          __builtin_prefetch(names.Get(merged.Id(r, *next, k)).data());
-        }
-      }
-    }
     const SortItem& s = *item;
     const Entry& e = merged.EntryOf(run, s);
     if (s.length == 0) continue;  // the empty stack: no line
