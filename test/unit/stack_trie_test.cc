@@ -121,10 +121,13 @@ TEST_CASE("KeyRanks orders every key \"name\" and \"name;\" in byte order") {
   for (int round = 0; round < 300; ++round) {
     StringInterner names;
     std::vector<std::string> keys;
-    size_t count = 1 + rng() % 40;
+    // Odd rounds: up to 400 names of up to 11 bytes, which the multikey
+    // sort partitions over many levels (it takes 13 or more).
+    const bool many = round % 2 == 1;
+    size_t count = 1 + rng() % (many ? 400 : 40);
     for (size_t i = 0; i < count; ++i) {
       std::string name;
-      for (size_t len = rng() % 5; len > 0; --len) {
+      for (size_t len = rng() % (many ? 12 : 5); len > 0; --len) {
         name += alphabet[rng() % alphabet.size()];
       }
       names.Intern(name);
