@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -77,4 +78,39 @@ TEST_CASE("BoundedQueue hands every item across threads exactly once") {
   for (int n : seen) once += n == 1;
   CHECK(once == kItems);
   CHECK(sum == long{kItems} * (kItems - 1) / 2);
+}
+
+// A thread that is to wait spins a while before it sleeps (SpinWhile): a
+// wait far longer than the spin must still end when the item, the room or
+// the close comes, whether the spin or the sleep sees it.
+TEST_CASE("BoundedQueue waits past its spin for an item, for room and for Close") {
+  using namespace std::chrono_literals;
+  for (auto delay : {0ms, 1ms, 20ms}) {
+    CAPTURE(delay.count());
+    BoundedQueue<int> q(1);
+    std::optional<int> got;
+    std::thread consumer([&] { got = q.Pop(); });
+    std::this_thread::sleep_for(delay);
+    int a = 5;
+    CHECK(q.Push(&a));
+    consumer.join();
+    CHECK(got == 5);
+
+    int b = 6, c = 7;
+    CHECK(q.Push(&b));  // full now
+    std::atomic<bool> pushed{false};
+    std::thread producer([&] { pushed = q.Push(&c); });
+    std::this_thread::sleep_for(delay);
+    CHECK(q.Pop() == 6);
+    producer.join();
+    CHECK(pushed);
+    CHECK(q.Pop() == 7);
+
+    std::optional<int> after_close = 1;
+    std::thread closed([&] { after_close = q.Pop(); });
+    std::this_thread::sleep_for(delay);
+    q.Close();
+    closed.join();
+    CHECK_FALSE(after_close.has_value());
+  }
 }
