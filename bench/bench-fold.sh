@@ -10,7 +10,7 @@
 # by run with flamefold by default.
 #
 # Environment: BUILD_DIR (default: build next to bench/), FLAMEGRAPH_DIR, SEED (default 1),
-# SHAPE (gen-perf-script.py's --shape: mixed, the default, or cxx-service),
+# SHAPE (gen-perf-script.py's --shape: mixed, the default, cxx-service or distinct-names),
 # RUNS (flamefold runs per figure, default 5: the median is reported), SKIP_PERL=1 to leave the
 # Perl script out (it takes minutes).
 # Exit status: 0 when all outputs agree, 1 otherwise.

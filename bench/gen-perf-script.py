@@ -23,7 +23,13 @@ return types (which stackcollapse-perf.pl cuts), `[clone .isra.0]` suffixes and 
 stacks 10 to 40 frames deep, a third of them ending in the kernel, drawn evenly from 250,000, so
 that a 200 MB transcript folds to about 90,000 distinct stacks: the shape issue #18 measured.
 
-Usage: gen-perf-script.py --size-mb 200 [--shape mixed|cxx-service] [--stacks 100000]
+`--shape distinct-names` writes the hardest shape for a cache of lines: one process whose
+stacks are 3 shared root frames and 10 to 30 frames drawn at random from 400,000 distinct
+functions, 150,000 such stacks drawn evenly, so that nearly every sample is a stack of its own
+and a 200 MB transcript holds about 390,000 distinct names, each line seen a few times only.
+
+Usage: gen-perf-script.py --size-mb 200 [--shape mixed|cxx-service|distinct-names]
+                          [--stacks 100000]
                           [--seed 1] [-o FILE]
 """
 
@@ -275,18 +281,54 @@ def Depth(rng):
     return min(60, 5 + int(rng.expovariate(1 / 14.0)))
 
 
+def WriteDistinctNames(args, rng):
+    binary = b"/srv/app/bin/app"
+    pool = [Function(b"ns%d::Class%d::method_%d_with_a_longer_name" % (
+                         rng.randrange(1000), rng.randrange(100000), i),
+                     binary, 0x55d4c1e00000 + 0x40 * i) for i in range(400000)]
+    roots = pool[:50]
+    stacks = []
+    for _ in range(args.stacks):
+        path = [rng.choice(roots) for _ in range(3)]
+        path += [rng.choice(pool) for _ in range(rng.randint(10, 30))]
+        stacks.append(b"".join(Render(f, 0x1f) for f in reversed(path)))
+    out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
+    limit = int(args.size_mb * 1024 * 1024)
+    written = 0
+    t = 3012.000000
+    chunk = []
+    while written < limit:
+        t += rng.random() * 0.0004
+        sample = b"app %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s\n" % (
+            9100, 9100 + rng.randrange(16), rng.randrange(8), t, rng.randint(100000, 3000000),
+            rng.choice(stacks))
+        chunk.append(sample)
+        written += len(sample)
+        if len(chunk) >= 2000:
+            out.write(b"".join(chunk))
+            chunk = []
+    out.write(b"".join(chunk))
+    out.flush()
+    if out is not sys.stdout.buffer:
+        out.close()
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size-mb", type=float, default=200)
     ap.add_argument("--stacks", type=int, default=None,
                     help="distinct stacks to draw samples from (100,000; cxx-service: 250,000)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shape", choices=["mixed", "cxx-service"], default="mixed")
+    ap.add_argument("--shape", choices=["mixed", "cxx-service", "distinct-names"],
+                    default="mixed")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     if args.stacks is None:
-        args.stacks = 250000 if args.shape == "cxx-service" else 100000
+        args.stacks = {"cxx-service": 250000, "distinct-names": 150000}.get(args.shape, 100000)
+    if args.shape == "distinct-names":
+        return WriteDistinctNames(args, rng)
 
     syscall, irq, idle, worker = BuildKernel(rng)
     service = args.shape == "cxx-service"
