@@ -292,21 +292,33 @@ def WriteDistinctNames(args, rng):
         path = [rng.choice(roots) for _ in range(3)]
         path += [rng.choice(pool) for _ in range(rng.randint(10, 30))]
         stacks.append(b"".join(Render(f, 0x1f) for f in reversed(path)))
+    t = 3012.000000
+
+    def Sample():
+        nonlocal t
+        t += rng.random() * 0.0004
+        return b"app %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s\n" % (
+            9100, 9100 + rng.randrange(16), rng.randrange(8), t, rng.randint(100000, 3000000),
+            rng.choice(stacks))
+    return WriteSamples(args, Sample)
+
+
+def WriteSamples(args, sample):
+    """Writes samples made by `sample()` to args.output until args.size_mb are written."""
     out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
     limit = int(args.size_mb * 1024 * 1024)
     written = 0
-    t = 3012.000000
     chunk = []
+    chunk_bytes = 0
     while written < limit:
-        t += rng.random() * 0.0004
-        sample = b"app %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s\n" % (
-            9100, 9100 + rng.randrange(16), rng.randrange(8), t, rng.randint(100000, 3000000),
-            rng.choice(stacks))
-        chunk.append(sample)
-        written += len(sample)
-        if len(chunk) >= 2000:
+        s = sample()
+        chunk.append(s)
+        chunk_bytes += len(s)
+        written += len(s)
+        if chunk_bytes > 1 << 20:
             out.write(b"".join(chunk))
             chunk = []
+            chunk_bytes = 0
     out.write(b"".join(chunk))
     out.flush()
     if out is not sys.stdout.buffer:
@@ -378,13 +390,10 @@ def main():
         total += (k + 50) ** -0.6
         cumulative.append(total)
 
-    out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
-    limit = int(args.size_mb * 1024 * 1024)
-    written = 0
     t = 3012.000000
-    chunk = []
-    chunk_bytes = 0
-    while written < limit:
+
+    def Sample():
+        nonlocal t
         if service:  # services spread their time thin: most samples are a stack of their own
             k = rng.randrange(len(stacks))
         else:
@@ -394,20 +403,9 @@ def main():
         tid = pid + rng.randrange(threads) if pid else 0
         t += rng.random() * 0.0004
         period = rng.randint(100000, 3000000)
-        sample = b"%s %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s%s\n" % (
+        return b"%s %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s%s\n" % (
             comm, pid, tid, rng.randrange(8), t, period, Render(leaf, rng.randrange(0x400)), body)
-        chunk.append(sample)
-        chunk_bytes += len(sample)
-        written += len(sample)
-        if chunk_bytes > 1 << 20:
-            out.write(b"".join(chunk))
-            chunk = []
-            chunk_bytes = 0
-    out.write(b"".join(chunk))
-    out.flush()
-    if out is not sys.stdout.buffer:
-        out.close()
-    return 0
+    return WriteSamples(args, Sample)
 
 
 if __name__ == "__main__":

@@ -82,6 +82,7 @@ class BoundedQueue {
   // notify with no sleeper is a no-op.
   template <typename Waiting>
   static void SpinWhile(const Waiting& waiting) {
+    if (!waiting()) return;  // the usual case: no clock read
     using Clock = std::chrono::steady_clock;
     const Clock::time_point until = Clock::now() + std::chrono::microseconds(50);
     for (int i = 1; waiting(); ++i) {

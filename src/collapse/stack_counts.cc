@@ -258,7 +258,8 @@ void StackCounts::SortForMove(const std::vector<uint32_t>& rank) {
   // frames they share and both go on from), for the node count and the
   // build.
   shared_.assign(sorted_.size(), 0);
-  BigVector<uint32_t> keys(sorted_.size());
+  BigArray<uint32_t> keys;  // written before read: not zeroed
+  keys.resize_for_overwrite(sorted_.size());
   MultikeySort(StackOrder(&rank), sorted_.data(), shared_.data(), keys.data(),
                sorted_.size(), 0, 2 * std::bit_width(sorted_.size()) + 16,
                /*have_keys=*/false);

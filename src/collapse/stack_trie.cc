@@ -169,7 +169,8 @@ std::vector<uint32_t> StackTrie::KeyRanks(const StringInterner& names) {
   for (SymbolId id = 0; id < names.size(); ++id) {
     sorted.push_back({names.Get(id), id});
   }
-  SortNames(sorted.data(), sorted.size(), 0, 2 * std::bit_width(sorted.size()) + 16);
+  SortNames(sorted.data(), sorted.size(), 0,
+            2 * std::bit_width(sorted.size()) + 16);
   std::vector<uint32_t> rank(2 * sorted.size());
   std::vector<const Named*> open;
   uint32_t next = 0;
