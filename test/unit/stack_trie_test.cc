@@ -113,22 +113,28 @@ TEST_CASE("walk order is the sorted lines, in id order or not") {
 
 // KeyRanks against its definition: the keys "name" and "name;" of every
 // name in byte order, as whole strings compare. Names are drawn from bytes
-// around ';' (':' below it, '<' above it, bytes above 0x7f) so that prefixes
-// nest and both sides of ';' follow them; "" and one-byte names included.
+// around ';' (':' below it, '<' above it, bytes above 0x7f, and the zero
+// byte, which the sort's chunks pad with) so that prefixes nest and both
+// sides of ';' follow them; "" and one-byte names included.
 TEST_CASE("KeyRanks orders every key \"name\" and \"name;\" in byte order") {
   std::mt19937 rng(17);
-  const std::string alphabet("a:<\xff" " 0", 6);
+  const std::string alphabet("a:<\xff" " 0\0", 7);
   for (int round = 0; round < 300; ++round) {
     StringInterner names;
     std::vector<std::string> keys;
-    // Odd rounds: up to 400 names of up to 11 bytes, which the multikey
-    // sort partitions over many levels (it takes 13 or more).
-    const bool many = round % 2 == 1;
-    size_t count = 1 + rng() % (many ? 400 : 40);
+    // One round in three: up to 400 names of up to 11 bytes, sorted over
+    // two levels of 8 bytes. Another: up to 200 names of up to 60 bytes
+    // from three letters, half of them starting alike, which the sort
+    // takes 8 bytes at a time over up to 8 levels, reading the text anew
+    // every other level.
+    const int kind = round % 3;
+    const size_t most_names[] = {40, 400, 200}, most_bytes[] = {5, 12, 61};
+    size_t count = 1 + rng() % most_names[kind];
     for (size_t i = 0; i < count; ++i) {
-      std::string name;
-      for (size_t len = rng() % (many ? 12 : 5); len > 0; --len) {
-        name += alphabet[rng() % alphabet.size()];
+      std::string name = kind == 2 && rng() % 2 ? "std::__cxx11::basic_" : "";
+      for (size_t len = rng() % most_bytes[kind]; len > 0; --len) {
+        name += kind == 2 ? alphabet[rng() % 3 * 3]  // 'a', '\xff', '\0'
+                          : alphabet[rng() % alphabet.size()];
       }
       names.Intern(name);
     }
