@@ -994,8 +994,14 @@ PerfScriptParser::LineResult PerfScriptParser::ProcessFrame(
   return res;
 }
 
+// Perl's tr/;/:/ and s/["']//g. Names seldom hold those bytes: memchr looks
+// for them many bytes at a time, where a byte-by-byte pass over a long C++
+// name cost more than the rest of the name's tidying.
 void PerfScriptParser::TidyPiece(std::string* func, uint8_t* quirks) const {
-  std::replace(func->begin(), func->end(), ';', ':');
+  for (char* p = func->data(), *end = p + func->size();
+       (p = static_cast<char*>(std::memchr(p, ';', end - p))) != nullptr;) {
+    *p++ = ':';
+  }
   if (!LooksLikeGoMethod(*func)) {
     size_t cut = options_.modern ? ModernCut(*func) : PerlCut(*func);
     if (cut != std::string::npos) {
@@ -1004,9 +1010,12 @@ void PerfScriptParser::TidyPiece(std::string* func, uint8_t* quirks) const {
       func->resize(cut);
     }
   }
-  func->erase(std::remove_if(func->begin(), func->end(),
-                             [](char c) { return c == '"' || c == '\''; }),
-              func->end());
+  if (std::memchr(func->data(), '"', func->size()) != nullptr ||
+      std::memchr(func->data(), '\'', func->size()) != nullptr) {
+    func->erase(std::remove_if(func->begin(), func->end(),
+                               [](char c) { return c == '"' || c == '\''; }),
+                func->end());
+  }
 }
 
 void PerfScriptParser::Annotate(std::string* func, size_t index,

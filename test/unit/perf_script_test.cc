@@ -57,6 +57,18 @@ TEST_CASE("C++ names: cut at the first paren, (-frames dropped") {
         "std::function<void (int)>::operator() 10\n");
 }
 
+// Perl's tr/;/:/ and s/["']//g on every frame name: ';' anywhere, runs of
+// them, quotes of both kinds anywhere, and a name with none.
+TEST_CASE("';' becomes ':' and quotes go, wherever they are in a name") {
+  CHECK(FoldPerfScript("prog 1234 [000] 1.000000: 1 cycles:\n"
+                       "\t    7f0000001000 a;b;c\"x'y+0x10 (/usr/lib/libq.so)\n"
+                       "\t    7f0000002000 quote\"d''+0x1 (/usr/lib/libq.so)\n"
+                       "\t    7f0000003000 plain;;+0x2 (/usr/lib/libq.so)\n"
+                       "\t    7f0000004000 it's+0x4 (/usr/lib/libq.so)\n"
+                       "\t    7f0000005000 main+0x3 (/usr/bin/prog)\n\n") ==
+        "prog;main;its;plain::;quoted;a:b:cxy 1\n");
+}
+
 TEST_CASE("white-space-only line merges samples; --modern ends the sample") {
   const char* in = "pp 1/2 1.0: 10 cycles:\n\tffff f (m)\n \n"
                    "pp 1/2 1.0: 5 cycles:\n\tffff g (m)\n\n";
