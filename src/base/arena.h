@@ -23,6 +23,9 @@ class Arena {
   Arena& operator=(Arena&& o) noexcept;
   /// Copies `s` into the arena and returns a view of the copy.
   std::string_view Store(std::string_view s);
+  /// Room for `n` bytes, for the caller to fill: a key made of parts is
+  /// copied in once, without a temporary string to join them first.
+  char* Allocate(size_t n);
   size_t bytes_used() const { return used_; }
 
  private:

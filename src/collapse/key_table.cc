@@ -1,16 +1,19 @@
 #include "collapse/key_table.h"
 
-#include <string>
+#include <cstring>
 
 namespace flamefold {
 
 uint32_t KeyTable::Add(const Key& key, uint64_t hash, Slot* slot) {
-  std::string joined;
-  joined.reserve(key.a.size() + key.b.size() + key.c.size());
-  joined.append(key.a).append(key.b).append(key.c);
+  char* data = arena_.Allocate(key.a.size() + key.b.size() + key.c.size());
+  char* at = data;
+  for (std::string_view part : {key.a, key.b, key.c}) {
+    if (!part.empty()) std::memcpy(at, part.data(), part.size());
+    at += part.size();
+  }
   const uint32_t id = static_cast<uint32_t>(slots_.size());
   *slot = {hash,
-           arena_.Store(joined).data(),
+           data,
            static_cast<uint32_t>(key.a.size()),
            static_cast<uint32_t>(key.b.size()),
            static_cast<uint32_t>(key.c.size()),
