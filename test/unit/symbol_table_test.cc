@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "symbols/symbol_table.h"
+#include "temp_file.h"
 
 namespace flamefold {
 namespace {
@@ -136,6 +137,36 @@ TEST_CASE("perf's tree and the sorted symbols find the same symbols") {
     }
   }
   CHECK(sorted_tables > 20);
+}
+
+
+// A JIT map as perf 6.1 reads it (strtoull's hex, each line's last byte
+// dropped): "0x" prefixes as the JDK writes them, white space and '+'
+// before a number, a last line without '\n' losing a byte of its name,
+// a NUL ending a name, and lines too short to hold a name passed over.
+// Each case was checked against perf script on a node recording whose map
+// was rewritten so.
+TEST_CASE("LoadPerfMap reads START and SIZE as perf's strtoull does") {
+  std::string map =
+      "1000 100 plain name\n"
+      "0x0000000000002000 0x0000000000000100 jdk form\n"
+      "  0X3000 +0x80 spaced\n"
+      "4000 10 ab\n"  // too short: len + 2 >= length
+      "5000 10 nul";
+  map += '\0';
+  map += "hidden\n6000 20 last line";
+  testing::TempFile file(map);
+  SymbolTable t;
+  std::string err;
+  REQUIRE(LoadPerfMap(file.path, &t, &err));
+  CHECK(NameAt(t, 0x10ff) == "plain name");
+  CHECK(NameAt(t, 0x2000) == "jdk form");
+  CHECK(NameAt(t, 0x20ff) == "jdk form");
+  CHECK(NameAt(t, 0x2100) == "-");
+  CHECK(NameAt(t, 0x307f) == "spaced");
+  CHECK(NameAt(t, 0x4000) == "-");
+  CHECK(NameAt(t, 0x5000) == "nul");
+  CHECK(NameAt(t, 0x6000) == "last lin");
 }
 
 }  // namespace
