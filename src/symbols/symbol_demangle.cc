@@ -1,7 +1,10 @@
 #include <cxxabi.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
 #include "symbols/symbol_demangle.h"
 
@@ -80,46 +83,148 @@ void Scan(std::string_view s, OnParen on_paren, OnSpace on_space) {
   }
 }
 
-// Legacy Rust names end in "::h" and 16 hex digits; their punctuation is
-// escaped ($LT$, $u20$, ..).
-bool IsLegacyRust(std::string_view s) {
-  if (s.size() < 19 || s.substr(s.size() - 19, 3) != "::h") return false;
-  for (char c : s.substr(s.size() - 16)) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
-}
+// Legacy Rust names ("_ZN" + length-prefixed identifiers + "17h" + 16 hex
+// digits + "E", maybe a ".suffix" after), printed as libiberty prints them
+// without its verbose flag, which is what perf script prints: it tries Rust
+// before C++ on every "_ZN" name. Returns false for a name that is not one
+// by libiberty's rules, which then goes to the C++ demangler.
+class RustLegacy {
+ public:
+  explicit RustLegacy(std::string_view s) : s_(s) {}
 
-std::string RustUnescape(std::string_view s) {
-  static constexpr std::pair<std::string_view, std::string_view> kEsc[] = {
-      {"$SP$", "@"}, {"$BP$", "*"}, {"$RF$", "&"}, {"$LT$", "<"},
-      {"$GT$", ">"}, {"$LP$", "("}, {"$RP$", ")"}, {"$C$", ","},
-      {"$u7e$", "~"}, {"$u20$", " "}, {"$u27$", "'"}, {"$u5b$", "["},
-      {"$u5d$", "]"}, {"$u7b$", "{"}, {"$u7d$", "}"}, {"$u3b$", ";"},
-      {"$u2b$", "+"}, {"$u22$", "\""}};
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    if (s[i] == '$') {
-      bool done = false;
-      for (const auto& [from, to] : kEsc) {
-        if (s.substr(i, from.size()) == from) {
-          out += to;
-          i += from.size();
-          done = true;
-          break;
-        }
+  bool Demangle(std::string* out) {
+    if (s_.substr(0, 3) != "_ZN") return false;
+    std::string_view body = s_.substr(3);
+    for (char c : body) {
+      if (!IsIdent(c) && c != '$' && c != '.' && c != ':' && c != '@') {
+        return false;
       }
-      if (done) continue;
     }
-    if (s.substr(i, 2) == "..") {
-      out += "::";
-      i += 2;
-      continue;
+    // The names end in 'E', perhaps followed by ".suffix": the last 'E'
+    // that ends the text or is followed by a '.'.
+    size_t n = body.size();
+    while (n > 0 && !(body[n - 1] == 'E' && (n == body.size() ||
+                                             body[n] == '.'))) {
+      --n;
     }
-    out += s[i++];
+    if (n == 0) return false;
+    body = body.substr(0, n - 1);
+    if (body.size() <= 19 || body.substr(body.size() - 19, 3) != "17h") {
+      return false;
+    }
+    std::vector<std::string_view> idents;
+    for (size_t at = 0; at < body.size();) {
+      std::string_view ident;
+      if (!NextIdent(body, &at, &ident)) return false;
+      idents.push_back(ident);
+    }
+    if (!IsHash(idents.back())) return false;
+    idents.pop_back();  // the hash is not printed
+    for (size_t i = 0; i < idents.size(); ++i) {
+      if (i > 0) *out += "::";
+      Print(idents[i], out);
+    }
+    return true;
   }
-  return out;
-}
+
+ private:
+  // A decimal length (no leading zero but "0" itself) and that many bytes.
+  static bool NextIdent(std::string_view body, size_t* at,
+                        std::string_view* ident) {
+    size_t i = *at;
+    if (i >= body.size() || body[i] < '0' || body[i] > '9') return false;
+    size_t len = body[i++] - '0';
+    if (len != 0) {
+      while (i < body.size() && body[i] >= '0' && body[i] <= '9') {
+        if (len > body.size()) return false;
+        len = len * 10 + (body[i++] - '0');
+      }
+    }
+    if (len == 0 || len > body.size() - i) return false;
+    *ident = body.substr(i, len);
+    *at = i + len;
+    return true;
+  }
+
+  static int LowerHex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  }
+
+  // "h" and 16 lower-case hex digits, at least 5 of them distinct: a path
+  // segment that only looks like a hash is kept.
+  static bool IsHash(std::string_view ident) {
+    if (ident.size() != 17 || ident[0] != 'h') return false;
+    unsigned seen = 0;
+    for (char c : ident.substr(1)) {
+      int d = LowerHex(c);
+      if (d < 0) return false;
+      seen |= 1u << d;
+    }
+    return std::popcount(seen) >= 5;
+  }
+
+  // "$LT$", "$u20$" and the like at the front of `e`: the byte, and in
+  // `*len` the escape's length; 0 when there is none.
+  static char Escape(std::string_view e, size_t* len) {
+    if (e.size() < 3 || e[0] != '$') return 0;
+    std::string_view in = e.substr(1);
+    char c = 0;
+    size_t n = 0;
+    if (in[0] == 'C') {
+      c = ',';
+      n = 1;
+    } else if (in.size() > 2) {
+      n = 2;
+      static constexpr std::pair<std::string_view, char> kTwo[] = {
+          {"SP", '@'}, {"BP", '*'}, {"RF", '&'}, {"LT", '<'},
+          {"GT", '>'}, {"LP", '('}, {"RP", ')'}};
+      for (const auto& [code, byte] : kTwo) {
+        if (in.substr(0, 2) == code) c = byte;
+      }
+      if (c == 0 && in[0] == 'u' && in.size() > 3) {
+        n = 3;
+        int hi = LowerHex(in[1]), lo = LowerHex(in[2]);
+        if (hi < 0 || lo < 0 || hi > 7) return 0;
+        c = static_cast<char>(hi << 4 | lo);
+        if (c < 0x20) return 0;
+      }
+    }
+    if (c == 0 || in.size() <= n || in[n] != '$') return 0;
+    *len = n + 2;
+    return c;
+  }
+
+  // An identifier's escapes undone: a leading '_' before an escape goes
+  // (the mangler adds it), ".." is "::", an unknown escape and what
+  // follows it are printed as they are.
+  static void Print(std::string_view ident, std::string* out) {
+    if (ident.size() >= 2 && ident[0] == '_' && ident[1] == '$') {
+      ident.remove_prefix(1);
+    }
+    while (!ident.empty()) {
+      size_t len = 1;
+      if (ident[0] == '$') {
+        char c = Escape(ident, &len);
+        if (c == 0) {
+          *out += ident;
+          return;
+        }
+        *out += c;
+      } else if (ident[0] == '.') {
+        len = ident.size() >= 2 && ident[1] == '.' ? 2 : 1;
+        *out += len == 2 ? "::" : ".";
+      } else {
+        len = std::min(ident.find_first_of("$."), ident.size());
+        *out += ident.substr(0, len);
+      }
+      ident.remove_prefix(len);
+    }
+  }
+
+  std::string_view s_;
+};
 
 // perf's demangler, not asked for parameters, never reads them, so it
 // names functions whose parameter types the full demangler rejects. The
@@ -416,6 +521,8 @@ std::string DemangleSymbol(std::string_view mangled) {
     return std::string(mangled);
   }
   if (mangled.substr(0, 2) != "_Z") return std::string(mangled);
+  std::string rust;
+  if (RustLegacy(mangled).Demangle(&rust)) return rust;
   // Clone suffixes (".cold", ".isra.0", ...) are not printed by perf.
   std::string base(mangled.substr(0, mangled.find('.')));
   int status = 0;
@@ -435,9 +542,6 @@ std::string DemangleSymbol(std::string_view mangled) {
         "TLS wrapper function for ", "reference temporary ",
         "hidden alias for "}) {
     if (full.rfind(special, 0) == 0) return full;
-  }
-  if (IsLegacyRust(full)) {
-    return RustUnescape(std::string_view(full).substr(0, full.size() - 19));
   }
   // A mangled name that is not a function ("_ZN3foo3barE", a variable or a
   // vtable) has no parameter list to strip.

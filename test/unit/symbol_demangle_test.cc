@@ -7,6 +7,37 @@
 namespace flamefold {
 namespace {
 
+// Legacy Rust names as perf 6.1 on Debian prints them (libiberty's Rust
+// demangler, tried before the C++ one): each expected name is what perf
+// script printed for a program whose functions were renamed to these
+// symbols, or for a program built by rustc. Identifiers holding '.'
+// ("vtable.shim", "std..rt"), a leading '_' before an escape, general
+// "$uXX$" escapes, a ".llvm." suffix, and a hash of fewer than 5 distinct
+// digits, which makes the name C++'s (hash kept).
+TEST_CASE("legacy Rust names are demangled as perf script prints them") {
+  CHECK(DemangleSymbol("_ZN44_$LT$$RF$T$u20$as$u20$core..fmt..Display$GT$3fmt17h70f58904dba41eccE") ==
+        "<&T as core::fmt::Display>::fmt");
+  CHECK(DemangleSymbol("_ZN48_$LT$$u5b$T$u5d$$u20$as$u20$core..fmt..Debug$GT$3fmt17hff9243a8f506b409E") ==
+        "<[T] as core::fmt::Debug>::fmt");
+  CHECK(DemangleSymbol("_ZN70_$LT$alloc..vec..Vec$LT$T$C$A$GT$$u20$as$u20$core..ops..drop..Drop$GT$4drop17ha4c123b1612dd272E") ==
+        "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop");
+  CHECK(DemangleSymbol("_ZN1a4b..c7d$u2b$e6f$BP$g6h$SP$i17h4d6608697a8d41beE") ==
+        "a::b::c::d+e::f*g::h@i");
+  CHECK(DemangleSymbol("_ZN4core3ops8function6FnOnce40call_once$u7b$$u7b$vtable.shim$u7d$$u7d$17hc255404e4fb44003E") ==
+        "core::ops::function::FnOnce::call_once{{vtable.shim}}");
+  CHECK(DemangleSymbol("_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$..$u7b$$u7b$closure$u7d$$u7d$$GT$17hd1371c17149d4395E") ==
+        "core::ptr::drop_in_place<std::rt::lang_start<()>::{{closure}}>");
+  CHECK(DemangleSymbol("_ZN3foo3Bar3baz28_$u7b$$u7b$closure$u7d$$u7d$28_$u7b$$u7b$closure$u7d$$u7d$17h729fae923d5a4fd1E") ==
+        "foo::Bar::baz::{{closure}}::{{closure}}");
+  CHECK(DemangleSymbol("_ZN4core3fmt5Write9write_fmt17h2aabfe228f219e9cE.llvm.12345") ==
+        "core::fmt::Write::write_fmt");
+  CHECK(DemangleSymbol("_ZN3foo3bar17h1111111111aaaaaaE") ==
+        "foo::bar::h1111111111aaaaaa");
+  // An escape it does not know is printed from there on as it stands.
+  CHECK(DemangleSymbol("_ZN3foo10a$XY$b$C$c17h0123456789abcdefE") ==
+        "foo::a$XY$b$C$c");
+}
+
 TEST_CASE("C++ names are demangled as perf script prints them") {
   CHECK(DemangleSymbol("main") == "main");
   CHECK(DemangleSymbol("_ZN2ns4leafEi") == "ns::leaf");
