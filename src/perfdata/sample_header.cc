@@ -83,8 +83,12 @@ void AppendSampleHeader(const PerfAttr& a, const PerfSample& s,
   }
   if (st & abi::kSampleCpu) AppendCpu(static_cast<int32_t>(s.cpu), out);
   if (st & abi::kSampleTime) AppendTime(s.time, out);
-  AppendNumber(s.period, 10, out);  // "%10" PRIu64 " "
-  *out += ' ';
+  // perf script's default fields for a tracepoint (uprobes and kprobes
+  // included) have no period.
+  if (a.type != abi::kTypeTracepoint) {
+    AppendNumber(s.period, 10, out);  // "%10" PRIu64 " "
+    *out += ' ';
+  }
   out->append(style.name_width - std::min(style.name_width, a.name.size()),
               ' ');
   *out += a.name;

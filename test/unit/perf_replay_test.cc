@@ -92,3 +92,26 @@ TEST_CASE("the sample header as perf script prints it") {
   AppendSampleHeader(a, s, "sh", style, &out);
   CHECK(out == "              sh    12/34    [003]  1234.567891:    1001001    cycles: ");
 }
+
+// A tracepoint's header has no period (perf script's default fields for
+// one). The replay writes the header as text where its fields would not
+// read back (a thread that exited, pid -1): perf script printed
+//   :-1    -1 [000]  2894.600804: sched:sched_switch: prev_comm=thr ...
+// which stackcollapse-perf.pl does not take for a header; with a period
+// written before the event, the sample had been folded.
+TEST_CASE("a tracepoint's sample header has no period") {
+  PerfAttr a;
+  a.type = PERF_TYPE_TRACEPOINT;
+  a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+                  PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
+  a.name = "sched:sched_switch";
+  PerfSample s;
+  s.pid = -1;
+  s.tid = -1;
+  s.cpu = 0;
+  s.time = 2894600804000;
+  s.period = 1;
+  std::string out;
+  AppendSampleHeader(a, s, ":-1", SampleHeaderStyle{}, &out);
+  CHECK(out == ":-1    -1 [000]  2894.600804: sched:sched_switch: [fields]");
+}
