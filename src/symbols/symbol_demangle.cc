@@ -529,6 +529,12 @@ std::string DemangleSymbol(std::string_view mangled) {
   std::unique_ptr<char, decltype(&std::free)> out(
       abi::__cxa_demangle(base.c_str(), nullptr, nullptr, &status),
       &std::free);
+  if ((status != 0 || !out) && base.size() < mangled.size()) {
+    // Not a clone suffix but a '.' inside an identifier (a legacy Rust
+    // name whose hash libiberty's Rust rules reject): the whole name.
+    out.reset(abi::__cxa_demangle(std::string(mangled).c_str(), nullptr,
+                                  nullptr, &status));
+  }
   if (status != 0 || !out) return NameOnly(base, mangled);
   std::string full = out.get();
   // Special names print the function they stand for in full, parameters

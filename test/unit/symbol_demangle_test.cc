@@ -36,6 +36,8 @@ TEST_CASE("legacy Rust names are demangled as perf script prints them") {
         "core::fmt::Write::write_fmt");
   CHECK(DemangleSymbol("_ZN3foo3bar17h1111111111aaaaaaE") ==
         "foo::bar::h1111111111aaaaaa");
+  CHECK(DemangleSymbol("_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$..$u7b$$u7b$closure$u7d$$u7d$$GT$17h1111111111111111E") ==
+        "core::ptr::drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$..$u7b$$u7b$closure$u7d$$u7d$$GT$::h1111111111111111");
   // An escape it does not know is printed from there on as it stands.
   CHECK(DemangleSymbol("_ZN3foo10a$XY$b$C$c17h0123456789abcdefE") ==
         "foo::a$XY$b$C$c");
