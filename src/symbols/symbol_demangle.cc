@@ -513,6 +513,116 @@ std::string StripFunctionType(std::string_view s) {
   return std::string(name);
 }
 
+// perf's last two demanglers, for a name neither C++ nor Rust: OCaml's
+// "caml" + upper-case letter names ("camlStdlib__List__map_270" ->
+// "Stdlib.List.map_270": "__" is '.', "$xx" a byte in hex), then Java's
+// signatures as JVMTI's jitdump names them, without the return type
+// ("Ljava/lang/String;hashCode()I" -> "java.lang.String.hashCode()").
+bool DemangleOcaml(std::string_view s, std::string* out) {
+  if (s.size() < 5 || s.substr(0, 4) != "caml" || s[4] < 'A' || s[4] > 'Z') {
+    return false;
+  }
+  auto hex = [](char c) {
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+  };
+  for (size_t i = 4; i < s.size();) {
+    if (s[i] == '_' && i + 1 < s.size() && s[i + 1] == '_') {
+      *out += '.';
+      i += 2;
+    } else if (s[i] == '$' && i + 2 < s.size() && hex(s[i + 1]) >= 0 &&
+               hex(s[i + 2]) >= 0) {
+      char c = static_cast<char>(hex(s[i + 1]) << 4 | hex(s[i + 2]));
+      if (c == '\0') break;  // perf's result is a C string
+      *out += c;
+      i += 3;
+    } else {
+      *out += s[i++];
+    }
+  }
+  return true;
+}
+
+// The signature up to its last ')', walked as perf walks it: "L...;" is a
+// class ('/' printed '.', and a '.' after it before a letter), "(...)" the
+// parameters (base types by their letters, "[" an array, ", " between
+// them). perf's buffer holds three bytes a byte of the name: what goes past
+// that is cut. False where perf's walk fails.
+bool DemangleJava(std::string_view s, std::string* out) {
+  const size_t close = s.rfind(')');
+  if (close == std::string_view::npos) return false;
+  enum Mode { kPrefix, kClass, kFunc, kType, kClassType } mode = kPrefix;
+  const size_t cap = 3 * s.size();
+  std::string r;
+  auto put = [&](std::string_view t) {
+    r += t.substr(0, cap - std::min(cap, r.size()));
+  };
+  int array = 0, args = 0;
+  auto arrays = [&] {
+    for (; array > 0; --array) put("[]");
+  };
+  for (size_t i = 0; i <= close && r.size() < cap; ++i) {
+    const char c = s[i];
+    switch (c) {
+      case 'L':
+        if (mode == kPrefix) {
+          mode = kClass;
+        } else if (mode == kType) {
+          if (args++ > 0) put(", ");
+          mode = kClassType;
+        } else {
+          put({&c, 1});
+        }
+        break;
+      case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S':
+      case 'Z': case 'V':
+        if (mode != kType) {
+          put({&c, 1});
+          break;
+        }
+        if (c != 'V' && args++ > 0) put(", ");
+        put(c == 'B' ? "byte" : c == 'C' ? "char" : c == 'D' ? "double"
+            : c == 'F' ? "float" : c == 'I' ? "int" : c == 'J' ? "long"
+            : c == 'S' ? "short" : c == 'Z' ? "boolean" : "void");
+        arrays();
+        break;
+      case '[':
+        if (mode != kType) return false;
+        ++array;
+        break;
+      case '(':
+        if (mode != kFunc) return false;
+        put("(");
+        mode = kType;
+        break;
+      case ')':
+        if (mode != kType) return false;
+        put(")");
+        args = 0;
+        break;
+      case ';':
+        if (mode != kClass && mode != kClassType) return false;
+        if (mode == kClass && i + 1 < s.size() &&
+            ((s[i + 1] >= 'a' && s[i + 1] <= 'z') ||
+             (s[i + 1] >= 'A' && s[i + 1] <= 'Z'))) {
+          put(".");
+        }
+        mode = mode == kClass ? kFunc : kType;
+        break;
+      case '/':
+        if (mode != kClass && mode != kClassType) return false;
+        put(".");
+        break;
+      default:
+        put({&c, 1});
+    }
+  }
+  *out = std::move(r);
+  return true;
+}
+
 std::string DemangleSymbol(std::string_view mangled) {
   if (mangled.substr(0, 2) == "_R") {
     std::string out;
@@ -520,7 +630,13 @@ std::string DemangleSymbol(std::string_view mangled) {
     if (RustV0(body).Demangle(&out)) return out;
     return std::string(mangled);
   }
-  if (mangled.substr(0, 2) != "_Z") return std::string(mangled);
+  if (mangled.substr(0, 2) != "_Z") {
+    std::string other;
+    if (DemangleOcaml(mangled, &other) || DemangleJava(mangled, &other)) {
+      return other;
+    }
+    return std::string(mangled);
+  }
   std::string rust;
   if (RustLegacy(mangled).Demangle(&rust)) return rust;
   // Clone suffixes (".cold", ".isra.0", ...) are not printed by perf.

@@ -43,22 +43,77 @@ TEST_CASE("legacy Rust names are demangled as perf script prints them") {
         "foo::a$XY$b$C$c");
 }
 
-// Cut and altered legacy names (lengths past the end, escapes cut short,
-// digits where letters were): any answer, read within the name (the
-// sanitizer runs of the suite check that), never a crash.
-TEST_CASE("cut and altered legacy Rust names are read within their bytes") {
-  const std::string base =
+// Cut and altered names (lengths past the end, escapes cut short, digits
+// where letters were, a signature's punctuation moved): any answer, read
+// within the name (the sanitizer runs of the suite check that), never a
+// crash.
+TEST_CASE("cut and altered Rust, OCaml and Java names are read within their bytes") {
+  const std::string bases[] = {
       "_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$.."
-      "$u7b$$u7b$closure$u7d$$u7d$$GT$17hd1371c17149d4395E.llvm.1";
+      "$u7b$$u7b$closure$u7d$$u7d$$GT$17hd1371c17149d4395E.llvm.1",
+      "camlStdlib__anon_fn$5bstdlib$2eml$3a334$2c0$2d$2d54$5d_1453",
+      "Lpkg/C;m([Ljava/lang/String;[[JZZZZZZZZZZZZZZ)V"};
   std::mt19937 rng(5);
-  const char alphabet[] = "0123456789$._EhuLTC7";
-  for (int i = 0; i < 4000; ++i) {
+  const char alphabet[] = "0123456789$._EhuLTC7;/()[ZJ";
+  for (int i = 0; i < 6000; ++i) {
+    const std::string& base = bases[i % 3];
     std::string name = base.substr(0, rng() % (base.size() + 1));
     for (int k = rng() % 4; k > 0 && !name.empty(); --k) {
       name[rng() % name.size()] = alphabet[rng() % (sizeof alphabet - 1)];
     }
     CHECK_NOTHROW(DemangleSymbol(name));
   }
+}
+
+// perf's OCaml and Java demanglers, tried on a name that is neither C++
+// nor Rust. Each expected name is what perf script printed for a program
+// whose functions were renamed to these symbols: Java signatures as JVMTI's
+// jitdump writes them (perf's own quirks included: an array's '[' before a
+// class type carried to the next base type, the output cut at three bytes
+// a byte of the name, a walk that fails leaving the name as it is).
+TEST_CASE("OCaml and Java names are demangled as perf script prints them") {
+  CHECK(DemangleSymbol("Lpkg/C;m([Ljava/lang/String;[[J)V") ==
+        "pkg.C.m(java.lang.String, long[][][])");
+  CHECK(DemangleSymbol("Lpkg/C;n(ZBCDFS)Z") ==
+        "pkg.C.n(boolean, byte, char, double, float, short)");
+  CHECK(DemangleSymbol("Lpkg/C;v(V)V") ==
+        "pkg.C.v(void)");
+  CHECK(DemangleSymbol("foo(I)V") ==
+        "foo(I)V");
+  CHECK(DemangleSymbol("Lpkg/C;noclose(I") ==
+        "Lpkg/C;noclose(I");
+  CHECK(DemangleSymbol("Lpkg/C;getLength()I") ==
+        "pkg.C.getLength()");
+  CHECK(DemangleSymbol("Lpkg/MyList;f()V") ==
+        "pkg.MyList.f()");
+  CHECK(DemangleSymbol("Lpkg/C;o(ZZZZZZZZZZZZ)V") ==
+        "pkg.C.o(boolean, boolean, boolean, boolean, boolean, boolean, boolean");
+  CHECK(DemangleSymbol("Lp;x()V") ==
+        "p.x()");
+  CHECK(DemangleSymbol("La/b;c;d()V") ==
+        "La/b;c;d()V");
+  CHECK(DemangleSymbol("Lpkg/C;m(Lq;)V;extra)V") ==
+        "Lpkg/C;m(Lq;)V;extra)V");
+  CHECK(DemangleSymbol("camlA$00B") ==
+        "A");
+  CHECK(DemangleSymbol("camlA$4") ==
+        "A$4");
+  CHECK(DemangleSymbol("Lpkg/C;[bad()V") ==
+        "Lpkg/C;[bad()V");
+  CHECK(DemangleSymbol("Lpkg/C;m(I)(J)V") ==
+        "Lpkg/C;m(I)(J)V");
+  CHECK(DemangleSymbol("L;()V") ==
+        "()");
+  CHECK(DemangleSymbol("camlStdlib__List__map_270") == "Stdlib.List.map_270");
+  CHECK(DemangleSymbol("camlStdlib__anon_fn$5bstdlib$2eml$3a334$2c0$2d$2d54$5d_1453") == "Stdlib.anon_fn[stdlib.ml:334,0--54]_1453");
+  CHECK(DemangleSymbol("camlA__$zz__b") == "A.$zz.b");
+  CHECK(DemangleSymbol("camlA___b") == "A._b");
+  CHECK(DemangleSymbol("camlA__") == "A.");
+  CHECK(DemangleSymbol("camlA$41B") == "AAB");
+  CHECK(DemangleSymbol("camlfoo__bar_1") == "camlfoo__bar_1");
+  CHECK(DemangleSymbol("caml__Foo") == "caml__Foo");
+  CHECK(DemangleSymbol("caml") == "caml");
+  CHECK(DemangleSymbol("plain_c_name") == "plain_c_name");
 }
 
 TEST_CASE("C++ names are demangled as perf script prints them") {
