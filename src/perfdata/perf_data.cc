@@ -126,6 +126,35 @@ std::string Modifiers(const PerfAttr& a) {
   return m.empty() ? m : ":" + m;
 }
 
+// A sample's read_format area. A group: nr, the times, then nr times
+// { value, id, lost }; one counter: value, the times, id, lost (id and
+// lost as read_format asks). The values are kept when they have ids.
+bool ReadValues(uint64_t rf, Cursor* c, PerfSample* s) {
+  const bool group = rf & abi::kReadGroup, has_id = rf & abi::kReadId;
+  const uint64_t times = std::popcount(rf & (abi::kReadTotalTimeEnabled |
+                                             abi::kReadTotalTimeRunning));
+  const uint64_t per = 1 + std::popcount(rf & (abi::kReadId | abi::kReadLost));
+  uint64_t nr = 1;
+  if (group && !c->Get(&nr)) return false;
+  if (nr > c->left() / 8 / per) return false;
+  PerfSample::ReadValue v{0, 0};
+  if (!group) {
+    if (!c->Get(&v.value) || !c->Skip(times * 8)) return false;
+    if (has_id && !c->Get(&v.id)) return false;
+    if ((rf & abi::kReadLost) && !c->Skip(8)) return false;
+    if (has_id) s->read_values.push_back(v);
+    return true;
+  }
+  if (!c->Skip(times * 8)) return false;
+  for (uint64_t i = 0; i < nr; ++i) {
+    if (!c->Get(&v.value)) return false;
+    if (has_id && !c->Get(&v.id)) return false;
+    if ((rf & abi::kReadLost) && !c->Skip(8)) return false;
+    if (has_id) s->read_values.push_back(v);
+  }
+  return true;
+}
+
 // The fields after the call chain, up to the user stack (DWARF call
 // graphs): raw data and branch stacks are skipped, the user registers and
 // the stack copy kept. Every length is checked against the bytes left.
@@ -820,6 +849,12 @@ size_t PerfDataReader::AttrOf(const PerfRecord& rec) const {
   return attr;
 }
 
+size_t PerfDataReader::AttrOfId(uint64_t id) const {
+  auto it = std::lower_bound(id_index_.begin(), id_index_.end(),
+                             std::make_pair(id, size_t{0}));
+  return it != id_index_.end() && it->first == id ? it->second : SIZE_MAX;
+}
+
 bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,
                                  std::string* err) const {
   s->attr = AttrOf(rec);
@@ -846,16 +881,9 @@ bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,
   if (ok && (st & abi::kSampleCpu)) ok = c.Get(&s->cpu) && c.Get(&res);
   if (ok && (st & abi::kSamplePeriod)) ok = c.Get(&s->period);
   if (!ok) return cut("fixed fields");
+  s->read_values.clear();
   if (st & abi::kSampleRead) {
-    uint64_t rf = a.read_format, nr = 1;
-    if ((rf & abi::kReadGroup) && !c.Get(&nr)) return cut("read values");
-    uint64_t times = std::popcount(rf & (abi::kReadTotalTimeEnabled |
-                                         abi::kReadTotalTimeRunning));
-    uint64_t per = 1 + std::popcount(rf & (abi::kReadId | abi::kReadLost));
-    if (nr > c.left() / 8 / per || !c.Skip(times * 8) ||
-        !c.Skip(nr * per * 8)) {
-      return cut("read values");
-    }
+    if (!ReadValues(a.read_format, &c, s)) return cut("read values");
   }
   if (st & abi::kSampleCallchain) {
     uint64_t nr = 0;

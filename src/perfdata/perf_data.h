@@ -87,6 +87,13 @@ struct PerfSample {
   uint64_t regs_abi = 0;
   std::vector<uint64_t> user_regs;
   std::string_view user_stack;
+  // PERF_SAMPLE_READ with PERF_FORMAT_ID: each counter's value and id (one
+  // for a single read, one a group member for a group read), from which
+  // perf script makes the samples' periods; empty otherwise.
+  struct ReadValue {
+    uint64_t value, id;
+  };
+  std::vector<ReadValue> read_values;
 };
 
 struct PerfMmap {
@@ -160,6 +167,8 @@ class PerfDataReader {
                       PerfSample* out) const;
   /// Which attr a record belongs to (by its sample id; 0 when unknown).
   size_t AttrOf(const PerfRecord& rec) const;
+  /// The attr whose sample ids hold `id`; SIZE_MAX when none does.
+  size_t AttrOfId(uint64_t id) const;
 
   bool ParseMmap(const PerfRecord& rec, PerfMmap* out, std::string* err) const;
   bool ParseComm(const PerfRecord& rec, PerfComm* out, std::string* err) const;

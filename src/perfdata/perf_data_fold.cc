@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 #include "io/mapped_file.h"
 #include "perfdata/dwarf_unwind.h"
@@ -187,16 +188,46 @@ class Replayer : public PerfDataReader::Visitor {
     if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
     if (!reader_->ParseSample(rec, &sample_, err)) return false;
     stats_->samples++;
-    if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
     if (sample_.time != UINT64_MAX) {
       stats_->first_time = std::min(stats_->first_time, sample_.time);
       stats_->last_time = std::max(stats_->last_time, sample_.time);
     }
     uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
     if (cpumode == abi::kMiscGuestKernel || cpumode == abi::kMiscGuestUser) {
+      if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
       stats_->samples_skipped++;
       return true;
     }
+    if (sample_.read_values.empty()) return Deliver(rec, err);
+    return DeliverRead(rec, err);
+  }
+
+  // A sample that read counters (PERF_SAMPLE_READ), as perf's session
+  // delivers it: one sample per counter read (each member of a group
+  // with -e '{a,b}:S'), of that counter's event, whose period is what the
+  // counter counted since its last sample; none where that is 0, nor for
+  // an id the recording does not list.
+  bool DeliverRead(const PerfRecord& rec, std::string* err) {
+    read_scratch_ = sample_.read_values;
+    for (const PerfSample::ReadValue& v : read_scratch_) {
+      const size_t attr = reader_->AttrOfId(v.id);
+      if (attr == SIZE_MAX) continue;
+      uint64_t& last = read_last_[v.id];
+      const uint64_t period = v.value - last;
+      last = v.value;
+      if (period == 0) continue;
+      sample_.attr = attr;
+      sample_.period = period;
+      if (!Deliver(rec, err)) return false;
+    }
+    return true;
+  }
+
+  // One sample, of sample_.attr's event with sample_.period, to the
+  // parser: held until its frames can be named, or let go now.
+  bool Deliver(const PerfRecord& rec, std::string* err) {
+    if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
+    uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
     const PerfAttr& a = reader_->info().attrs[sample_.attr];
     uint64_t st = a.sample_type;
     bool dwarf = IsDwarf(a);
@@ -707,6 +738,9 @@ class Replayer : public PerfDataReader::Visitor {
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
   SampleHeaderStyle header_style_;
   const PerfAttr* plain_attr_ = nullptr;  // PlainHeader's last question
+  // DeliverRead: each counter's value at its last sample, by id.
+  std::unordered_map<uint64_t, uint64_t> read_last_;
+  std::vector<PerfSample::ReadValue> read_scratch_;
   std::string plain_comm_;                // ...
   bool plain_ = false;                    // ... and answer
   PerfSample sample_;

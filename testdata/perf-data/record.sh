@@ -84,7 +84,7 @@ root=$here/root
 rm -rf "$root" && mkdir -p "$root$run" "$root/tmp"
 cp work jit work-stripped work-stripped.debug "$root$run/"
 
-cases="fp-user stripped-debuglink system-wide two-events pipe zstd jit"
+cases="fp-user stripped-debuglink system-wide two-events group-read pipe zstd jit"
 for c in $cases; do rm -rf "${here:?}/$c" && mkdir -p "$here/$c"; done
 
 # 1. user-only frame-pointer call graph
@@ -111,6 +111,14 @@ expect two-events default
 expect two-events event-filter=page-faults --event-filter=page-faults
 expect two-events event-filter=cpu-clock --event-filter=cpu-clock
 expect_srcline two-events srcline --srcline
+
+# 4b. leader sampling: the group's counters read at each cpu-clock sample,
+# one sample per member whose count changed, periods from the counts
+rec group-read -F 199 -g -e '{cpu-clock,page-faults}:S' \
+  -o "$here/group-read/perf.data" ./work 1500
+expect group-read default
+expect group-read event-filter=page-faults --event-filter=page-faults
+expect group-read event-filter=cpu-clock --event-filter=cpu-clock
 
 # 5. pipe mode
 rec pipe -F 199 -g -o - ./work 1500 > "$here/pipe/perf.data"
