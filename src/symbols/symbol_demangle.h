@@ -3,7 +3,9 @@
 // ("_Z5tworkIlET_S0_" -> "twork<long>", "_Z3midi.cold" -> "mid"), legacy
 // Rust names without their hash ("core::fmt::write") and Rust v0 names
 // ("<std::sys::sync::once::futex::Once>::call"; those with fn or dyn types
-// stay mangled).
+// stay mangled), then, for other names, perf's OCaml and Java demanglers
+// ("camlStdlib__List__map_270" -> "Stdlib.List.map_270",
+// "Ljava/lang/String;hashCode()I" -> "java.lang.String.hashCode()").
 #ifndef FLAMEFOLD_SYMBOLS_SYMBOL_DEMANGLE_H_
 #define FLAMEFOLD_SYMBOLS_SYMBOL_DEMANGLE_H_
 
