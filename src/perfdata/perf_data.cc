@@ -137,17 +137,11 @@ bool ReadValues(uint64_t rf, Cursor* c, PerfSample* s) {
   uint64_t nr = 1;
   if (group && !c->Get(&nr)) return false;
   if (nr > c->left() / 8 / per) return false;
-  PerfSample::ReadValue v{0, 0};
-  if (!group) {
-    if (!c->Get(&v.value) || !c->Skip(times * 8)) return false;
-    if (has_id && !c->Get(&v.id)) return false;
-    if ((rf & abi::kReadLost) && !c->Skip(8)) return false;
-    if (has_id) s->read_values.push_back(v);
-    return true;
-  }
-  if (!c->Skip(times * 8)) return false;
+  if (group && !c->Skip(times * 8)) return false;
   for (uint64_t i = 0; i < nr; ++i) {
+    PerfSample::ReadValue v{0, 0};
     if (!c->Get(&v.value)) return false;
+    if (!group && !c->Skip(times * 8)) return false;  // after its value
     if (has_id && !c->Get(&v.id)) return false;
     if ((rf & abi::kReadLost) && !c->Skip(8)) return false;
     if (has_id) s->read_values.push_back(v);

@@ -738,11 +738,11 @@ class Replayer : public PerfDataReader::Visitor {
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
   SampleHeaderStyle header_style_;
   const PerfAttr* plain_attr_ = nullptr;  // PlainHeader's last question
+  std::string plain_comm_;                // ...
+  bool plain_ = false;                    // ... and answer
   // DeliverRead: each counter's value at its last sample, by id.
   std::unordered_map<uint64_t, uint64_t> read_last_;
   std::vector<PerfSample::ReadValue> read_scratch_;
-  std::string plain_comm_;                // ...
-  bool plain_ = false;                    // ... and answer
   PerfSample sample_;
   std::string out_;         // the text not yet emitted (lines_: the line)
   std::string line_;        // a stack line for lines_

@@ -84,7 +84,7 @@ root=$here/root
 rm -rf "$root" && mkdir -p "$root$run" "$root/tmp"
 cp work jit work-stripped work-stripped.debug "$root$run/"
 
-cases="fp-user stripped-debuglink system-wide two-events group-read pipe zstd jit"
+cases="fp-user stripped-debuglink system-wide two-events group-read sample-read pipe zstd jit"
 for c in $cases; do rm -rf "${here:?}/$c" && mkdir -p "$here/$c"; done
 
 # 1. user-only frame-pointer call graph
@@ -119,6 +119,10 @@ rec group-read -F 199 -g -e '{cpu-clock,page-faults}:S' \
 expect group-read default
 expect group-read event-filter=page-faults --event-filter=page-faults
 expect group-read event-filter=cpu-clock --event-filter=cpu-clock
+# ... and one event reading its own counter (value, then id and lost)
+rec sample-read -F 199 -g -e 'cpu-clock:S' -o "$here/sample-read/perf.data" \
+  ./work 1500
+expect sample-read default
 
 # 5. pipe mode
 rec pipe -F 199 -g -o - ./work 1500 > "$here/pipe/perf.data"
