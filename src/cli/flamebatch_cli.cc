@@ -1,7 +1,5 @@
 #include "cli/flamebatch_cli.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
@@ -11,6 +9,7 @@
 #include "base/options.h"
 #include "cli/flamefold_cli.h"
 #include "cli/flamesvg_cli.h"
+#include "cli/usable_cores.h"
 #include "cli/stack_limit_options.h"
 
 namespace flamefold {
@@ -141,7 +140,7 @@ BatchArgs ParseBatchArgs(int argc, char** argv, BatchConfig* config,
   config->quiet = opts.Has("quiet");
   config->fold.quiet = config->quiet;
   config->fold.perf.limits = config->svg_config.limits;  // flamesvg's options
-  long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  const long long cores = UsableCores();
   config->jobs = static_cast<int>(cores);
   if (opts.Has("jobs")) {
     long long n = std::atoll(opts.Get("jobs").c_str());
@@ -149,7 +148,7 @@ BatchArgs ParseBatchArgs(int argc, char** argv, BatchConfig* config,
       *err = "--jobs takes a number, 0 or more";
       return BatchArgs::kUsageError;
     }
-    config->jobs = static_cast<int>(n == 0 ? cores : std::min(n, 64LL));
+    config->jobs = static_cast<int>(std::min(n == 0 ? cores : n, 64LL));
   }
   // --cp reads and rewrites one palette.map: conversions take turns.
   if (config->svg_config.use_palette_map) config->jobs = 1;

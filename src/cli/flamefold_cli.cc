@@ -1,14 +1,12 @@
 #include "cli/flamefold_cli.h"
 
-#include <sched.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 
 #include "base/options.h"
 #include "cli/stack_limit_options.h"
+#include "cli/usable_cores.h"
 #include "collapse/stack_filter.h"
 #include "symbols/frame_inliner.h"
 
@@ -16,19 +14,11 @@ namespace flamefold {
 
 namespace {
 
-// Without --jobs: one thread per core this process may run on, at most 4.
+// Without --jobs: one thread per core this process may use (UsableCores),
+// at most 4.
 // Past that the reading thread (which also parses) is the limit, and each
 // thread's tables cost memory.
 constexpr long long kDefaultMaxJobs = 4;
-
-// The cores this process may run on (taskset, cgroup cpusets), else online.
-long long UsableCores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
-    return CPU_COUNT(&set);
-  }
-  return std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-}
 
 // How perf script text and perf.data are folded: the options every tool
 // that folds takes (flamefold, flamereport, flamediff).
