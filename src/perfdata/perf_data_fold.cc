@@ -208,8 +208,8 @@ class Replayer : public PerfDataReader::Visitor {
   // counter counted since its last sample; none where that is 0, nor for
   // an id the recording does not list.
   bool DeliverRead(const PerfRecord& rec, std::string* err) {
-    read_scratch_ = sample_.read_values;
-    for (const PerfSample::ReadValue& v : read_scratch_) {
+    // Deliver changes sample_'s attr and period, never its read values.
+    for (const PerfSample::ReadValue& v : sample_.read_values) {
       const size_t attr = reader_->AttrOfId(v.id);
       if (attr == SIZE_MAX) continue;
       uint64_t& last = read_last_[v.id];
@@ -742,7 +742,6 @@ class Replayer : public PerfDataReader::Visitor {
   bool plain_ = false;                    // ... and answer
   // DeliverRead: each counter's value at its last sample, by id.
   std::unordered_map<uint64_t, uint64_t> read_last_;
-  std::vector<PerfSample::ReadValue> read_scratch_;
   PerfSample sample_;
   std::string out_;         // the text not yet emitted (lines_: the line)
   std::string line_;        // a stack line for lines_

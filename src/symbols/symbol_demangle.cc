@@ -8,6 +8,8 @@
 
 #include "symbols/symbol_demangle.h"
 
+#include "base/hex.h"
+
 namespace flamefold {
 namespace {
 
@@ -146,10 +148,10 @@ class RustLegacy {
     return true;
   }
 
+  // A lower-case hex digit's value, else -1 (libiberty takes no others).
   static int LowerHex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
+    if (c >= 'A' && c <= 'F') return -1;
+    return kHexDigits[static_cast<unsigned char>(c)];
   }
 
   // "h" and 16 lower-case hex digits, at least 5 of them distinct: a path
@@ -522,12 +524,7 @@ bool DemangleOcaml(std::string_view s, std::string* out) {
   if (s.size() < 5 || s.substr(0, 4) != "caml" || s[4] < 'A' || s[4] > 'Z') {
     return false;
   }
-  auto hex = [](char c) {
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-  };
+  auto hex = [](char c) { return kHexDigits[static_cast<unsigned char>(c)]; };
   for (size_t i = 4; i < s.size();) {
     if (s[i] == '_' && i + 1 < s.size() && s[i + 1] == '_') {
       *out += '.';
