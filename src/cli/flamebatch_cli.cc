@@ -19,7 +19,7 @@ constexpr OptionSpec kSpecs[] = {
     {"o|outdir", OptType::kString, false, false, "OUTDIR",
      "write outputs under OUTDIR (default: the current directory)"},
     {"jobs|j", OptType::kInt, false, false, "N",
-     "convert N inputs at once (default: one per core)"},
+     "convert N inputs at once (default: one per usable core)"},
     {"folded", OptType::kFlag, false, false, "", "write FILE.folded"},
     {"svg", OptType::kFlag, false, false, "", "write FILE.svg"},
     {"report", OptType::kFlag, false, false, "",

@@ -34,7 +34,7 @@ bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
 /// spells it without -j, its letters being difffolded.pl's).
 inline constexpr OptionSpec kJobsOption = {
     "jobs|j", OptType::kInt, false, false, "N",
-    "parse with N threads (0: one per core; default: one per core, at most 4)"};
+    "parse with N threads (0: one per usable core; default: one per usable core, at most 4)"};
 
 /// Sets config->jobs from --jobs N (0: one thread per usable core) or,
 /// without it, to one per usable core, at most 4. False with `*err` when N
