@@ -15,6 +15,7 @@
 #include "base/big_alloc.h"
 #include "base/bounded_queue.h"
 #include "collapse/mapped_chunks.h"
+#include "collapse/sample_cut.h"
 #include "io/input.h"
 #include "io/line_reader.h"
 #include "io/mapped_file.h"
@@ -418,12 +419,6 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     LineReader reader(text, config_.max_line);
     return feed(&reader);
   };
-  // Where text that starts after an empty line (or the input's start) may
-  // be cut: after its last empty line; npos when it has none.
-  auto cut_of = [](std::string_view text) {
-    size_t cut = text.rfind("\n\n");
-    return cut == std::string_view::npos ? cut : cut + 2;
-  };
   BufferPool pool;
   auto parse_here = [&](Chunk* chunk) {
     ParseChunk(workers[0].get(), chunk, &pool, file, config_.max_line, index);
@@ -511,7 +506,8 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
         map->Prefetch(asked);
       }
       size_t window = kChunkBytes, cut;
-      while ((cut = cut_of(all.substr(pos, window))) ==
+      CutFinder finder;
+      while ((cut = finder.Find(all.substr(pos, window))) ==
                  std::string_view::npos &&
              window < kMaxUncut && pos + window < all.size()) {
         window *= 2;
@@ -538,6 +534,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     }
   } else {
     TextBuffer buf = pool.Take();  // the text read and not handed out yet
+    CutFinder finder;
     bool eof = false;
     while (ok && !eof) {
       size_t old = buf.size();
@@ -552,7 +549,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
       eof = got == 0;
       if (!eof && buf.size() < kChunkBytes) continue;
       std::string_view text = buf.view();
-      size_t cut = cut_of(text);
+      size_t cut = finder.Find(text);
       if (cut == std::string_view::npos) {
         if (text.size() < kMaxUncut) continue;
         // No sample boundary in kMaxUncut bytes: a hostile input (a line
@@ -572,6 +569,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
       }
       ok = hand_out(text.substr(0, cut), &buf, 0);
       buf = std::move(tail);
+      finder.Reset();
     }
     if (ok && buf.size() > 0) ok = feed_sequential(buf.view());
   }
