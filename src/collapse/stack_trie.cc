@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/hash.h"
+#include "base/string_sort.h"
 
 namespace flamefold {
 
@@ -102,77 +103,6 @@ bool EntryLess(const Entry& a, const Entry& b) {
   return next(a) < next(b);
 }
 
-struct Named {
-  std::string_view name;
-  // The name's bytes [depth, depth + 8) as a big-endian number, zero past
-  // its end, and how many of them the name has (0 to 8): ordering by
-  // (chunk, left) is byte order from `depth` on, a name before those it
-  // begins included, even where names hold zero bytes. `next` and
-  // `next_left` hold the 8 bytes after, read with them.
-  uint64_t chunk, next;
-  SymbolId id;
-  uint16_t left, next_left;
-};
-
-// The 8 bytes of `name` from `depth` on, as Named::chunk; their count.
-uint64_t ChunkAt(std::string_view name, size_t depth, uint16_t* left) {
-  const size_t n =
-      name.size() > depth ? std::min<size_t>(name.size() - depth, 8) : 0;
-  unsigned char bytes[8] = {};
-  if (n > 0) std::memcpy(bytes, name.data() + depth, n);
-  uint64_t chunk = 0;
-  for (unsigned char b : bytes) chunk = chunk << 8 | b;
-  *left = static_cast<uint16_t>(n);
-  return chunk;
-}
-
-// Sorts the distinct names a[0, n) in byte order, 8 bytes at a time: the
-// entries are sorted by their chunks, then each run of names equal in all
-// 8 bytes the same way from 8 bytes further on. A name's text is read once
-// for two levels (16 bytes), the entries' own numbers serving the second.
-// A byte-by-byte multikey quicksort read a name's text once per byte of
-// depth and partition, a cache miss each where the names outgrow the
-// cache: with 390,000 distinct names, a quarter of the misses of the whole
-// fold. Runs wait on a list, not the call stack, so names that share long
-// beginnings cost no deep recursion.
-void SortNames(Named* a, size_t n) {
-  struct Run {
-    Named* begin;
-    size_t n, depth;
-    bool preloaded;  // the entries' next holds the bytes at depth
-  };
-  std::vector<Run> runs{{a, n, 0, false}};
-  while (!runs.empty()) {
-    const Run run = runs.back();
-    runs.pop_back();
-    Named* const b = run.begin;
-    for (size_t i = 0; i < run.n; ++i) {
-      Named& x = b[i];
-      if (run.preloaded) {
-        x.chunk = x.next;
-        x.left = x.next_left;
-      } else {
-        x.chunk = ChunkAt(x.name, run.depth, &x.left);
-        x.next = ChunkAt(x.name, run.depth + 8, &x.next_left);
-      }
-    }
-    std::sort(b, b + run.n, [](const Named& x, const Named& y) {
-      return x.chunk != y.chunk ? x.chunk < y.chunk : x.left < y.left;
-    });
-    for (size_t i = 0, j; i < run.n; i = j) {
-      for (j = i + 1; j < run.n && b[j].chunk == b[i].chunk &&
-                      b[j].left == b[i].left;
-           ++j) {
-      }
-      // Fewer than 8 bytes left in both: the same name, which distinct
-      // names never are.
-      if (j - i > 1 && b[i].left == 8) {
-        runs.push_back({b + i, j - i, run.depth + 8, !run.preloaded});
-      }
-    }
-  }
-}
-
 }  // namespace
 
 // Sorting a node's entries by these ranks is an integer sort. The names
@@ -186,24 +116,24 @@ void SortNames(Named* a, size_t n) {
 // with a comparison that looked at both endings took twice as many
 // comparisons: 7% of a build host's perf.data replay.
 std::vector<uint32_t> StackTrie::KeyRanks(const StringInterner& names) {
-  std::vector<Named> sorted;
-  sorted.reserve(names.size());
+  std::vector<SortableString> sorted(names.size());
   for (SymbolId id = 0; id < names.size(); ++id) {
-    sorted.push_back({names.Get(id), 0, 0, id, 0, 0});
+    sorted[id].text = names.Get(id);
+    sorted[id].id = id;
   }
-  SortNames(sorted.data(), sorted.size());
+  SortDistinctStrings(sorted.data(), sorted.size());
   std::vector<uint32_t> rank(2 * sorted.size());
-  std::vector<const Named*> open;
+  std::vector<const SortableString*> open;
   uint32_t next = 0;
   auto close = [&] {
     rank[2 * open.back()->id + 1] = next++;
     open.pop_back();
   };
-  for (const Named& x : sorted) {
+  for (const SortableString& x : sorted) {
     while (!open.empty()) {
-      std::string_view p = open.back()->name;
-      if (x.name.size() > p.size() && x.name.substr(0, p.size()) == p &&
-          static_cast<unsigned char>(x.name[p.size()]) < ';') {
+      std::string_view p = open.back()->text;
+      if (x.text.size() > p.size() && x.text.substr(0, p.size()) == p &&
+          static_cast<unsigned char>(x.text[p.size()]) < ';') {
         break;
       }
       close();

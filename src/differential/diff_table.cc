@@ -1,8 +1,9 @@
 #include "differential/diff_table.h"
 
-#include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "base/string_sort.h"
 
 namespace flamefold {
 namespace {
@@ -64,35 +65,40 @@ PerlNumber ScaleCount(const PerlNumber& count1, const PerlNumber& total2,
 
 void DiffTable::Add(int side, std::string_view stack,
                     const PerlNumber& count) {
-  auto it = rows_.find(stack);
-  if (it == rows_.end()) it = rows_.emplace(arena_.Store(stack), Row{}).first;
-  it->second.count[side].Add(count);
+  bool added = false;
+  const SymbolId id = stacks_.Intern(stack, &added);
+  if (added) rows_.emplace_back();
+  rows_[id].count[side].Add(count);
   total_[side].Add(count);
 }
 
 void DiffTable::Visit(
     const std::function<void(std::string_view, const PerlNumber*)>& visit)
     const {
-  for (const auto& [stack, row] : rows_) visit(stack, row.count);
+  for (SymbolId id = 0; id < rows_.size(); ++id) {
+    visit(stacks_.Get(id), rows_[id].count);
+  }
 }
 
 bool DiffTable::Write(bool normalize, OutputSink* out) const {
   bool scale = normalize && !PerlNumbersEqual(total_[0], total_[1]);
   if (scale && total_[0].IsZero() && !rows_.empty()) return false;
-  std::vector<const std::pair<const std::string_view, Row>*> sorted;
-  sorted.reserve(rows_.size());
-  for (const auto& row : rows_) sorted.push_back(&row);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
+  std::vector<SortableString> sorted(rows_.size());
+  for (SymbolId id = 0; id < rows_.size(); ++id) {
+    sorted[id].text = stacks_.Get(id);
+    sorted[id].id = id;
+  }
+  SortDistinctStrings(sorted.data(), sorted.size());
   std::string line;
-  for (const auto* row : sorted) {
-    PerlNumber c1 = row->second.count[0];
+  for (const SortableString& s : sorted) {
+    const Row& row = rows_[s.id];
+    PerlNumber c1 = row.count[0];
     if (scale) c1 = ScaleCount(c1, total_[1], total_[0]);
-    line.assign(row->first);
+    line.assign(s.text);
     line += ' ';
     c1.AppendTo(&line);
     line += ' ';
-    row->second.count[1].AppendTo(&line);
+    row.count[1].AppendTo(&line);
     line += '\n';
     out->Write(line);
   }

@@ -12,12 +12,11 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
-#include "base/arena.h"
-#include "base/hash.h"
 #include "base/output.h"
 #include "base/perl_number.h"
+#include "base/string_interner.h"
 
 namespace flamefold {
 
@@ -57,13 +56,12 @@ class DiffTable {
   struct Row {
     PerlNumber count[2];
   };
-  struct Hash {
-    size_t operator()(std::string_view s) const { return HashBytes(s); }
-  };
-  // The stacks' bytes live in `arena_`, so a line allocates nothing unless
-  // its stack is new, and then no string of its own.
-  Arena arena_;
-  std::unordered_map<std::string_view, Row, Hash> rows_;
+  // Each stack once, by id (its bytes stored once, no string of its own),
+  // and its row at that id: a line allocates nothing unless its stack is
+  // new. std::unordered_map's look-ups and a sort that compared whole
+  // stacks were 60% of flamediff on two profiles of 127,000 stacks.
+  StringInterner stacks_;
+  std::vector<Row> rows_;
   PerlNumber total_[2];
 };
 
