@@ -104,12 +104,16 @@ void ProfileSummary::ComputeCounts() {
 
 namespace {
 
+// The functions by `first`, then `second`, heaviest first, then by name
+// (each function has its own: a total order); the `limit` first (0: all).
+// Only those are sorted: with 440,000 functions (every frame distinct),
+// sorting them all for the top 20 was a third of flamereport's time.
 std::vector<size_t> Rank(const std::vector<FunctionStat>& fs, size_t limit,
                          PerlNumber FunctionStat::*first,
                          PerlNumber FunctionStat::*second) {
   std::vector<size_t> order(fs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+  auto before = [&](size_t a, size_t b) {
     const FunctionStat& x = fs[a];
     const FunctionStat& y = fs[b];
     if (PerlNumberLess(y.*first, x.*first)) return true;
@@ -117,8 +121,14 @@ std::vector<size_t> Rank(const std::vector<FunctionStat>& fs, size_t limit,
     if (PerlNumberLess(y.*second, x.*second)) return true;
     if (PerlNumberLess(x.*second, y.*second)) return false;
     return x.name < y.name;
-  });
-  if (limit > 0 && order.size() > limit) order.resize(limit);
+  };
+  if (limit > 0 && order.size() > limit) {
+    std::partial_sort(order.begin(), order.begin() + limit, order.end(),
+                      before);
+    order.resize(limit);
+  } else {
+    std::sort(order.begin(), order.end(), before);
+  }
   return order;
 }
 

@@ -69,6 +69,14 @@ TEST_CASE("ties are broken by name") {
   CHECK(s.functions()[r[0]].name == "alpha");
   CHECK(s.functions()[r[1]].name == "mid");
   CHECK(s.functions()[r[2]].name == "zeta");
+  // The first N alone (only they are sorted): the same first N.
+  std::vector<size_t> top = s.RankBySelf(2);
+  REQUIRE(top.size() == 2);
+  CHECK(s.functions()[top[0]].name == "alpha");
+  CHECK(s.functions()[top[1]].name == "mid");
+  std::vector<size_t> by_total = s.RankByTotal(1);
+  REQUIRE(by_total.size() == 1);
+  CHECK(s.functions()[by_total[0]].name == "alpha");
 }
 
 TEST_CASE("callees merge every call site, heaviest first, trimmed") {
