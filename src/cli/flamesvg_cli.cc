@@ -122,6 +122,13 @@ SvgArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
     *err = "--width must be more than 20 pixels";
     return SvgArgsResult::kUsageError;
   }
+  // Each tooltip's percentage divides by the total times the factor:
+  // flamegraph.pl dies of the division by zero, its SVG unwritten, where
+  // we drew "-nan%".
+  if (g.factor == 0) {
+    *err = "--factor must not be 0 (the percentages divide by it)";
+    return SvgArgsResult::kUsageError;
+  }
   if (g.frame_height < 1 || g.font_size <= 0 || g.font_width <= 0) {
     *err = "--height must be at least 1, --fontsize and --fontwidth above 0";
     return SvgArgsResult::kUsageError;

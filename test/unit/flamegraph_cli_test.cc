@@ -64,6 +64,8 @@ TEST_CASE("flamesvg: values flamegraph.pl rejects are usage errors") {
         {"--width", "abc"},
         {"--width", "20"},
         {"--max-frames", "0"},
+        {"--factor", "0"},
+        {"--factor", "-0.0"},
         {"--fontsize", "0"}}) {
     FlameSvgConfig c;
     std::string what = args[0] + " " + args[1];
