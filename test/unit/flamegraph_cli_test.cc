@@ -71,6 +71,9 @@ TEST_CASE("flamesvg: values flamegraph.pl rejects are usage errors") {
     std::string what = args[0] + " " + args[1];
     CHECK_MESSAGE(Parse(args, &c, &err) == SvgArgsResult::kUsageError, what);
   }
+  FlameSvgConfig c;
+  REQUIRE(Parse({"--factor", "0"}, &c, &err) == SvgArgsResult::kUsageError);
+  CHECK(err == "--factor must not be 0 (the percentages divide by it)");
 }
 
 TEST_CASE("flamesvg: --total is used only when Perl would see it as true") {
