@@ -62,6 +62,7 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
   stats->perf = inputs.perf_stats();
   stats->event = inputs.event();
   stats->limits = inputs.limit_totals();
+  stats->samples = inputs.total_samples();
   if (inputs.total_samples() == 0 && stats->perf.unrecognized_lines > 0) {
     *err = in->name + ": no samples found: " +
            std::to_string(stats->perf.unrecognized_lines) +
@@ -94,6 +95,7 @@ bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kFolded:
+      stats->folded = true;
       return ReadFoldedSide(&in, side, strip_hex, fold, table, stats, err);
     case ContentKind::kPerfData:
     case ContentKind::kPerfScript:
@@ -117,6 +119,11 @@ void WarnAboutDiffSide(const std::string& file, const DiffSideStats& s,
   WarnAboutPerfScript(fold, s.perf, s.event, side);
   if (s.limits.any()) {
     diag.Warning(LimitWarning(file, fold.perf.limits, s.limits));
+  }
+  bool filtered_out = !fold.perf.event_filter.empty() &&
+                      s.perf.samples == 0 && s.perf.samples_other_event > 0;
+  if (!s.folded && s.samples == 0 && !filtered_out) {
+    diag.Warning(file + ": no samples in the input");
   }
 }
 

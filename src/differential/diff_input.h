@@ -20,6 +20,8 @@ struct DiffSideStats {
   PerfScriptStats perf;        // when the input was perf script text
   std::string event;           // the event its samples were kept of
   LimitStats limits;           // stacks and names cut to the limits
+  bool folded = false;         // read as folded text
+  uint64_t samples = 0;        // else: the samples folded (none if empty)
 };
 
 /// Opens `file` ("-" is stdin) and adds its stacks to column `side` of
@@ -39,7 +41,9 @@ bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
                   DiffSideStats* stats, std::string* err);
 
 /// Warns, once each, about what reading `file` skipped or changed, as
-/// flamefold warns about what it folds.
+/// flamefold warns about what it folds; and, as flamefold does, that an
+/// input that is not folded text (empty, perf script text, perf.data)
+/// held no sample, unless the event filter said why.
 void WarnAboutDiffSide(const std::string& file, const DiffSideStats& stats,
                        const FoldConfig& fold, const Diag& diag);
 
