@@ -458,6 +458,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
       }
       parallel_event_ = options.event_filter;
       workers.push_back(std::make_unique<Worker>(options, names_, &counts_));
+      workers.back()->parser.ShareLineCache(jobs);
       while (worker_tables_.size() < jobs - 1) {
         worker_tables_.push_back(std::make_unique<WorkerTables>());
       }
@@ -465,6 +466,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
         WorkerTables* own = worker_tables_[i - 1].get();
         workers.push_back(
             std::make_unique<Worker>(options, &own->names, &own->counts));
+        workers.back()->parser.ShareLineCache(jobs);
         threads.emplace_back(RunWorker, workers.back().get(), &chunks, &pool,
                              file, config_.max_line, index);
       }

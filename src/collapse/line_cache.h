@@ -34,8 +34,10 @@ class LineCache {
   /// Holds at most `max_lines` lines and `max_bytes` bytes of them; past
   /// that, Insert does nothing (lookups go on), so memory stays bounded
   /// whatever the input.
-  explicit LineCache(size_t max_lines = size_t{1} << 18,
-                     size_t max_bytes = size_t{16} << 20);
+  static constexpr size_t kMaxLines = size_t{1} << 18;
+  static constexpr size_t kMaxBytes = size_t{16} << 20;
+  explicit LineCache(size_t max_lines = kMaxLines,
+                     size_t max_bytes = kMaxBytes);
   LineCache(const LineCache&) = delete;
   LineCache& operator=(const LineCache&) = delete;
 
@@ -81,6 +83,14 @@ class LineCache {
   void Insert(std::string_view line, uint32_t tag, uint32_t value);
 
   size_t size() const { return slots_.size(); }
+  /// Lowers the limits to a `parts`-th share of the defaults (parsers
+  /// that each keep a cache split the memory one would take); lines
+  /// stored already stay.
+  void Share(size_t parts) {
+    if (parts < 2) return;
+    max_lines_ = kMaxLines / parts;
+    max_bytes_ = kMaxBytes / parts;
+  }
 
  private:
   struct Slot {

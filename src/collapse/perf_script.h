@@ -135,6 +135,13 @@ class PerfScriptParser {
   const PerfScriptOptions& options() const { return options_; }
   /// The event kept, once known ("" before the first event line).
   const std::string& event_filter() const { return event_filter_; }
+  /// One of `parsers` parsers of one input (--jobs): its cache of stack
+  /// lines seen before takes a `parsers`-th of the memory a lone
+  /// parser's may (LineCache::Share), so that N threads keep the memory
+  /// of one. A profile whose lines repeat (a service's hot paths) holds
+  /// far fewer distinct lines than even a quarter fits; one of fresh
+  /// lines fills any share, mostly with lines that do not come back.
+  void ShareLineCache(size_t parsers) { line_cache_.Share(parsers); }
 
   /// Frame line fields, exposed for tests: see the .cc for the grammar.
   struct FrameFields {

@@ -125,3 +125,41 @@ TEST_CASE("many lines: each is found with its own value after the table grows") 
   }
   CHECK(at == all.size());
 }
+
+TEST_CASE("Share: a parser among N keeps an N-th of the lines and bytes") {
+  // Lines of 64 bytes: a default cache is full at kMaxLines lines (16 MiB
+  // would hold more), a quarter share at a quarter of them; sharing among
+  // one or none leaves the defaults. Lines stored before Share stay found.
+  auto line = [](size_t i) {
+    std::string s = "\t    " + std::to_string(100000000 + i) +
+                    " fn+0x1 (/usr/lib/libshared.so.1)";
+    s.resize(63, ' ');
+    return s + "\n";
+  };
+  auto fill = [&](LineCache* cache, size_t from) {
+    for (size_t i = from; i < LineCache::kMaxLines + 10; ++i) {
+      cache->Insert(line(i), 0, static_cast<uint32_t>(i));
+    }
+    return cache->size();
+  };
+  LineCache lone, one, quarter;
+  one.Share(1);
+  quarter.Insert(line(0), 0, 0);
+  quarter.Share(4);
+  CHECK(fill(&lone, 0) == LineCache::kMaxLines);
+  CHECK(fill(&one, 0) == LineCache::kMaxLines);
+  CHECK(fill(&quarter, 1) == LineCache::kMaxLines / 4);
+  uint32_t value = UINT32_MAX;
+  CHECK(quarter.Find(line(0), 0, &value));
+  CHECK(value == 0);
+  CHECK_FALSE(quarter.Find(line(LineCache::kMaxLines / 4 + 5), 0, &value));
+  // Long lines: the byte share binds first (4 MiB of 4 KiB lines).
+  LineCache bytes;
+  bytes.Share(4);
+  for (size_t i = 0; i < 2000; ++i) {
+    std::string s = line(i);
+    s.insert(20, 4096 - s.size(), 'x');
+    bytes.Insert(s, 0, static_cast<uint32_t>(i));
+  }
+  CHECK(bytes.size() == LineCache::kMaxBytes / 4 / 4096);
+}
