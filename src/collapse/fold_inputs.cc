@@ -21,6 +21,22 @@
 #include "io/mapped_file.h"
 
 namespace flamefold {
+
+// One parsing thread's parser: it adds to tables of its own
+// (FoldInputs::WorkerTables, kept across inputs and merged at the end: a
+// distinct stack costs one merge, not every sample a hand-over), or, for
+// the reading thread, straight to the run's interner and counts. It is
+// kept across inputs too, with its caches (FoldInputs::StartWorkers); its
+// error is that of the input being parsed.
+struct FoldWorker {
+  FoldWorker(const PerfScriptOptions& options, StringInterner* names,
+             StackCounts* counts)
+      : parser(options, names, counts) {}
+  PerfScriptParser parser;
+  std::string error;
+  uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
+};
+
 namespace {
 
 // Small enough that the threads end at about the same time, that a chunk
@@ -156,19 +172,6 @@ struct Chunk {
   LineBases* bases = nullptr;
 };
 
-// One parsing thread's parser for one input: it adds to tables of its own
-// (FoldInputs::WorkerTables, kept across inputs and merged at the end: a
-// distinct stack costs one merge, not every sample a hand-over), or, for
-// the reading thread, straight to the run's interner and counts.
-struct Worker {
-  Worker(const PerfScriptOptions& options, StringInterner* names,
-         StackCounts* counts)
-      : parser(options, names, counts) {}
-  PerfScriptParser parser;
-  std::string error;
-  uint64_t error_at = UINT64_MAX;  // line_base of the failing chunk
-};
-
 // The number of '\n' in `s`: every chunk's first line number depends on it,
 // so it is counted at memory speed rather than a byte a step (by the
 // reading thread, or, of a mapped file, by the thread that parses it).
@@ -201,7 +204,7 @@ size_t CountNewlines(std::string_view s) {
 // thread parses the newest chunk read, then helps with the queued ones; of
 // a mapped file it parses the oldest queued), so a chunk before the one
 // that failed is still parsed, and one after it is not.
-void ParseChunk(Worker* w, Chunk* chunk, BufferPool* pool,
+void ParseChunk(FoldWorker* w, Chunk* chunk, BufferPool* pool,
                 const std::string& file, size_t max_line,
                 uint64_t input_index) {
   if (chunk->bases != nullptr) {
@@ -224,7 +227,7 @@ void ParseChunk(Worker* w, Chunk* chunk, BufferPool* pool,
   }
 }
 
-void RunWorker(Worker* w, BoundedQueue<Chunk>* chunks, BufferPool* pool,
+void RunWorker(FoldWorker* w, BoundedQueue<Chunk>* chunks, BufferPool* pool,
                const std::string& file, size_t max_line,
                uint64_t input_index) {
   while (std::optional<Chunk> chunk = chunks->Pop()) {
@@ -374,6 +377,32 @@ bool FoldInputs::AddSequential(const std::string& file, uint64_t index,
   return feed(&reader, lines);
 }
 
+// The parsers of --jobs N for an input whose samples are those of
+// `options.event_filter`: those of the inputs before when they parse the
+// same event (their caches of lines and frames are as good for this one),
+// else new ones; either way with no error of an input before.
+void FoldInputs::StartWorkers(const PerfScriptOptions& options) {
+  const size_t jobs = static_cast<size_t>(config_.jobs);
+  if (workers_.size() != jobs ||
+      workers_[0]->parser.event_filter() != options.event_filter) {
+    workers_.clear();
+    workers_.push_back(std::make_unique<FoldWorker>(options, names_, &counts_));
+    while (worker_tables_.size() < jobs - 1) {
+      worker_tables_.push_back(std::make_unique<WorkerTables>());
+    }
+    for (size_t i = 1; i < jobs; ++i) {
+      WorkerTables* own = worker_tables_[i - 1].get();
+      workers_.push_back(
+          std::make_unique<FoldWorker>(options, &own->names, &own->counts));
+    }
+    for (auto& w : workers_) w->parser.ShareLineCache(jobs);
+  }
+  for (auto& w : workers_) {
+    w->error.clear();
+    w->error_at = UINT64_MAX;
+  }
+}
+
 // This thread reads the input and cuts it after empty lines into chunks of
 // about kChunkBytes. The sequential parser takes the text up to the first
 // empty line (it may continue the previous input's sample), everything until
@@ -399,7 +428,8 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   // transcript waited for a chunk 290 times in 85 ms (609 context
   // switches in the run; now 304, and 4 ms less of 135).
   BoundedQueue<Chunk> chunks(6 * (jobs - 1));
-  std::vector<std::unique_ptr<Worker>> workers;  // workers[0]: this thread's
+  std::vector<std::unique_ptr<FoldWorker>>& workers = workers_;
+  bool started = false;  // this input's worker threads are running
   std::vector<std::thread> threads;
   uint64_t lines = 0;
   // Where the sequential parser failed: the first error in input order is
@@ -452,24 +482,17 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     if (options.event_filter.empty() && parser_.event_filter().empty()) {
       return feed_sequential(text);
     }
-    if (workers.empty()) {
+    if (!started) {
       if (options.event_filter.empty()) {
         options.event_filter = parser_.event_filter();
       }
       parallel_event_ = options.event_filter;
-      workers.push_back(std::make_unique<Worker>(options, names_, &counts_));
-      workers.back()->parser.ShareLineCache(jobs);
-      while (worker_tables_.size() < jobs - 1) {
-        worker_tables_.push_back(std::make_unique<WorkerTables>());
-      }
+      StartWorkers(options);
       for (size_t i = 1; i < jobs; ++i) {
-        WorkerTables* own = worker_tables_[i - 1].get();
-        workers.push_back(
-            std::make_unique<Worker>(options, &own->names, &own->counts));
-        workers.back()->parser.ShareLineCache(jobs);
-        threads.emplace_back(RunWorker, workers.back().get(), &chunks, &pool,
+        threads.emplace_back(RunWorker, workers[i].get(), &chunks, &pool,
                              file, config_.max_line, index);
       }
+      started = true;
     }
     Chunk chunk;
     chunk.text = text;
@@ -578,12 +601,15 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
   finish_chunks();
   // A read error comes after all the text read before it.
   uint64_t error_at = ok ? UINT64_MAX : sequential_error_at;
-  for (auto& w : workers) {
-    if (!w->error.empty() && w->error_at < error_at) {
-      error_at = w->error_at;
-      *err = w->error;
+  // The workers' counts of this input (none if it was parsed here alone);
+  // taken, as the parsers stay for the next input.
+  for (size_t i = 0; started && i < workers.size(); ++i) {
+    FoldWorker& w = *workers[i];
+    if (!w.error.empty() && w.error_at < error_at) {
+      error_at = w.error_at;
+      *err = w.error;
     }
-    MergeStats(&worker_stats_, w->parser.stats());
+    MergeStats(&worker_stats_, w.parser.TakeStats());
   }
   return error_at == UINT64_MAX && ok;
 }
@@ -603,6 +629,7 @@ void FoldInputs::Finish() {
     std::vector<uint32_t> rank;
     SortTables(&maps, &rank);
     StackCounts::MoveSortedInto(Tables(), maps, rank, trie_);
+    workers_.clear();  // their tables are gone
     worker_tables_.clear();
   }
 }
@@ -612,6 +639,7 @@ void FoldInputs::VisitStacks(const StackCounts::LineVisitor& visit) {
   std::vector<uint32_t> rank;
   SortTables(&maps, &rank);
   StackCounts::VisitSorted(Tables(), maps, rank, *names_, visit);
+  workers_.clear();  // their tables are gone
   worker_tables_.clear();
 }
 

@@ -24,6 +24,10 @@
 
 namespace flamefold {
 
+// A parser of --jobs N's (fold_inputs.cc): this thread's or a worker
+// thread's, kept across inputs with its caches.
+struct FoldWorker;
+
 class FoldInputs {
  public:
   /// Recordings (perf.data) are folded by `recordings`, which says what
@@ -73,6 +77,7 @@ class FoldInputs {
                    ByteSource* source, std::string* err);
   bool AddSequential(const std::string& file, uint64_t index,
                      ByteSource* source, std::string* err);
+  void StartWorkers(const PerfScriptOptions& options);
   void SortTables(std::vector<std::vector<SymbolId>>* maps,
                   std::vector<uint32_t>* rank);
   std::vector<StackCounts*> Tables();
@@ -92,6 +97,10 @@ class FoldInputs {
   StackTrie* trie_;
   StackCounts counts_;       // the stacks read, until Finish() builds trie_
   std::vector<std::unique_ptr<WorkerTables>> worker_tables_;  // --jobs N
+  // --jobs N's parsers (this thread's first, then one per worker table),
+  // made at the first input parsed in parallel and kept, as the tables
+  // are: each input after the first finds its lines and frames cached.
+  std::vector<std::unique_ptr<FoldWorker>> workers_;
   PerfScriptParser parser_;  // the sequential parser; its state spans inputs
   PerfScriptStats stats_;         // all of it, after Finish()
   PerfScriptStats worker_stats_;  // what the parallel workers parsed

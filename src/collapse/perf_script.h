@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/string_interner.h"
@@ -132,6 +133,9 @@ class PerfScriptParser {
   bool java_process() const { return pname_java_; }
 
   const PerfScriptStats& stats() const { return stats_; }
+  /// The statistics so far, which then start again from nothing: for a
+  /// parser kept across inputs whose counts are taken input by input.
+  PerfScriptStats TakeStats() { return std::exchange(stats_, {}); }
   const PerfScriptOptions& options() const { return options_; }
   /// The event kept, once known ("" before the first event line).
   const std::string& event_filter() const { return event_filter_; }
