@@ -68,4 +68,14 @@ void SortDistinctStrings(SortableString* a, size_t n) {
   }
 }
 
+std::vector<SortableString> SortedStrings(const StringInterner& strings) {
+  std::vector<SortableString> sorted(strings.size());
+  for (SymbolId id = 0; id < strings.size(); ++id) {
+    sorted[id].text = strings.Get(id);
+    sorted[id].id = id;
+  }
+  SortDistinctStrings(sorted.data(), sorted.size());
+  return sorted;
+}
+
 }  // namespace flamefold

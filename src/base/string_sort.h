@@ -7,6 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
+
+#include "base/string_interner.h"
 
 namespace flamefold {
 
@@ -29,6 +32,9 @@ static_assert(sizeof(SortableString) == 40);
 /// Sorts a[0, n), whose texts are all different, in byte order
 /// (std::string_view's operator<).
 void SortDistinctStrings(SortableString* a, size_t n);
+
+/// The strings of `strings` in byte order, each with its id.
+std::vector<SortableString> SortedStrings(const StringInterner& strings);
 
 }  // namespace flamefold
 

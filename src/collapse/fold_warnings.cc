@@ -93,11 +93,14 @@ void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
   for (const auto& [file, cut] : inputs.limit_hits()) {
     diag.Warning(LimitWarning(file, config.perf.limits, cut));
   }
+  WarnIfNoSamples(config, s, inputs.total_samples(), diag);
+}
+
+void WarnIfNoSamples(const FoldConfig& config, const PerfScriptStats& s,
+                     uint64_t samples, const Diag& diag) {
   bool filtered_out = !config.perf.event_filter.empty() && s.samples == 0 &&
-                      s.samples_other_event > 0;  // said above
-  if (inputs.total_samples() == 0 && !filtered_out) {
-    diag.Warning("no samples in the input");
-  }
+                      s.samples_other_event > 0;  // WarnAboutPerfScript's
+  if (samples == 0 && !filtered_out) diag.Warning("no samples in the input");
 }
 
 }  // namespace flamefold

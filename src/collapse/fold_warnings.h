@@ -21,6 +21,12 @@ class FoldInputs;
 void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
                          const std::string& event, const Diag& diag);
 
+/// "no samples in the input" when `samples` (those folded) is 0, unless an
+/// --event-filter kept none of those there were (WarnAboutPerfScript says
+/// so, naming the events).
+void WarnIfNoSamples(const FoldConfig& config, const PerfScriptStats& s,
+                     uint64_t samples, const Diag& diag);
+
 /// WarnAboutPerfScript for all of `inputs`, then folded lines skipped,
 /// stacks cut to the limits, and an empty result: what every tool that
 /// folds with FoldInputs says once its output is written.

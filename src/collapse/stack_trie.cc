@@ -116,12 +116,7 @@ bool EntryLess(const Entry& a, const Entry& b) {
 // with a comparison that looked at both endings took twice as many
 // comparisons: 7% of a build host's perf.data replay.
 std::vector<uint32_t> StackTrie::KeyRanks(const StringInterner& names) {
-  std::vector<SortableString> sorted(names.size());
-  for (SymbolId id = 0; id < names.size(); ++id) {
-    sorted[id].text = names.Get(id);
-    sorted[id].id = id;
-  }
-  SortDistinctStrings(sorted.data(), sorted.size());
+  const std::vector<SortableString> sorted = SortedStrings(names);
   std::vector<uint32_t> rank(2 * sorted.size());
   std::vector<const SortableString*> open;
   uint32_t next = 0;

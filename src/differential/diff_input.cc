@@ -120,11 +120,7 @@ void WarnAboutDiffSide(const std::string& file, const DiffSideStats& s,
   if (s.limits.any()) {
     diag.Warning(LimitWarning(file, fold.perf.limits, s.limits));
   }
-  bool filtered_out = !fold.perf.event_filter.empty() &&
-                      s.perf.samples == 0 && s.perf.samples_other_event > 0;
-  if (!s.folded && s.samples == 0 && !filtered_out) {
-    diag.Warning(file + ": no samples in the input");
-  }
+  if (!s.folded) WarnIfNoSamples(fold, s.perf, s.samples, side);
 }
 
 }  // namespace flamefold

@@ -83,14 +83,8 @@ void DiffTable::Visit(
 bool DiffTable::Write(bool normalize, OutputSink* out) const {
   bool scale = normalize && !PerlNumbersEqual(total_[0], total_[1]);
   if (scale && total_[0].IsZero() && !rows_.empty()) return false;
-  std::vector<SortableString> sorted(rows_.size());
-  for (SymbolId id = 0; id < rows_.size(); ++id) {
-    sorted[id].text = stacks_.Get(id);
-    sorted[id].id = id;
-  }
-  SortDistinctStrings(sorted.data(), sorted.size());
   std::string line;
-  for (const SortableString& s : sorted) {
+  for (const SortableString& s : SortedStrings(stacks_)) {
     const Row& row = rows_[s.id];
     PerlNumber c1 = row.count[0];
     if (scale) c1 = ScaleCount(c1, total_[1], total_[0]);

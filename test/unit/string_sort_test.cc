@@ -71,3 +71,16 @@ TEST_CASE("random folded-like stacks") {
 
 }  // namespace
 }  // namespace flamefold
+
+TEST_CASE("SortedStrings: an interner's strings in byte order, with their ids") {
+  flamefold::StringInterner strings;
+  for (const char* s : {"b;c", "a", "", "b", "a;b\x80", "a;b"}) strings.Intern(s);
+  std::vector<std::string> texts;
+  std::vector<uint32_t> ids;
+  for (const flamefold::SortableString& s : flamefold::SortedStrings(strings)) {
+    texts.emplace_back(s.text);
+    ids.push_back(s.id);
+  }
+  CHECK(texts == std::vector<std::string>{"", "a", "a;b", "a;b\x80", "b", "b;c"});
+  CHECK(ids == std::vector<uint32_t>{2, 1, 5, 4, 3, 0});
+}
