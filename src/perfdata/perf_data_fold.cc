@@ -6,6 +6,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "base/deferred_free.h"
 #include "io/mapped_file.h"
 #include "perfdata/dwarf_unwind.h"
 #include "perfdata/frame_texts.h"
@@ -793,10 +794,12 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
 
 // Replays the perf.data in `src`, its samples' text going through `take`
 // or, when `lines` is set, to that parser line by line.
+// With `later`, the symbols and the replay's tables are freed there.
 static bool Replay(const std::string& name, ByteSource* src,
                    const SymbolOptions& options, const ChunkSink& take,
                    PerfScriptParser* lines, PerfDataStats* stats,
-                   std::string* err, PerfDataText text) {
+                   std::string* err, PerfDataText text,
+                   DeferredFree* later = nullptr) {
   // A regular file is mapped; one that shrinks under the mapping ends with
   // a message, not a SIGBUS. Its pages come as they are read (asking for
   // all at once, MAP_POPULATE, held the replay's start back: the DWARF
@@ -811,16 +814,17 @@ static bool Replay(const std::string& name, ByteSource* src,
   if (mapped) {
     reader.SetReadPast([&mapped](size_t offset) { mapped->Release(offset); });
   }
-  SymbolResolver symbols(options);
-  Replayer replay(&reader, &symbols, take, lines, stats, text);
-  bool ok = reader.Read(&replay, err) && replay.Finish(err);
+  auto symbols = std::make_shared<SymbolResolver>(options);
+  auto replay = std::make_shared<Replayer>(&reader, symbols.get(), take, lines,
+                                           stats, text);
+  bool ok = reader.Read(replay.get(), err) && replay->Finish(err);
   stats->truncated = reader.truncated();
-  stats->warnings = symbols.warnings();
+  stats->warnings = symbols->warnings();
   if (stats->unwind_stopped > 0) {
     stats->warnings.push_back(name + ": " + UnwindStopSummary(*stats));
   }
   const PerfDataInfo& info = reader.info();
-  replay.Summarize(info);
+  replay->Summarize(info);
   stats->hostname = info.hostname;
   stats->perf_version = info.perf_version;
   stats->os_release = info.os_release;
@@ -830,6 +834,7 @@ static bool Replay(const std::string& name, ByteSource* src,
     if (!stats->cmdline.empty()) stats->cmdline += ' ';
     stats->cmdline += arg;
   }
+  if (later) later->Add({std::move(replay), std::move(symbols)});
   return ok;
 }
 
@@ -847,13 +852,13 @@ bool PidTidWanted(const PerfScriptOptions& options) {
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err) {
+                      std::string* err, DeferredFree* later) {
   ChunkSink none = [](std::string*) { return true; };  // nothing is emitted
   PerfDataText text;
   text.exact = false;
   text.pid_tid = PidTidWanted(parser->options());
   parser->StartLines(name, input_index);
-  return Replay(name, src, options, none, parser, stats, err, text);
+  return Replay(name, src, options, none, parser, stats, err, text, later);
 }
 
 void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/deferred_free.h"
 #include "io/byte_source.h"
 #include "base/diag.h"
 #include "perfdata/dwarf_unwind.h"
@@ -125,20 +126,22 @@ bool PidTidWanted(const PerfScriptOptions& options);
 /// FoldPerfData for a parser without --srcline and --inline: no text is
 /// rendered, each sample's lines go to the parser one by one, each distinct
 /// frame line resolved once (PerfScriptParser::StartLines). The folded
-/// stacks and statistics are those of the text.
+/// stacks and statistics are those of the text. With `later`, the symbols
+/// and the replay's tables are freed there (on its thread) rather than
+/// before this returns.
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err);
+                      std::string* err, DeferredFree* later = nullptr);
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input). A parser reading
 /// --srcline input is given the source lines perf script -F+srcline
-/// prints.
+/// prints. `later`: as ReplayIntoParser's.
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
-                  std::string* err);
+                  std::string* err, DeferredFree* later = nullptr);
 
 /// Warns, once each, about what folding the perf.data `file` lost or
 /// lacked (symbols, --call-graph dwarf stacks, a cut-short file): every
