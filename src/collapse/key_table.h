@@ -27,13 +27,38 @@ class KeyTable {
   /// when new (then `*added` is true). Parts compare as byte strings; keys
   /// with equal parts but a different split ("ab"+"c", "a"+"bc") differ.
   uint32_t Intern(const Key& key, bool* added) {
-    const uint64_t h = Hash(key);
+    return Intern(key, Hash(key), added);
+  }
+  /// Intern, for a key whose Hash is `h`: a caller that hashed the key
+  /// ahead (to Prefetch its slot) does not hash it again.
+  uint32_t Intern(const Key& key, uint64_t h, bool* added) {
     Slot* s = slots_.FindOrFree(
         h, [&](const Slot& x) { return x.hash == h && Equal(x, key); });
     *added = s->empty();
     return s->empty() ? Add(key, h, s) : s->id_plus_1 - 1;
   }
   size_t size() const { return slots_.size(); }
+  /// Fetches the home slot of the key whose Hash is `h` into the CPU's
+  /// cache, ahead of its Intern.
+  void Prefetch(uint64_t h) const {
+    if (slots_.capacity() != 0) __builtin_prefetch(&slots_.Home(h));
+  }
+  /// Once the home slot is in the cache (Prefetch), fetches the stored key
+  /// it holds if that key's hash is `h`: what Intern compares next.
+  void PrefetchKey(uint64_t h) const {
+    if (slots_.capacity() == 0) return;
+    const Slot& s = slots_.Home(h);
+    if (s.hash == h && !s.empty()) __builtin_prefetch(s.data);
+  }
+
+  /// The first part (a symbol) is hashed whole; the others (a module path,
+  /// an address) by their length and first and last 8 bytes, which tell
+  /// apart the paths of one profile at a fraction of the cost. Keys that
+  /// share those still compare whole: only the probe gets longer.
+  static uint64_t Hash(const Key& key) {
+    uint64_t h = HashBytes(key.a, key.tag);
+    return Mix64(h ^ Sample(key.b), Sample(key.c) ^ 0x9e3779b97f4a7c15ull);
+  }
 
  private:
   struct Slot {
@@ -44,14 +69,6 @@ class KeyTable {
     bool empty() const { return id_plus_1 == 0; }
   };
 
-  /// The first part (a symbol) is hashed whole; the others (a module path,
-  /// an address) by their length and first and last 8 bytes, which tell
-  /// apart the paths of one profile at a fraction of the cost. Keys that
-  /// share those still compare whole: only the probe gets longer.
-  static uint64_t Hash(const Key& key) {
-    uint64_t h = HashBytes(key.a, key.tag);
-    return Mix64(h ^ Sample(key.b), Sample(key.c) ^ 0x9e3779b97f4a7c15ull);
-  }
   static uint64_t Sample(std::string_view s) {
     if (s.size() < 8) return HashBytes(s, 1);
     uint64_t x, y;

@@ -195,7 +195,9 @@ class PerfScriptParser {
     kLongName = 16,  // a name cut to the frame-length limit
   };
 
-  bool FastStackLine(std::string_view line, bool terminated);
+  bool FastStackLine(std::string_view line, LineReader* reader);
+  static bool FastFields(const char* base, size_t n, FrameFields* f);
+  void LookAhead(LineReader* reader);
   void CachedLines(LineReader* reader);
   void OnLine(std::string_view line, LineReader* reader,
               std::string_view file);
@@ -212,6 +214,9 @@ class PerfScriptParser {
   void PushCached(uint32_t value);
   void TrimDeepStack();
   uint32_t LookupFrame(const FrameFields& f);
+  KeyTable::Key FrameKey(const FrameFields& f) const;
+  uint32_t LookupFrameKey(const FrameFields& f, const KeyTable::Key& key,
+                          uint64_t hash);
   LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
   bool InlineFrame(const FrameFields& f, LineResult* res);
   void TidyPiece(std::string* func, uint8_t* quirks) const;
@@ -256,6 +261,25 @@ class PerfScriptParser {
   // (CachedValue), for CachedLines.
   LineCache line_cache_;
   bool leaf_pending_ = false;  // no stack line of this sample read yet
+  // Where the last line FastStackLine took ends (its '\n'): a line right
+  // after it is in a run of lines the line cache did not hold, whose frame
+  // keys are looked up in frame_keys_ one after the other (LookAhead).
+  const char* fast_end_ = nullptr;
+  // How many frame keys the table holds before LookAhead pays: 64Ki keys
+  // take 4 MiB of slots, as much as the stored keys or more.
+  static constexpr size_t kLookAheadKeys = 1u << 16;
+  // The next line, parsed ahead while its frame key's slot is fetched
+  // (LookAhead): where it lay in the reader's buffer as of its `refills`,
+  // its fields, and its key and the key's hash (for pname_java_'s tag).
+  struct AheadLine {
+    const char* data = nullptr;  // nullptr: none
+    size_t size = 0;
+    uint64_t refills = 0;
+    FrameFields fields;
+    KeyTable::Key key;
+    uint64_t hash = 0;
+  };
+  AheadLine ahead_;
   StringInterner pname_keys_;
   std::vector<LineResult> pname_results_;
   std::vector<SymbolId> pieces_;

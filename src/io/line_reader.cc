@@ -22,6 +22,7 @@ LineReader::LineReader(std::string_view text, size_t max_line)
       end_(text.size()), eof_(true), bytes_read_(text.size()) {}
 
 bool LineReader::Fill() {
+  ++refills_;
   if (pos_ > 0) {  // keep the partial line at the front
     std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
     end_ -= pos_;

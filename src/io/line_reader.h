@@ -68,6 +68,10 @@ class LineReader {
   const std::string& error() const { return error_; }
   /// True when the last line returned had no '\n' at its end.
   bool last_line_unterminated() const { return unterminated_; }
+  /// How many times the buffer was refilled (its bytes moved or added):
+  /// bytes seen in Buffered() lie unchanged where they were while this
+  /// stays the same.
+  uint64_t refills() const { return refills_; }
 
   static constexpr size_t kDefaultMaxLine = 16u << 20;
 
@@ -86,6 +90,7 @@ class LineReader {
   bool unterminated_ = false;
   uint64_t line_number_ = 0;
   uint64_t bytes_read_ = 0;
+  uint64_t refills_ = 0;
   std::string error_;
 };
 

@@ -120,3 +120,24 @@ TEST_CASE("ids hold as the table grows, against a map") {
   }
   CHECK(t.size() == want.size());
 }
+
+TEST_CASE("keys hashed ahead and prefetched get the ids Intern gives") {
+  // FastStackLine hashes a line's key ahead (Hash), fetches its slot and
+  // stored key (Prefetch, PrefetchKey), then interns it with that hash.
+  KeyTable direct, ahead;
+  std::vector<std::string> names;
+  for (int i = 0; i < 3000; ++i) names.push_back("fn" + std::to_string(i % 1200));
+  for (size_t i = 0; i < names.size(); ++i) {
+    KeyTable::Key k =
+        MakeKey(i / 1200 % 2 ? 'j' : '-', names[i], "/usr/lib/libc.so.6");
+    bool added_direct = false, added_ahead = false;
+    uint32_t want = direct.Intern(k, &added_direct);
+    const uint64_t h = KeyTable::Hash(k);
+    ahead.Prefetch(h);
+    ahead.PrefetchKey(h);
+    CHECK(ahead.Intern(k, h, &added_ahead) == want);
+    CHECK(added_ahead == added_direct);
+  }
+  CHECK(ahead.size() == direct.size());
+  CHECK(ahead.size() == 2400);  // 1,200 names under each of two tags
+}

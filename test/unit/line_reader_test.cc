@@ -82,3 +82,23 @@ TEST_CASE("line reader: lines across many small reads come out whole") {
   CHECK(n == 5000);
   CHECK(r.bytes_read() == text.size());
 }
+
+TEST_CASE("line reader: Buffered's bytes stay where they are until a refill") {
+  // A scanner that parsed a line of Buffered() ahead may trust it only while
+  // refills() is unchanged (FastStackLine's look-ahead does).
+  StringSource src("first line\nsecond line\nthird\n", 12);
+  LineReader reader(&src);
+  std::string_view line;
+  REQUIRE(reader.Next(&line) == LineReader::kLine);  // reads 12, then 12
+  CHECK(line == "first line");
+  const uint64_t refills = reader.refills();
+  CHECK(refills > 0);
+  CHECK(reader.Buffered() == "s");  // of "second line\n"
+  REQUIRE(reader.Next(&line) == LineReader::kLine);  // needs more bytes
+  CHECK(line == "second line");
+  CHECK(reader.refills() > refills);  // the partial line moved to the front
+  LineReader in_place(std::string_view("a\nb\n"));
+  REQUIRE(in_place.Next(&line) == LineReader::kLine);
+  REQUIRE(in_place.Next(&line) == LineReader::kLine);
+  CHECK(in_place.refills() == 0);
+}

@@ -2,6 +2,7 @@
 // expected string here is what the Perl script printed for the same input.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <map>
 #include <random>
 
@@ -271,6 +272,59 @@ TEST_CASE("the line cache never changes the output: whole buffer vs 1-byte reads
     CHECK(whole.paren_frames == bytes.paren_frames);
     CHECK(whole.upper_hex_offsets == bytes.upper_hex_offsets);
     CHECK(whole.blank_with_spaces == bytes.blank_with_spaces);
+  }
+}
+
+TEST_CASE("frames parsed ahead fold as the general way does, whatever the reads") {
+  // Samples whose frames are mostly new (the line cache holds none of
+  // them), past the 65,536 frame keys from which FastStackLine parses each
+  // next line ahead of its look-up: the first 2,700 samples bring 81,000
+  // keys. Then a third of the frames come from a few lines that the line
+  // cache soon holds, so that a line parsed ahead is often taken from the
+  // cache instead, and the next line FastStackLine sees is another. All
+  // lines have one length, so that neither that line nor one the reader's
+  // moved buffer brings where a line parsed ahead lay can pass for it by
+  // its size. Read 1 byte at a time, the reader never holds a line ahead
+  // and every line goes the general way: the reference.
+  std::mt19937 rng(2026);
+  std::string in;
+  auto frame = [&](unsigned ip, unsigned fn, unsigned off, unsigned lib) {
+    char line[80];
+    std::snprintf(line, sizeof line, "\t    %012x fn%06u+0x%u (/usr/lib/lib%u.so)\n",
+                  ip, fn, off, lib);
+    in += line;
+  };
+  unsigned next_fn = 0;
+  for (int i = 0; i < 6700; ++i) {
+    in += (rng() % 4 ? "app" : "java");
+    in += " 1/1 1.0: " + std::to_string(1 + rng() % 3) + " cycles:\n";
+    if (i < 2700) {
+      for (int d = 0; d < 30; ++d) frame(rng() & 0xffffff, next_fn++, 1, 0);
+    } else {
+      int depth = 2 + rng() % 12;
+      for (int d = 0; d < depth; ++d) {
+        if (rng() % 3 == 0) {
+          frame(0xabcdef, rng() % 6, 1, 0);
+        } else {
+          frame(rng() & 0xffffff, rng() % 300000, rng() % 10, rng() % 8);
+        }
+      }
+    }
+    in += "\n";
+  }
+  for (int variant = 0; variant < 2; ++variant) {
+    PerfScriptOptions options;
+    options.include_addrs = variant == 1;
+    PerfScriptStats general;
+    const std::string want = FoldPerfScript(in, options, &general, 1);
+    CHECK(want.size() > 100000);
+    for (size_t chunk : {size_t{61}, size_t{97}, size_t{4093}, SIZE_MAX}) {
+      CAPTURE(chunk);
+      PerfScriptStats stats;
+      CHECK(FoldPerfScript(in, options, &stats, chunk) == want);
+      CHECK(stats.lines == general.lines);
+      CHECK(stats.samples == general.samples);
+    }
   }
 }
 
