@@ -425,7 +425,7 @@ bool PerfScriptParser::Feed(LineReader* reader, std::string_view file,
   input_index_ = input_index;
   error_.clear();  // each call reports the first error of its own text
   ahead_.data = nullptr;  // another reader: what it parsed ahead is gone
-  fast_end_ = nullptr;
+  fast_next_ = 0;
   std::string_view line;
   for (;;) {
     if (has_pname_ && fast_lines_ && !leaf_pending_) CachedLines(reader);
@@ -527,7 +527,7 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
   }
   ahead_.data = nullptr;
   const bool terminated = !reader->last_line_unterminated();
-  if (base == fast_end_ + 1 && terminated &&
+  if (reinterpret_cast<uintptr_t>(base) == fast_next_ && terminated &&
       frame_keys_.size() >= kLookAheadKeys) {
     LookAhead(reader);
   }
@@ -539,7 +539,8 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
                        CachedValue(id));
   }
   leaf_pending_ = false;
-  fast_end_ = base + n;
+  // As a number: a pointer past the buffer's last line may not be formed.
+  fast_next_ = reinterpret_cast<uintptr_t>(base) + n + 1;
   if (res.kind == kFrame) {
     PushFrames(res);
   } else {
@@ -575,6 +576,7 @@ inline bool PerfScriptParser::FastFields(const char* base, size_t n,
 // ahead only costs (3% more time on the C++-service transcript).
 void PerfScriptParser::LookAhead(LineReader* reader) {
   std::string_view rest = reader->Buffered();  // after the line just read
+  if (rest.empty()) return;
   const void* nl = std::memchr(rest.data(), '\n', rest.size());
   if (nl == nullptr) return;
   AheadLine a;

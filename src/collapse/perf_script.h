@@ -261,10 +261,11 @@ class PerfScriptParser {
   // (CachedValue), for CachedLines.
   LineCache line_cache_;
   bool leaf_pending_ = false;  // no stack line of this sample read yet
-  // Where the last line FastStackLine took ends (its '\n'): a line right
-  // after it is in a run of lines the line cache did not hold, whose frame
-  // keys are looked up in frame_keys_ one after the other (LookAhead).
-  const char* fast_end_ = nullptr;
+  // The address just past the '\n' of the last line FastStackLine took (0:
+  // none): a line starting there is in a run of lines the line cache did
+  // not hold, whose frame keys are looked up in frame_keys_ one after the
+  // other (LookAhead).
+  uintptr_t fast_next_ = 0;
   // How many frame keys the table holds before LookAhead pays: 64Ki keys
   // take 4 MiB of slots, as much as the stored keys or more.
   static constexpr size_t kLookAheadKeys = 1u << 16;
