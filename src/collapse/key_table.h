@@ -40,13 +40,10 @@ class KeyTable {
   size_t size() const { return slots_.size(); }
   /// Fetches the home slot of the key whose Hash is `h` into the CPU's
   /// cache, ahead of its Intern.
-  void Prefetch(uint64_t h) const {
-    if (slots_.capacity() != 0) __builtin_prefetch(&slots_.Home(h));
-  }
+  void Prefetch(uint64_t h) const { slots_.Prefetch(h); }
   /// Once the home slot is in the cache (Prefetch), fetches the stored key
   /// it holds if that key's hash is `h`: what Intern compares next.
   void PrefetchKey(uint64_t h) const {
-    if (slots_.capacity() == 0) return;
     const Slot& s = slots_.Home(h);
     if (s.hash == h && !s.empty()) __builtin_prefetch(s.data);
   }

@@ -56,7 +56,7 @@ class LineCache {
   /// handled; FindAt takes the hash.
   uint64_t HashAhead(const char* p, uint32_t tag) const {
     const uint64_t h = Hash(p, tag);
-    __builtin_prefetch(&slots_.Home(h));
+    slots_.Prefetch(h);
     return h;
   }
   /// Whether a line stored with tag `tag` starts the `avail` (>=

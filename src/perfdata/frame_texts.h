@@ -105,7 +105,7 @@ class FrameTexts {
   static FrameKey KeyOf(const Map* map, uint64_t ip);
   /// Fetches the cache slot of `k` into the CPU's cache ahead of Frame().
   void Prefetch(const FrameKey& k) const {
-    __builtin_prefetch(&table_.Home(Hash(k.dso, k.shown)));
+    table_.Prefetch(Hash(k.dso, k.shown));
   }
   /// The frame at `k`; the pointer stays valid while this lives.
   FrameText* Frame(const FrameKey& k);
