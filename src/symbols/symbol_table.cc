@@ -132,10 +132,12 @@ void SymbolTable::SortByStart() {
 
 void SymbolTable::BuildSearch() {
   search_.clear();
-  starts_.clear();
+  bounds_.clear();
+  buckets_.clear();
   if (root_ < 0) {
-    starts_.reserve(syms_.size());
-    for (const Symbol& s : syms_) starts_.push_back(s.start);
+    bounds_.reserve(syms_.size());
+    for (const Symbol& s : syms_) bounds_.push_back({s.start, s.end});
+    BuildBuckets();
     return;
   }
   std::vector<int32_t> order{root_};  // tree nodes, breadth first
@@ -157,6 +159,25 @@ void SymbolTable::BuildSearch() {
   }
 }
 
+void SymbolTable::BuildBuckets() {
+  if (bounds_.empty()) return;
+  uint64_t base = bounds_.front().start;
+  uint64_t range = bounds_.back().start - base;
+  size_t n = bounds_.size();
+  // About as many buckets as symbols.
+  bucket_shift_ = 0;
+  while (bucket_shift_ < 63 && (range >> bucket_shift_) >= n) ++bucket_shift_;
+  size_t count = static_cast<size_t>(range >> bucket_shift_) + 1;
+  buckets_.resize(count + 1);
+  size_t j = 0;
+  for (size_t b = 0; b < count; ++b) {
+    uint64_t from = base + (static_cast<uint64_t>(b) << bucket_shift_);
+    while (j < n && bounds_[j].start < from) ++j;
+    buckets_[b] = static_cast<uint32_t>(j);
+  }
+  buckets_[count] = static_cast<uint32_t>(n);
+}
+
 const Symbol* SymbolTable::Find(uint64_t addr) const {
   if (!search_.empty()) {
     // perf's symbols__find: left when below the start, right when at or
@@ -173,11 +194,21 @@ const Symbol* SymbolTable::Find(uint64_t addr) const {
     }
     return nullptr;
   }
-  if (starts_.size() != syms_.size()) return nullptr;  // not finished
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), addr);
-  if (it == starts_.begin()) return nullptr;
-  const Symbol& s = syms_[static_cast<size_t>(it - starts_.begin()) - 1];
-  return addr < s.end ? &s : nullptr;
+  if (bounds_.empty() || bounds_.size() != syms_.size()) {
+    return nullptr;  // empty, or not finished
+  }
+  if (addr < bounds_.front().start) return nullptr;
+  // The closest start at or below `addr` is in its bucket, or is the one
+  // before the bucket's first (see buckets_).
+  size_t last_bucket = buckets_.size() - 2;
+  uint64_t b = std::min<uint64_t>(
+      (addr - bounds_.front().start) >> bucket_shift_, last_bucket);
+  auto it = std::upper_bound(
+      bounds_.begin() + buckets_[b], bounds_.begin() + buckets_[b + 1], addr,
+      [](uint64_t a, const Bounds& s) { return a < s.start; });
+  size_t i = static_cast<size_t>(it - bounds_.begin());
+  if (i == 0) return nullptr;
+  return addr < bounds_[i - 1].end ? &syms_[i - 1] : nullptr;
 }
 
 // The tree below is a plain red-black tree (insertion and deletion as in

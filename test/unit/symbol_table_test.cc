@@ -140,6 +140,56 @@ TEST_CASE("perf's tree and the sorted symbols find the same symbols") {
 }
 
 
+// The closest symbol at or below `addr` that holds it, by a walk over all
+// of them: what a sorted table's Find must return.
+const Symbol* FindByWalk(const SymbolTable& t, uint64_t addr) {
+  const Symbol* found = nullptr;
+  for (const Symbol& s : t.symbols()) {
+    if (s.start > addr) break;
+    found = &s;
+  }
+  return found && addr < found->end ? found : nullptr;
+}
+
+TEST_CASE("a sorted table's buckets find what a walk over all finds") {
+  // Clusters of symbols far apart (a kernel's at the top of the address
+  // space, a binary's low, gaps of up to 2^40 between clusters), so that a
+  // bucket holds none, one or many symbols; each table is probed at every
+  // symbol's edges, in its gaps, at random and at both ends of the range.
+  uint64_t seed = 777;
+  auto rnd = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return n ? (seed >> 11) % n : 0;
+  };
+  for (int round = 0; round < 300; ++round) {
+    SymbolTable t;
+    uint64_t at = round % 3 == 0 ? 0xffffffff80000000ULL : rnd(1 << 20);
+    int n = static_cast<int>(rnd(round % 5 == 0 ? 3000 : 60));
+    for (int i = 0; i < n; ++i) {
+      uint64_t gap = rnd(8) == 0 ? rnd(uint64_t{1} << 40) : rnd(4096);
+      if (at > UINT64_MAX - (uint64_t{1} << 41)) gap = rnd(64);
+      at += gap;
+      uint64_t size = rnd(3) == 0 ? 0 : rnd(gap + 64);
+      t.Add(at, size, "s", SymbolBinding::kGlobal);
+    }
+    t.Finish(false);
+    std::vector<uint64_t> probes = {0, 1, UINT64_MAX, UINT64_MAX - 1};
+    for (const Symbol& s : t.symbols()) {
+      for (uint64_t a : {s.start - 1, s.start, s.start + 1, s.end - 1, s.end,
+                         s.end + 1, s.start + rnd(s.end - s.start + 1)}) {
+        probes.push_back(a);
+      }
+    }
+    for (int i = 0; i < 200; ++i) probes.push_back(rnd(UINT64_MAX));
+    if (!t.symbols().empty()) {
+      uint64_t lo = t.symbols().front().start;
+      uint64_t span = t.symbols().back().end - lo;
+      for (int i = 0; i < 200; ++i) probes.push_back(lo + rnd(span + 1));
+    }
+    for (uint64_t a : probes) REQUIRE(t.Find(a) == FindByWalk(t, a));
+  }
+}
+
 // A JIT map as perf 6.1 reads it (strtoull's hex, each line's last byte
 // dropped): "0x" prefixes as the JDK writes them, white space and '+'
 // before a number, a last line without '\n' losing a byte of its name,
