@@ -88,6 +88,7 @@ class SymbolTable {
   int32_t First() const;
   void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
   void SortByStart();
+  static BigVector<Symbol> SortedByStart(const BigVector<Symbol>& syms);
   void BuildSearch();
   void BuildBuckets();
   bool FinishSorted(std::span<const Symbol> late);

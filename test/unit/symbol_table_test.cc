@@ -2,6 +2,10 @@
 // one alias kept by perf's rules) and its tree walk where symbols overlap.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "symbols/symbol_table.h"
 #include "temp_file.h"
 
@@ -139,6 +143,41 @@ TEST_CASE("perf's tree and the sorted symbols find the same symbols") {
   CHECK(sorted_tables > 20);
 }
 
+
+TEST_CASE("symbols are sorted by start, equal starts in the order added") {
+  // Starts spread over all 64 bits, over a few high bits only (a kernel's)
+  // and over few values (many equal starts): what std::stable_sort gives.
+  uint64_t seed = 99;
+  auto rnd = [&]() {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return seed ^ (seed >> 29);
+  };
+  for (int round = 0; round < 60; ++round) {
+    SymbolTable t;
+    std::vector<Symbol> want;
+    std::vector<std::string> names;
+    size_t n = round % 4 == 0 ? 5000 : rnd() % 300;
+    names.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t start = round % 3 == 0   ? rnd()
+                       : round % 3 == 1 ? 0xffffffff81000000ULL + rnd() % 4096
+                                        : rnd() % 7 << 40;
+      names.push_back(std::to_string(i));
+      t.Add(start, 0, names.back(), SymbolBinding::kGlobal);
+      want.push_back(Symbol{start, start, names.back()});
+    }
+    t.Finish(false, false);  // sorted, nothing dropped
+    std::stable_sort(want.begin(), want.end(),
+                     [](const Symbol& a, const Symbol& b) {
+                       return a.start < b.start;
+                     });
+    REQUIRE(t.symbols().size() == want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      REQUIRE(t.symbols()[i].start == want[i].start);
+      REQUIRE(t.symbols()[i].name == want[i].name);
+    }
+  }
+}
 
 // The closest symbol at or below `addr` that holds it, by a walk over all
 // of them: what a sorted table's Find must return.
