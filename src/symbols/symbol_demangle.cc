@@ -249,9 +249,10 @@ std::string NameOnly(const std::string& base, std::string_view mangled) {
 // Rust v0 names ("_R..."), printed as libiberty prints them without its
 // verbose flag (which is how perf prints them): crate disambiguators and
 // impl paths hidden, "<T>::f" for inherent methods, "<T as Trait>::f" for
-// trait ones. Returns false on anything outside the supported subset
-// (punycode identifiers, function and dyn types, most constants), and the
-// caller keeps the mangled name.
+// trait ones, "for<'a> unsafe extern \"C\" fn(&'a u8) -> i32" for function
+// types and "dyn Fn<(u8,), Output = ()> + Send" for trait objects.
+// Returns false on anything outside the supported subset (punycode
+// identifiers, most constants), and the caller keeps the mangled name.
 class RustV0 {
  public:
   explicit RustV0(std::string_view s) : s_(s) {}
@@ -393,9 +394,10 @@ class RustV0 {
   }
   bool GenericArg(std::string* out) {
     if (Eat('L')) {
-      uint64_t v = 0;
-      *out += "'_";
-      return Base62(&v);
+      uint64_t lt = 0;
+      if (!Base62(&lt)) return false;
+      Lifetime(lt, out);
+      return true;
     }
     if (Eat('K')) return Const(out);
     return Type(out);
@@ -444,9 +446,14 @@ class RustV0 {
       *out += kNames[basic];
     } else if (c == 'R' || c == 'Q') {
       ++pos_;
-      uint64_t v = 0;
-      if (Eat('L')) ok = Base62(&v);
-      *out += c == 'R' ? "&" : "&mut ";
+      uint64_t lt = 0;
+      if (Eat('L')) ok = Base62(&lt);
+      *out += '&';
+      if (ok && lt != 0) {
+        Lifetime(lt, out);
+        *out += ' ';
+      }
+      if (c == 'Q') *out += "mut ";
       ok = ok && Type(out);
     } else if (c == 'P' || c == 'O') {
       ++pos_;
@@ -475,8 +482,12 @@ class RustV0 {
     } else if (c == 'B') {
       ++pos_;
       ok = BackRef([&] { return Type(out); });
-    } else if (c == 'F' || c == 'D') {
-      ok = false;
+    } else if (c == 'F') {
+      ++pos_;
+      ok = FnType(out);
+    } else if (c == 'D') {
+      ++pos_;
+      ok = DynType(out);
     } else {
       ok = Path(false, out);
     }
@@ -484,9 +495,138 @@ class RustV0 {
     return ok;
   }
 
+  // A lifetime by its index: 0 is "'_", else one bound by an enclosing
+  // binder, counted from the innermost: "'a", "'b", ... "'z", "'_26", ...
+  void Lifetime(uint64_t lt, std::string* out) const {
+    *out += '\'';
+    if (lt == 0) {
+      *out += '_';
+      return;
+    }
+    uint64_t depth = bound_ - lt;  // wraps, as libiberty's does
+    if (depth < 26) {
+      *out += static_cast<char>('a' + depth);
+    } else {
+      *out += '_';
+      *out += std::to_string(depth);
+    }
+  }
+  // <binder> = "G" <base-62-number>: that many lifetimes + 1, bound here
+  // ("for<'a, 'b> "). The caller restores bound_ after the bound type.
+  bool Binder(std::string* out) {
+    if (!Eat('G')) return true;
+    uint64_t n = 0;
+    if (!Base62(&n) || n >= 4096) return false;
+    *out += "for<";
+    for (uint64_t i = 0; i <= n; ++i) {
+      if (i > 0) *out += ", ";
+      ++bound_;
+      Lifetime(1, out);
+    }
+    *out += "> ";
+    return true;
+  }
+  // "F" [<binder>] ["U"] ["K" <abi>] {<type>} "E" <type>: a function
+  // pointer type; a "()" result is not printed, and an ABI's '_' were its
+  // '-' (libiberty's walk rejoins the parts with '-' and, after each, looks
+  // at the rest from its second byte on).
+  bool FnType(std::string* out) {
+    uint64_t outer = bound_;
+    bool ok = Binder(out);
+    if (ok && Eat('U')) *out += "unsafe ";
+    if (ok && Eat('K')) {
+      std::string abi;
+      if (Eat('C')) {
+        abi = "C";
+      } else {
+        ok = Ident(&abi);
+      }
+      if (ok) {
+        *out += "extern \"";
+        std::string_view rest = abi;
+        for (size_t i = 0; i < rest.size(); ++i) {
+          if (rest[i] != '_') continue;
+          *out += rest.substr(0, i);
+          *out += '-';
+          rest.remove_prefix(i + 1);
+          i = 0;
+        }
+        *out += rest;
+        *out += "\" ";
+      }
+    }
+    if (ok) *out += "fn(";
+    for (size_t i = 0; ok && !Eat('E'); ++i) {
+      if (i > 0) *out += ", ";
+      ok = Type(out);
+    }
+    if (ok) {
+      *out += ')';
+      if (!Eat('u')) {
+        *out += " -> ";
+        ok = Type(out);
+      }
+    }
+    bound_ = outer;
+    return ok;
+  }
+  // "D" [<binder>] {<dyn-trait>} "E" <lifetime>: a trait object, its
+  // traits joined by " + ", then its lifetime unless erased.
+  bool DynType(std::string* out) {
+    *out += "dyn ";
+    uint64_t outer = bound_;
+    bool ok = Binder(out);
+    for (size_t i = 0; ok && !Eat('E'); ++i) {
+      if (i > 0) *out += " + ";
+      ok = DynTrait(out);
+    }
+    bound_ = outer;
+    uint64_t lt = 0;
+    if (!ok || !Eat('L') || !Base62(&lt)) return false;
+    if (lt != 0) {
+      *out += " + ";
+      Lifetime(lt, out);
+    }
+    return true;
+  }
+  // <path> {"p" <undisambiguated-identifier> <type>}: a trait with its
+  // associated types bound, printed inside the trait's "<...>".
+  bool DynTrait(std::string* out) {
+    bool open = false;
+    bool ok = TraitPath(out, &open);
+    while (ok && Eat('p')) {
+      *out += open ? ", " : "<";
+      open = true;
+      std::string name;
+      ok = Ident(&name);
+      *out += name;
+      *out += " = ";
+      ok = ok && Type(out);
+    }
+    if (open) *out += '>';
+    return ok;
+  }
+  // A dyn trait's path; a generic one leaves its "<..." open (`*open`) for
+  // the bindings that may follow.
+  bool TraitPath(std::string* out, bool* open) {
+    if (Eat('B')) {
+      return BackRef([&] { return TraitPath(out, open); });
+    }
+    if (!Eat('I')) return Path(false, out);
+    bool ok = Path(false, out);
+    *out += '<';
+    *open = true;
+    for (size_t i = 0; ok && !Eat('E'); ++i) {
+      if (i > 0) *out += ", ";
+      ok = GenericArg(out);
+    }
+    return ok;
+  }
+
   std::string_view s_;
   size_t pos_ = 0;
   int depth_ = 0;
+  uint64_t bound_ = 0;  // lifetimes bound by the enclosing binders
 };
 
 }  // namespace

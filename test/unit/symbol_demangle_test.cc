@@ -142,6 +142,41 @@ TEST_CASE("C++ names are demangled as perf script prints them") {
         "std::thread::spawnhook::SPAWN_HOOKS::{K#0}::{closure#0}::__RUST_STD_INTERNAL_VAL");
   CHECK(DemangleSymbol("_RINvNtCscoScM8QT1vH_4core9panicking13assert_failedAhj4_RShECsll8UG4dV9RX_3std") ==
         "core::panicking::assert_failed::<[u8; 4], &[u8]>");
+  // Function and trait-object types, from a Rust 1.95 binary's std
+  // (-C symbol-mangling-version=v0), checked against c++filt's output
+  // without its crate hashes: perf script named these, and flamefold kept
+  // them mangled until it read "F" and "D" types.
+  CHECK(DemangleSymbol("_RINvNtNtCsjrHSEGnQ3l9_3std3sys9backtrace28___rust_"
+                       "begin_short_backtraceFEuuECs6GmmlP4bgsG_1r") ==
+        "std::sys::backtrace::__rust_begin_short_backtrace::<fn(), ()>");
+  CHECK(DemangleSymbol("_RNvXs1g_NtCsgEmfK2I1SDS_4core3fmtRDNtB6_5DebugEL_Bx_"
+                       "3fmtB8_") ==
+        "<&dyn core::fmt::Debug as core::fmt::Debug>::fmt");
+  CHECK(DemangleSymbol("_RNvMs3_NtCslNYArtu3iFV_5alloc7raw_vecINtB5_6RawVecTOhF"
+                       "UKCBN_EuENtNtCsjrHSEGnQ3l9_3std5alloc6SystemE8grow_"
+                       "oneB13_") ==
+        "<alloc::raw_vec::RawVec<(*mut u8, unsafe extern \"C\" fn(*mut u8)), "
+        "std::alloc::System>>::grow_one");
+  CHECK(DemangleSymbol("_RNvXs1g_NtCsgEmfK2I1SDS_4core3fmtRINtNtCslNYArtu3iFV_"
+                       "5alloc5boxed3BoxDNtNtB8_5error5ErrorNtNtB8_6marker4Sy"
+                       "ncNtB1r_4SendEL_ENtB6_5Debug3fmtCsjrHSEGnQ3l9_3std") ==
+        "<&alloc::boxed::Box<dyn core::error::Error + core::marker::Sync + "
+        "core::marker::Send> as core::fmt::Debug>::fmt");
+  CHECK(DemangleSymbol("_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeINtNtCsl"
+                       "NYArtu3iFV_5alloc5boxed3BoxDG0_INtNtNtB4_3ops8functio"
+                       "n2FnTRL1_INtNtCsjrHSEGnQ3l9_3std5panic13PanicHookInfo"
+                       "L0_EEEp6OutputuNtNtB4_6marker4SyncNtB2N_4SendEL_EEB1T_") ==
+        "core::ptr::drop_in_place::<alloc::boxed::Box<dyn for<'a, 'b> "
+        "core::ops::function::Fn<(&'a std::panic::PanicHookInfo<'b>,), "
+        "Output = ()> + core::marker::Sync + core::marker::Send>>");
+  // Hand-made (c++filt agrees, but for its crate hashes): a function
+  // type's result, lifetimes bound by a binder, a trait object's lifetime
+  // and ABIs whose '-' were mangled as '_' (libiberty's walk of them).
+  CHECK(DemangleSymbol("_RINvCs1_1a1fFG_K9rust_callRL0_hEmFG_RDNtCs1_1a1TEL0_EuE") ==
+        "a::f::<for<'a> extern \"rust-call\" fn(&'a u8) -> u32, "
+        "for<'a> fn(&dyn a::T + 'a)>");
+  CHECK(DemangleSymbol("_RINvCs1_1a1fFUK6a_b__cEuE") ==
+        "a::f::<unsafe extern \"a-b-_c\" fn()>");
   // A name whose parameter types the full demangler rejects: perf, which
   // does not read them, still names it (as node's perf script shows).
   CHECK(DemangleSymbol(
