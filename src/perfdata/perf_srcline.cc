@@ -51,9 +51,7 @@ std::string PerfSrcline::ShortName(const Dso& dso) {
 }
 
 uint64_t PerfSrcline::ObjdumpAddress(const Dso& dso, uint64_t map_ip) {
-  if (dso.kind != DsoKind::kUser || dso.symsrc.empty()) return map_ip;
-  SourceFile* file = lines_->File(dso.symsrc);
-  return file && file->is_exec() ? file->ObjdumpAddress(map_ip) : map_ip;
+  return dso.kind == DsoKind::kUser ? map_ip + dso.text_offset : map_ip;
 }
 
 const std::string& PerfSrcline::ForFrame(const Dso* dso, uint64_t map_ip) {

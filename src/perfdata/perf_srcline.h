@@ -63,10 +63,11 @@ class PerfSrcline {
   /// "[vdso]", "/tmp/perf-PID.map").
   static std::string Addr2lineFile(const Dso& dso);
 
-  /// The address perf hands to addr2line for `map_ip` of `dso` (perf's
-  /// map__rip_2objdump): moved by .text's address minus its offset in an
-  /// executable (ET_EXEC) whose symbols were loaded, else `map_ip`.
-  uint64_t ObjdumpAddress(const Dso& dso, uint64_t map_ip);
+  /// The address perf hands to addr2line for `map_ip` of a user `dso`
+  /// (perf's map__rip_2objdump, which perf 6.1 adjusts for every user
+  /// DSO): moved by its Dso::text_offset (0 until its symbols are
+  /// loaded); other DSOs' `map_ip` as it is.
+  static uint64_t ObjdumpAddress(const Dso& dso, uint64_t map_ip);
 
   /// perf's short name of `dso`: the recorded path's last component,
   /// "[JIT] tid PID" for /tmp/perf-PID.map, "[kernel.kallsyms]".

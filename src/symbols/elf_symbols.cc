@@ -253,6 +253,10 @@ bool ReadElfInfo(const std::string& path, ElfInfo* info, std::string* err) {
   GElf_Shdr shdr;
   info->has_symtab = h.SectionOfType(SHT_SYMTAB, &shdr) != nullptr;
   info->has_dynsym = h.SectionOfType(SHT_DYNSYM, &shdr) != nullptr;
+  info->text_offset = 0;
+  if (h.Section(".text", &shdr)) {
+    info->text_offset = shdr.sh_addr - shdr.sh_offset;
+  }
   info->debuglink.clear();
   if (Elf_Scn* scn = h.Section(".gnu_debuglink", &shdr)) {
     Elf_Data* data = elf_getdata(scn, nullptr);

@@ -17,6 +17,9 @@ struct ElfInfo {
   std::string debuglink;  // file name in .gnu_debuglink; "" if none
   bool has_symtab = false;
   bool has_dynsym = false;
+  // .text's address minus its file offset (perf's dso->text_offset, read
+  // from the object that places the symbols); 0 without a .text.
+  uint64_t text_offset = 0;
 };
 
 /// Reads what identifies `path`. False (with `*err`) when it is not a

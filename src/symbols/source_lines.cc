@@ -1,5 +1,7 @@
 #include "symbols/source_lines.h"
 
+#include "symbols/symbol_demangle.h"
+
 #include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -674,6 +676,10 @@ const SourceLookup* SourceLines::Lookup(const std::string& path,
 }
 
 std::string DemangleFull(const std::string& name) {
+  // Rust's rules first, as libiberty's cplus_demangle tries them: a legacy
+  // Rust name is a valid C++ one too ("r::work::h1eab6cb39..." as C++).
+  std::string rust;
+  if (DemangleRust(name, &rust)) return rust;
   if (name.size() < 2 || name[0] != '_' || name[1] != 'Z') return name;
   // Version suffixes ("@GLIBCXX_3.4") stay as they are, after the name.
   size_t at = name.find('@');

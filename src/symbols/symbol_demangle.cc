@@ -760,11 +760,19 @@ bool DemangleJava(std::string_view s, std::string* out) {
   return true;
 }
 
+bool DemangleRust(std::string_view mangled, std::string* out) {
+  out->clear();
+  if (mangled.substr(0, 2) == "_R") {
+    std::string_view body = mangled.substr(2, mangled.find('.') - 2);
+    return RustV0(body).Demangle(out);
+  }
+  return mangled.substr(0, 2) == "_Z" && RustLegacy(mangled).Demangle(out);
+}
+
 std::string DemangleSymbol(std::string_view mangled) {
   if (mangled.substr(0, 2) == "_R") {
     std::string out;
-    std::string_view body = mangled.substr(2, mangled.find('.') - 2);
-    if (RustV0(body).Demangle(&out)) return out;
+    if (DemangleRust(mangled, &out)) return out;
     return std::string(mangled);
   }
   if (mangled.substr(0, 2) != "_Z") {

@@ -391,18 +391,29 @@ void SymbolResolver::LoadUser(Dso* dso) const {
   }
   candidates.push_back(binary);
   std::string syms, runtime;
+  uint64_t syms_text = 0, runtime_text = 0;  // their ElfInfo::text_offset
   for (const std::string& c : candidates) {
     if (!IsRegularFile(c)) continue;
     ElfInfo ci;
     if (!ReadElfInfo(c, &ci, &err)) continue;
     if (!dso->build_id.empty() && ci.build_id != dso->build_id) continue;
-    if (syms.empty() && ci.has_symtab) syms = c;
-    if (runtime.empty() && ci.has_dynsym) runtime = c;
+    if (syms.empty() && ci.has_symtab) {
+      syms = c;
+      syms_text = ci.text_offset;
+    }
+    if (runtime.empty() && ci.has_dynsym) {
+      runtime = c;
+      runtime_text = ci.text_offset;
+    }
     if (!syms.empty() && !runtime.empty()) break;
   }
   dso->symtab_file = syms;
   if (syms.empty()) syms = runtime;
-  if (runtime.empty()) runtime = syms;
+  if (runtime.empty()) {
+    runtime = syms;
+    runtime_text = syms_text;
+  }
+  if (!syms.empty()) dso->text_offset = runtime_text;
   dso->symsrc = syms;
   dso->binary = DataFile(*dso, hex, binary, readable ? &info : nullptr);
   if (syms.empty()) {

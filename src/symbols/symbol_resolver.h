@@ -87,6 +87,12 @@ struct Dso {
   // The first candidate with a .symtab (perf's symsrc_filename, where its
   // addr2line looks up source lines); "" when none has one.
   std::string symtab_file;
+  // perf's dso->text_offset once loaded: .text's address minus its file
+  // offset in the object that places the symbols (ElfInfo). perf adds it
+  // to a frame's address in the file (perf's map__rip_2objdump) before it
+  // asks addr2line; it is not 0 where the linker (lld, as rustc uses)
+  // lays code out at an address other than its offset.
+  uint64_t text_offset = 0;
   SymbolTable table;
   // Name's demangled symbol names (in the resolver's arena), by symbol: a
   // symbol hit at many addresses is demangled once.

@@ -4,6 +4,7 @@
 
 #include "symbols/elf_symbols.h"
 #include "symbols/symbol_table.h"
+#include "test_inputs.h"
 
 namespace flamefold {
 namespace {
@@ -20,6 +21,19 @@ TEST_CASE("ELF symbols of the test binary itself") {
   CHECK(found_main);
   CHECK(!ReadElfInfo("/nonexistent", &info, &err));
   CHECK(err.find("/nonexistent") == 0);
+}
+
+TEST_CASE("ElfInfo's text_offset: .text's address minus its file offset") {
+  // GNU ld places .text at its offset; lld (rustc's linker) a page past it:
+  // dwarf-lld's .text is at address 0x3ac80, offset 0x39c80.
+  ElfInfo info;
+  std::string err;
+  REQUIRE(ReadElfInfo(testing::TestFile("perf-data/dwarf-lld/root/tmp/ffdw/dwarf-lld"),
+                      &info, &err));
+  CHECK(info.text_offset == 0x1000);
+  REQUIRE(ReadElfInfo(testing::TestFile("perf-data/dwarf-cxx/root/tmp/ffdw/dwarf"),
+                      &info, &err));
+  CHECK(info.text_offset == 0);
 }
 
 }  // namespace

@@ -174,6 +174,15 @@ TEST_CASE("addr2line -C demangles with the parameters") {
   CHECK(DemangleFull("main") == "main");
   CHECK(DemangleFull("_Z3foov@@VERS_1") == "foo()@@VERS_1");
   CHECK(DemangleFull("_Znot_mangled") == "_Znot_mangled");
+  // Rust first, as libiberty tries it (addr2line -C, not verbose): a
+  // legacy name loses its hash (as C++ it would keep "::h0123..."), a v0
+  // name reads as Rust. A Rust 1.95 binary's --inline --context folded
+  // them mangled, or with the hash, before.
+  CHECK(DemangleFull("_ZN4core3fmt5write17h0123456789abcdefE") ==
+        "core::fmt::write");
+  CHECK(DemangleFull("_RNvMs_NtNtCslNYArtu3iFV_5alloc3ffi5c_strNtB4_7CString"
+                     "19__from_vec_unchecked") ==
+        "<alloc::ffi::c_str::CString>::_from_vec_unchecked");
 }
 
 }  // namespace

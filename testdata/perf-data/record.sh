@@ -1,6 +1,6 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh [fp|dwarf|dyn|archive]    (default: all)
+#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|dyn|archive]    (default: all)
 # "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones,
 # "dyn" dynamically linked programs recorded both ways, "archive" those
 # folded with the `perf archive` of their recording (last sections).
@@ -187,6 +187,33 @@ for c in $dcases; do
 done
 expect_srcline dwarf-cxx inline+srcline --inline --srcline
 script dwarf-cxx | gzip -9n > "$here/dwarf-cxx/script.txt.gz"
+fi
+
+# --- DWARF, a program linked by lld (record.sh dwarf-lld) -------------------
+# dwarf.cc again, linked by lld, which lays .text out at an address 0x1000
+# past its file offset (as rustc's default linker does): perf asks addr2line
+# for the inlined frames at the address in the file moved by that much
+# (its dso->text_offset), so the "(inlined)" frames name the right code.
+if [ "$only" = "" ] || [ "$only" = dwarf ] || [ "$only" = dwarf-lld ]; then
+dw=/tmp/ffdw
+mkdir -p "$run" "$dw"
+cp "$here/dwarf.cc" "$dw/"
+cd "$dw"
+g++ -O2 -g -fomit-frame-pointer -fno-exceptions -static-pie -fuse-ld=lld \
+  -o dwarf-lld dwarf.cc
+rm -rf "${here:?}/dwarf-lld" && mkdir -p "$here/dwarf-lld/root$dw"
+cp dwarf-lld "$here/dwarf-lld/root$dw/"
+perf record -q -z -F 299 --call-graph dwarf,4096 \
+  -o "$here/dwarf-lld/perf.data" ./dwarf-lld cxx 600 > /dev/null 2>&1
+expect dwarf-lld default
+expect dwarf-lld inline --inline
+expect dwarf-lld inline+context --inline --context
+expect_srcline dwarf-lld srcline --srcline
+fi
+
+if [ "$only" = "" ] || [ "$only" = dwarf ]; then
+dw=/tmp/ffdw
+cd "$dw"
 # A small uncompressed pipe-mode recording (1 KB of stack a sample), the
 # seed of the hostile DWARF inputs of testdata/bad/make.py.
 perf record -q -F 99 --call-graph dwarf,1024 -o - ./shlib 600 2>/dev/null \
@@ -262,6 +289,9 @@ done
 # what the Perl script prints for perf script -F +pid.
 for o in pid tid; do
   script dyn-c-fp -F +pid | "$collapse" "--$o" > "$here/dyn-c-fp/modern+$o.folded"
+done
+fi
+
 # --- perf archive (test/golden/perf-archive.sh) ---------------------------
 # shlib.c and libtiny.c built at /tmp/ffarc and recorded with a build-id
 # cache of their own (HOME=/tmp/ffarc/home), then `perf archive`: each case
