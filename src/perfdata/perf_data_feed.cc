@@ -63,7 +63,10 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
     return true;
   };
   PerfDataText text;
-  text.exact = false;
+  // --inline reads a frame's "+0x" offset: where addr2line knows nothing of
+  // the address, the Perl script asks again at the symbol's address (nm)
+  // plus that offset.
+  text.exact = po.inliner;
   text.srcline = po.srcline;
   text.pid_tid = PidTidWanted(po);
   bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text);

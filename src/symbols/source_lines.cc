@@ -552,13 +552,20 @@ void SourceFile::Lookup(uint64_t addr, SourceLookup* out, bool stateful,
         dwarf_linediscriminator(line, &disc);
         first.discriminator = disc;
         dwarf_found = true;
+      } else if (src) {
+        // A row of line 0 (code of no line, as rustc emits): binutils
+        // prints its file with line "?" ("mod.rs:?").
+        first.file = src;
       }
     }
     if (m.Chain(cu, addr, &chain)) dwarf_found = true;
   }
   if (!dwarf_found && !elf_fn) return;
   out->found = true;
-  if (first.line == 0 && elf_has_file) first.file = elf_file;
+  // No row for the address: the ELF's file symbol names the file.
+  if (first.line == 0 && first.file == "??" && elf_has_file) {
+    first.file = elf_file;
+  }
   bool non_mangled = cu && !cu->mangled_language;
   if (!chain.empty()) {
     bool linkage = false;

@@ -108,6 +108,22 @@ TEST_CASE("addr2line's records: inlined function first, then its caller") {
   CHECK(lines.Lookup(lib + ".missing", 0x102a, false) == nullptr);
 }
 
+TEST_CASE("a line-table row of line 0 gives its file, and line \"?\"") {
+  // rustc marks compiler-made code with line 0; binutils 2.40 prints
+  // "tiny.rs:?" there, not the ELF file symbol's name (a codegen unit's,
+  // "tiny.aa3ef0f87614fec-cgu.0"), nor "??".
+  std::string bin = TestFile("perf-data/rust-fp/root/tmp/ffrs/tiny-rust");
+  SourceLines lines;
+  const SourceLookup* look = lines.Lookup(bin, 0x1476, false);
+  REQUIRE(look != nullptr);
+  REQUIRE(look->found);
+  REQUIRE(!look->records.empty());
+  CHECK(look->records[0].file == "/tmp/ffrs/tiny.rs");
+  CHECK(look->records[0].line == 0);
+  CHECK(InlineChain(*look, true) ==
+        "tiny::apply::<tiny::run::{closure#0}>:tiny.rs:?");
+}
+
 TEST_CASE("files opened ahead on another thread answer as files opened here") {
   std::string lib = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
   SourceLines here, ahead;

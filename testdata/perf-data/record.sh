@@ -1,6 +1,6 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|dyn|archive]    (default: all)
+#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|rust|dyn|archive]    (default: all)
 # "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones,
 # "dyn" dynamically linked programs recorded both ways, "archive" those
 # folded with the `perf archive` of their recording (last sections).
@@ -209,6 +209,40 @@ expect dwarf-lld default
 expect dwarf-lld inline --inline
 expect dwarf-lld inline+context --inline --context
 expect_srcline dwarf-lld srcline --srcline
+fi
+
+# --- Rust (record.sh rust) ----------------------------------------------------
+# tiny.rs, no std and no libc (a 14 KB static-pie, every frame in it), built
+# by rustc with v0 names and linked by its lld (.text a page past its
+# offset), recorded with frame pointers
+# and with --call-graph dwarf from /tmp/ffrs: v0 names with fn and dyn
+# types, rustc's rows of line 0 ("tiny.rs:?" for addr2line), and --inline's
+# fall-back to nm where addr2line knows nothing of the address (the Perl
+# script reads perf script's file offsets as addresses).
+if [ "$only" = "" ] || [ "$only" = rust ]; then
+rs=/tmp/ffrs
+mkdir -p "$run"
+rm -rf "$rs" && mkdir -p "$rs"
+cp "$here/tiny.rs" "$rs/"
+cd "$rs"
+RUSTC_BOOTSTRAP=1 rustc --edition 2021 -O -g -C panic=abort \
+  -C force-frame-pointers=yes -C symbol-mangling-version=v0 \
+  -C link-arg=-nostartfiles -C link-arg=-nostdlib -C link-arg=-static-pie \
+  -o tiny-rust tiny.rs
+rm -rf "${here:?}/rust-fp" "${here:?}/rust-dwarf"
+mkdir -p "$here/rust-fp/root$rs" "$here/rust-dwarf"
+cp tiny-rust "$here/rust-fp/root$rs/"
+ln -s ../rust-fp/root "$here/rust-dwarf/root"
+perf record -q -F 299 -g -o "$here/rust-fp/perf.data" ./tiny-rust \
+  > /dev/null 2>&1
+perf record -q -z -F 99 --call-graph dwarf,2048 \
+  -o "$here/rust-dwarf/perf.data" ./tiny-rust > /dev/null 2>&1
+for c in rust-fp rust-dwarf; do
+  expect "$c" default
+  expect "$c" inline --inline
+  expect "$c" inline+context --inline --context
+  expect_srcline "$c" srcline --srcline
+done
 fi
 
 if [ "$only" = "" ] || [ "$only" = dwarf ]; then
