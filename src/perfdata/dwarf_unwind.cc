@@ -97,24 +97,12 @@ struct UnwindFiles::File {
   uint64_t elf_base = 0;  // the first PT_LOAD's page (perf's elf_base_address)
   int fd = -1;
   Elf* elf = nullptr;
-  Dwarf* dwarf = nullptr;
   Dwarf_CFI* eh = nullptr;
-  Dwarf_CFI* debug = nullptr;
-  // By the addresses looked up in .eh_frame and in .debug_frame.
-  struct RuleKey {
-    uint64_t eh, debug;
-    bool operator==(const RuleKey&) const = default;
-  };
-  struct RuleKeyHash {
-    size_t operator()(const RuleKey& k) const {
-      return std::hash<uint64_t>()(k.eh * 0x9e3779b97f4a7c15ULL ^ k.debug);
-    }
-  };
-  std::unordered_map<RuleKey, std::unique_ptr<Rule>, RuleKeyHash> rules;
+  // By the address looked up in .eh_frame.
+  std::unordered_map<uint64_t, std::unique_ptr<Rule>> rules;
 
   ~File() {
     if (eh) dwarf_cfi_end(eh);
-    if (dwarf) dwarf_end(dwarf);
     if (elf) elf_end(elf);
     if (fd >= 0) close(fd);
     if (data) munmap(const_cast<char*>(data), size);
@@ -192,13 +180,14 @@ UnwindFiles::File* UnwindFiles::Open(const std::string& path) {
     f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, nullptr);
     if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
       f->elf_base = FirstLoadPage(f->elf);
-      // perf's libunwind reads .eh_frame through .eh_frame_hdr only, and
-      // then .debug_frame.
+      // perf's libunwind reads .eh_frame through .eh_frame_hdr only. Not
+      // .debug_frame: perf 6.1 reads it through libunwind's
+      // dwarf_find_debug_frame, which Debian's libunwind 1.6.2 does not
+      // export, so perf was built without (NO_LIBUNWIND_DEBUG_FRAME; its
+      // binary holds none of that code's messages). A Go program, whose
+      // CFI is in .debug_frame alone, unwinds no further than the sample's
+      // own frame under perf script.
       if (HasData(f->elf, ".eh_frame_hdr")) f->eh = dwarf_getcfi_elf(f->elf);
-      if (HasData(f->elf, ".debug_frame")) {
-        f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, nullptr);
-        if (f->dwarf) f->debug = dwarf_getcfi(f->dwarf);
-      }
     }
   }
   it->second = std::move(f);
@@ -213,24 +202,14 @@ std::string_view UnwindFiles::Bytes(std::string_view path) {
 const UnwindFiles::Rule* UnwindFiles::RuleAt(const UnwindMapping& m,
                                              uint64_t ip, bool* has_cfi) {
   File* f = Get(m.file);
-  // .eh_frame: at the object's base as perf finds it; .debug_frame: by the
-  // offset in the file of the mapping holding `ip`.
-  // .eh_frame is looked up first, and .debug_frame where it finds nothing.
+  // .eh_frame: at the object's base as perf finds it.
   uint64_t eh_addr = ip - (m.lowest_start - f->elf_base);
-  uint64_t debug_addr = ip - (m.start - m.pgoff);
-  Dwarf_CFI* debug = f->debug;
-  if (!f->eh && !debug && !m.debug_file.empty() && m.debug_file != m.file) {
-    debug = Get(m.debug_file)->debug;
-  }
-  *has_cfi = f->eh || debug;
+  *has_cfi = f->eh != nullptr;
   if (!*has_cfi) return nullptr;
-  auto [it, added] = f->rules.try_emplace(File::RuleKey{eh_addr, debug_addr});
+  auto [it, added] = f->rules.try_emplace(eh_addr);
   if (!added) return it->second.get();
   Dwarf_Frame* frame = nullptr;
-  if (!(f->eh && dwarf_cfi_addrframe(f->eh, eh_addr, &frame) == 0) &&
-      !(debug && dwarf_cfi_addrframe(debug, debug_addr, &frame) == 0)) {
-    return nullptr;
-  }
+  if (dwarf_cfi_addrframe(f->eh, eh_addr, &frame) != 0) return nullptr;
   auto rule = std::make_unique<Rule>();
   bool signal = false;
   rule->ra = dwarf_frame_info(frame, nullptr, nullptr, &signal);

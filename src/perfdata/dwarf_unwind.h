@@ -4,9 +4,10 @@
 //   - the first frame is the sampled instruction pointer, whatever
 //     happens next;
 //   - each step applies the CFI of the frame's address (elfutils libdw
-//     parses .eh_frame, when the file has .eh_frame_hdr, else
-//     .debug_frame): the CFA, then the caller's registers and return
-//     address; the stack pointer reads as the CFA, as in libunwind;
+//     parses .eh_frame, when the file has .eh_frame_hdr; never
+//     .debug_frame, which perf 6.1 as Debian builds it cannot read): the
+//     CFA, then the caller's registers and return address; the stack
+//     pointer reads as the CFA, as in libunwind;
 //   - where the object has CFI that does not cover the address,
 //     libunwind's fallbacks on x86-64: at a PLT entry (known by its
 //     bytes), the return address at the CFA (then the CFA moves by 8);
@@ -67,12 +68,9 @@ struct UnwindMapping {
   // object's .eh_frame_hdr there (read_unwind_spec_eh_frame), so that when
   // a stale mapping lies lower, its CFI is not found and libunwind guesses.
   uint64_t lowest_start = 0;
-  // The object on disk (code, CFI); "" when there is none. It and
-  // debug_file view strings that outlive the unwinding (the DSO's).
+  // The object on disk (code, CFI); "" when there is none. A view of a
+  // string that outlives the unwinding (the DSO's).
   std::string_view file;
-  // Where .debug_frame is looked for when `file` has no CFI of its own (a
-  // separate debug file); "" when none.
-  std::string_view debug_file;
 };
 class UnwindMaps {
  public:
@@ -98,11 +96,10 @@ class UnwindFiles {
   struct File;
   /// The unwinding rule at the run-time address `ip` of the object `m.file`
   /// mapped as `m`: from its .eh_frame (through .eh_frame_hdr), placed as
-  /// perf places it (see UnwindMapping::lowest_start), else from its
-  /// .debug_frame, else, when it has neither, from the .debug_frame of
-  /// `m.debug_file` (perf's order). nullptr when that CFI does not cover
-  /// the address. Cached per file address. `*has_cfi` says whether the
-  /// object has any CFI.
+  /// perf places it (see UnwindMapping::lowest_start); never from
+  /// .debug_frame, which perf 6.1 as Debian builds it does not read.
+  /// nullptr when that CFI does not cover the address. Cached per file
+  /// address. `*has_cfi` says whether the object has .eh_frame_hdr.
   const Rule* RuleAt(const UnwindMapping& m, uint64_t ip, bool* has_cfi);
 
  private:

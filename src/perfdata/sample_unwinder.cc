@@ -33,7 +33,6 @@ class SampleUnwinder::View : public UnwindMaps {
     symbols_->Prepare(m->dso);
     out->lowest_start = maps_->LowestStart(m->dso);
     out->file = m->dso->binary;
-    out->debug_file = m->dso->symsrc;
     return true;
   }
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|rust|dyn|archive]    (default: all)
+#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|dframe|rust|dyn|archive]    (default: all)
 # "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones,
 # "dyn" dynamically linked programs recorded both ways, "archive" those
 # folded with the `perf archive` of their recording (last sections).
@@ -209,6 +209,28 @@ expect dwarf-lld default
 expect dwarf-lld inline --inline
 expect dwarf-lld inline+context --inline --context
 expect_srcline dwarf-lld srcline --srcline
+fi
+
+# --- CFI in .debug_frame alone (record.sh dframe) -----------------------------
+# dframe.c (_start, run) with unwind tables and dframe-nocfi.c (mid, leaf)
+# without: their CFI is in .debug_frame only, which perf 6.1 as Debian
+# builds it never reads (Go programs are so made). No libc, a static-pie.
+if [ "$only" = "" ] || [ "$only" = dframe ]; then
+df=/tmp/ffdfr
+mkdir -p "$run"
+rm -rf "$df" && mkdir -p "$df"
+cp "$here/dframe.c" "$here/dframe-nocfi.c" "$df/"
+cd "$df"
+gcc -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables \
+  -fno-unwind-tables -c dframe-nocfi.c
+gcc -O2 -g -fomit-frame-pointer -fno-stack-protector -c dframe.c
+gcc -nostdlib -static-pie -o dframe dframe.o dframe-nocfi.o
+rm -rf "${here:?}/dwarf-debug-frame"
+mkdir -p "$here/dwarf-debug-frame/root$df"
+cp dframe "$here/dwarf-debug-frame/root$df/"
+perf record -q -z -F 299 --call-graph dwarf,2048 \
+  -o "$here/dwarf-debug-frame/perf.data" ./dframe > /dev/null 2>&1
+expect dwarf-debug-frame default
 fi
 
 # --- Rust (record.sh rust) ----------------------------------------------------
