@@ -318,7 +318,18 @@ struct SourceFile::Impl {
     }
   }
 
+  // Whether `die`'s ranges are a DW_FORM_rnglistx index (clang's DWARF 5):
+  // binutils 2.40 does not read that form as a number, so it gives the
+  // function no address ranges at all (and addr2line never names an
+  // inlined function so placed).
+  static bool IndexedRanges(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    return dwarf_attr(die, DW_AT_ranges, &attr) != nullptr &&
+           dwarf_whatform(&attr) == DW_FORM_rnglistx;
+  }
+
   static void AddRanges(Dwarf_Die* die, std::vector<FunctionRange>* out) {
+    if (IndexedRanges(die)) return;
     Dwarf_Addr base = 0, start = 0, end = 0;
     ptrdiff_t off = 0;
     while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
@@ -409,7 +420,11 @@ struct SourceFile::Impl {
     if (!best) return false;
     Dwarf_Die die = best->die;
     std::vector<Dwarf_Die> outer{die};
-    // Down through lexical blocks and inlined subroutines.
+    // Down through lexical blocks and inlined subroutines. The innermost
+    // function is the deepest inlined subroutine whose ranges binutils
+    // reads (IndexedRanges); its callers are the DIEs it nests in, those
+    // whose ranges it does not read included.
+    size_t innermost = 1;
     for (int depth = 0; depth < 256; ++depth) {
       Dwarf_Die child;
       bool deeper = false;
@@ -419,7 +434,10 @@ struct SourceFile::Impl {
           if ((tag == DW_TAG_inlined_subroutine ||
                tag == DW_TAG_lexical_block) &&
               dwarf_haspc(&child, addr) == 1) {
-            if (tag == DW_TAG_inlined_subroutine) outer.push_back(child);
+            if (tag == DW_TAG_inlined_subroutine) {
+              outer.push_back(child);
+              if (!IndexedRanges(&child)) innermost = outer.size();
+            }
             die = child;
             deeper = true;
             break;
@@ -428,6 +446,7 @@ struct SourceFile::Impl {
       }
       if (!deeper) break;
     }
+    outer.resize(innermost);
     chain->assign(outer.rbegin(), outer.rend());
     return true;
   }

@@ -124,6 +124,28 @@ TEST_CASE("a line-table row of line 0 gives its file, and line \"?\"") {
         "tiny::apply::<tiny::run::{closure#0}>:tiny.rs:?");
 }
 
+TEST_CASE("inlined functions whose ranges are a DW_FORM_rnglistx index") {
+  // clang's DWARF 5 gives std::function<void (unsigned long)>::operator(),
+  // inlined into shapes::RunCallbacks, its ranges by index; binutils 2.40
+  // does not read that form, so the function holds no address for it
+  // (0xbadd is RunCallbacks's alone), but it still calls what is inlined
+  // into it where that has plain bounds (0xbad5: _M_empty, called by it).
+  std::string bin = TestFile("perf-data/dwarf-clang/root/tmp/ffdw/dwarf-clang");
+  SourceLines lines;
+  const SourceLookup* own = lines.Lookup(bin, 0xbadd, false);
+  REQUIRE(own != nullptr);
+  REQUIRE(own->records.size() == 1);
+  CHECK(DemangleFull(own->records[0].function) ==
+        "shapes::RunCallbacks(std::function<void (unsigned long)> const&, int)");
+  CHECK(own->records[0].line == 591);
+  const SourceLookup* nested = lines.Lookup(bin, 0xbad5, false);
+  REQUIRE(nested != nullptr);
+  REQUIRE(nested->records.size() == 3);
+  CHECK(DemangleFull(nested->records[1].function) ==
+        "std::function<void (unsigned long)>::operator()(unsigned long) const");
+  CHECK(nested->records[2].line == 51);
+}
+
 TEST_CASE("files opened ahead on another thread answer as files opened here") {
   std::string lib = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
   SourceLines here, ahead;
