@@ -189,26 +189,34 @@ expect_srcline dwarf-cxx inline+srcline --inline --srcline
 script dwarf-cxx | gzip -9n > "$here/dwarf-cxx/script.txt.gz"
 fi
 
+# dwarf_variant CASE CXX [FLAGS...]: dwarf.cc built as /tmp/ffdw/CASE by
+# `CXX -O2 -g -fomit-frame-pointer -fno-exceptions -static-pie FLAGS` and
+# recorded from there as dwarf-cxx is, with the expectations default,
+# inline, inline+context and srcline.
+dwarf_variant() {
+  local c=$1 cxx=$2 dw=/tmp/ffdw
+  shift 2
+  mkdir -p "$run" "$dw"
+  cp "$here/dwarf.cc" "$dw/"
+  (cd "$dw" && "$cxx" -O2 -g -fomit-frame-pointer -fno-exceptions \
+    -static-pie "$@" -o "$c" dwarf.cc) || exit 1
+  rm -rf "${here:?}/$c" && mkdir -p "$here/$c/root$dw"
+  cp "$dw/$c" "$here/$c/root$dw/"
+  (cd "$dw" && perf record -q -z -F 299 --call-graph dwarf,4096 \
+    -o "$here/$c/perf.data" "./$c" cxx 600 > /dev/null 2>&1)
+  expect "$c" default
+  expect "$c" inline --inline
+  expect "$c" inline+context --inline --context
+  expect_srcline "$c" srcline --srcline
+}
+
 # --- DWARF, a program linked by lld (record.sh dwarf-lld) -------------------
 # dwarf.cc again, linked by lld, which lays .text out at an address 0x1000
 # past its file offset (as rustc's default linker does): perf asks addr2line
 # for the inlined frames at the address in the file moved by that much
 # (its dso->text_offset), so the "(inlined)" frames name the right code.
 if [ "$only" = "" ] || [ "$only" = dwarf ] || [ "$only" = dwarf-lld ]; then
-dw=/tmp/ffdw
-mkdir -p "$run" "$dw"
-cp "$here/dwarf.cc" "$dw/"
-cd "$dw"
-g++ -O2 -g -fomit-frame-pointer -fno-exceptions -static-pie -fuse-ld=lld \
-  -o dwarf-lld dwarf.cc
-rm -rf "${here:?}/dwarf-lld" && mkdir -p "$here/dwarf-lld/root$dw"
-cp dwarf-lld "$here/dwarf-lld/root$dw/"
-perf record -q -z -F 299 --call-graph dwarf,4096 \
-  -o "$here/dwarf-lld/perf.data" ./dwarf-lld cxx 600 > /dev/null 2>&1
-expect dwarf-lld default
-expect dwarf-lld inline --inline
-expect dwarf-lld inline+context --inline --context
-expect_srcline dwarf-lld srcline --srcline
+  dwarf_variant dwarf-lld g++ -fuse-ld=lld
 fi
 
 # --- clang's DWARF 5 (record.sh clang) ----------------------------------------
@@ -216,20 +224,7 @@ fi
 # given as DW_FORM_rnglistx indexes, which binutils 2.40's addr2line does
 # not read: it never names those inlined functions).
 if [ "$only" = "" ] || [ "$only" = clang ]; then
-dw=/tmp/ffdw
-mkdir -p "$run" "$dw"
-cp "$here/dwarf.cc" "$dw/"
-cd "$dw"
-clang++ -O2 -g -fomit-frame-pointer -fno-exceptions -static-pie \
-  -o dwarf-clang dwarf.cc
-rm -rf "${here:?}/dwarf-clang" && mkdir -p "$here/dwarf-clang/root$dw"
-cp dwarf-clang "$here/dwarf-clang/root$dw/"
-perf record -q -z -F 299 --call-graph dwarf,4096 \
-  -o "$here/dwarf-clang/perf.data" ./dwarf-clang cxx 600 > /dev/null 2>&1
-expect dwarf-clang default
-expect dwarf-clang inline --inline
-expect dwarf-clang inline+context --inline --context
-expect_srcline dwarf-clang srcline --srcline
+  dwarf_variant dwarf-clang clang++
 fi
 
 # --- CFI in .debug_frame alone (record.sh dframe) -----------------------------
