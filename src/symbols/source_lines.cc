@@ -170,21 +170,13 @@ struct SourceFile::Impl {
     if (fd >= 0) close(fd);
   }
 
-  void ReadSections(bool* exec, uint64_t* text_delta) {
-    GElf_Ehdr eh;
-    if (gelf_getehdr(elf, &eh)) *exec = eh.e_type == ET_EXEC;
+  void ReadSections() {
     Elf_Scn* symtab = nullptr;
     Elf_Scn* dynsym = nullptr;
-    size_t shstrndx = 0;
-    elf_getshdrstrndx(elf, &shstrndx);
     for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn;
          scn = elf_nextscn(elf, scn)) {
       GElf_Shdr sh;
       if (!gelf_getshdr(scn, &sh)) continue;
-      const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
-      if (name && std::strcmp(name, ".text") == 0) {
-        *text_delta = sh.sh_addr - sh.sh_offset;
-      }
       if (sh.sh_flags & SHF_ALLOC) {
         sections.push_back({sh.sh_addr, sh.sh_size,
                             static_cast<uint32_t>(elf_ndxscn(scn))});
@@ -525,7 +517,7 @@ std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path,
     }
   }
   std::unique_ptr<SourceFile> f(new SourceFile());
-  impl->ReadSections(&f->is_exec_, &f->text_delta_);
+  impl->ReadSections();
   impl->dwarf = dwarf_begin_elf(impl->elf, DWARF_C_READ, nullptr);
   f->impl_ = std::move(impl);
   return f;

@@ -74,17 +74,10 @@ class SourceFile {
   /// another thread (see SourceLines::Preopen).
   void IndexCus();
 
-  bool is_exec() const { return is_exec_; }
-  /// perf's map__rip_2objdump for an executable (ET_EXEC): the file
-  /// offset `off` moved by .text's address minus its offset.
-  uint64_t ObjdumpAddress(uint64_t off) const { return off + text_delta_; }
-
  private:
   SourceFile() = default;
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  bool is_exec_ = false;
-  uint64_t text_delta_ = 0;
   // Function DIE offset -> the name a long-running addr2line now gives it.
   std::unordered_map<uint64_t, std::string> renamed_;
 };
