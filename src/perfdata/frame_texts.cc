@@ -53,8 +53,10 @@ FrameText* FrameTexts::Frame(const FrameKey& k) {
   if (k.dso) {
     const Symbol* sym = symbols_->SymbolAt(k.dso, k.map_ip);
     if (style_.by_symbol) f.same_line = FirstOfSymbol(k.dso, sym, &f);
-    if (f.same_line && sym) {  // its text is made when asked for (Text)
+    if (f.same_line) {  // its text is made when asked for (Text)
       f.pending = FrameText::Pending{k.dso, sym, k.map_ip, k.shown};
+      // Without a symbol: its DSO's counter, which the first one has.
+      if (!sym) f.no_symbol = f.same_line->no_symbol;
     } else {
       text_.clear();
       f.no_symbol = AppendMappedFrame(k.dso, k.map_ip, k.shown, sym);
@@ -81,7 +83,7 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
 void FrameTexts::MakePending(FrameText* f) {
   const FrameText::Pending& p = f->pending;
   text_.clear();
-  AppendMappedFrame(p.dso, p.map_ip, p.shown, p.sym);  // has a symbol
+  AppendMappedFrame(p.dso, p.map_ip, p.shown, p.sym);
   f->made_text = texts_.Store(text_);
   f->pending.dso = nullptr;
 }

@@ -41,7 +41,8 @@ struct FrameText {
   /// same DSO, whose stack line the parser reads as this one's (its
   /// line_id stands for this frame's too); nullptr: this is that frame.
   FrameText* same_line = nullptr;
-  // Until its text is made: where the frame is and its symbol.
+  // Until its text is made: where the frame is and its symbol (nullptr:
+  // none).
   struct Pending {
     Dso* dso;
     const Symbol* sym;
@@ -111,8 +112,9 @@ class FrameTexts {
   FrameText* Frame(const FrameKey& k);
   /// The text of `f`, one of this one's frames: made now if it was left
   /// for later. On a build host most frames are distinct addresses of a
-  /// symbol met before, read as that symbol's first frame (same_line), and
-  /// their own text is seldom wanted.
+  /// symbol met before, or without a symbol in a DSO met before (a
+  /// stripped cc1plus), read as that symbol's (or DSO's) first frame
+  /// (same_line), and their own text is seldom wanted.
   std::string_view Text(FrameText* f) {
     if (f->pending.dso) MakePending(f);
     return f->made_text;

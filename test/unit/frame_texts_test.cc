@@ -67,9 +67,16 @@ TEST_CASE("frames of one symbol point to its first frame, by DSO") {
   FrameText* none = frames.Frame(At(jit, 0x5000));
   FrameText* none_again = frames.Frame(At(jit, 0x6000));
   FrameText* elsewhere = frames.Frame(At(other, 0x1010));
-  // A frame read as its symbol's first makes its text only when asked.
+  // A frame read as its symbol's first makes its text only when asked;
+  // so does one without a symbol read as its DSO's first such frame (a
+  // stripped binary's frames), counted as that one is.
   CHECK(first->made_text == "1010 first (/tmp/perf-7.map)");
   CHECK(again->made_text.empty());
+  CHECK(none->made_text == "5000 [unknown] (/tmp/perf-7.map)");
+  CHECK(none_again->made_text.empty());
+  CHECK(none->no_symbol != nullptr);
+  CHECK(none_again->no_symbol == none->no_symbol);
+  CHECK(again->no_symbol == nullptr);
   // Each address keeps its own text.
   CHECK(frames.Text(first) == "1010 first (/tmp/perf-7.map)");
   CHECK(frames.Text(again) == "1020 first (/tmp/perf-7.map)");
