@@ -726,6 +726,7 @@ bool PerfDataReader::Deliver(const PerfRecord& rec, Visitor* v,
     case abi::kRecordHeaderAttr:
     case abi::kRecordHeaderFeature:
     case abi::kRecordEventUpdate:
+      if (header_sent_) v->OnInfoChange();
       return HeaderRecord(rec, err);
     case abi::kRecordCompressed:
       return Decompress(rec, v, err);
@@ -820,6 +821,7 @@ bool PerfDataReader::Decompress(const PerfRecord& rec, Visitor* v,
 }
 
 size_t PerfDataReader::AttrOf(const PerfRecord& rec) const {
+  if (rec.attr != PerfRecord::kNoAttr) return rec.attr;
   if (info_.attrs.size() <= 1) return 0;
   uint64_t id = 0;
   if (rec.type == abi::kRecordSample) {

@@ -66,7 +66,12 @@ struct PerfRecord {
   uint16_t misc = 0;
   std::string_view body;
   uint64_t offset = 0;  // of the record header in the (decompressed) stream
-  bool stable = false;
+  bool stable = false;  // `body` stays readable for the reader's lifetime
+  /// The record's attr, once PerfDataReader::AttrOf found it (kNoAttr: not
+  /// yet): a record carries it to the thread that parses it, where AttrOf
+  /// then reads it instead of its cache.
+  static constexpr uint32_t kNoAttr = UINT32_MAX;
+  uint32_t attr = kNoAttr;
 };
 
 /// The fields of a sample or of a sample_id_all trailer that we use.
@@ -127,6 +132,11 @@ class PerfDataReader {
     /// the file (attrs, features, ...). COMPRESSED records are opened and
     /// their content delivered record by record.
     virtual bool OnRecord(const PerfRecord& rec, std::string* err) = 0;
+    /// Called before a record read after OnHeader changes the info (a
+    /// feature or an event name in the data, as pipe mode sends them): a
+    /// visitor whose records are parsed on another thread waits here until
+    /// that thread has parsed those given before.
+    virtual void OnInfoChange() {}
   };
 
   /// `name` prefixes error messages. `src` must outlive the reader.
@@ -165,7 +175,8 @@ class PerfDataReader {
   /// UINT64_MAX then.
   bool ParseIdTrailer(const PerfRecord& rec, size_t fixed_size,
                       PerfSample* out) const;
-  /// Which attr a record belongs to (by its sample id; 0 when unknown).
+  /// Which attr a record belongs to (by its sample id; 0 when unknown):
+  /// `rec.attr` when set. Not thread-safe unless it is (a cache).
   size_t AttrOf(const PerfRecord& rec) const;
   /// The attr whose sample ids hold `id`; SIZE_MAX when none does.
   size_t AttrOfId(uint64_t id) const;

@@ -13,7 +13,7 @@
 #include "perfdata/held_samples.h"
 #include "perfdata/perf_abi.h"
 #include "perfdata/perf_data.h"
-#include "perfdata/record_order.h"
+#include "perfdata/record_feed.h"
 #include "perfdata/sample_header.h"
 #include "perfdata/sample_unwinder.h"
 #include "perfdata/thread_maps.h"
@@ -31,22 +31,19 @@ constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bits
 constexpr int kFreqBit = 10;
 constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
 
-// The replay: each record in perf's order (RecordOrder) updates the
+// The replay: each record in perf's order (FeedRecords) updates the
 // threads and maps (ThreadMaps) or, for a sample, becomes the lines perf
 // script prints for it: the header, then the call chain's frames (named by
 // FrameTexts), then the user frames unwound from a --call-graph dwarf
 // sample's stack (SampleUnwinder). The lines go out as text in chunks or,
 // when a parser is given, to it one by one, each frame line by its id.
-class Replayer : public PerfDataReader::Visitor {
+class Replayer : public OrderedRecords {
  public:
   Replayer(PerfDataReader* reader, SymbolResolver* symbols,
            const ChunkSink& emit, PerfScriptParser* lines,
            PerfDataStats* stats, PerfDataText text)
       : reader_(reader), symbols_(symbols), emit_(emit), lines_(lines),
         stats_(stats), threads_(symbols),
-        order_([this](const PerfRecord& rec, std::string* err) {
-          return Apply(rec, err);
-        }),
         frames_(symbols, FrameStyle(text, lines)),
         srcline_(text.srcline) {
     header_style_.pid_tid = text.pid_tid;
@@ -76,18 +73,13 @@ class Replayer : public PerfDataReader::Visitor {
     return true;
   }
 
-  bool OnRecord(const PerfRecord& rec, std::string* err) override {
-    stats_->records++;
-    if (rec.type == abi::kRecordLost || rec.type == abi::kRecordLostSamples) {
-      if (!CountLost(rec, err)) return false;
-    }
-    if (rec.type == abi::kRecordFinishedRound) return order_.FinishRound(err);
-    return order_.Add(rec, reader_->TimeOf(rec), err);
+  bool OnOrdered(const PerfRecord& rec, std::string* err) override {
+    return Apply(rec, err);
   }
 
-  /// Delivers what is still queued and the text not yet emitted.
+  /// Once every record was replayed: lets the held samples go and emits
+  /// the text not yet emitted.
   bool Finish(std::string* err) {
-    if (!order_.Flush(err)) return false;
     PrepareHeld();
     if (!LetGo(err)) return false;
     return EmitPending(err);
@@ -135,19 +127,6 @@ class Replayer : public PerfDataReader::Visitor {
   static bool IsDwarf(const PerfAttr& a) {
     return (a.sample_type & abi::kSampleRegsUser) &&
            (a.sample_type & abi::kSampleStackUser);
-  }
-
-  bool CountLost(const PerfRecord& rec, std::string* err) {
-    uint64_t lost = 0;
-    if (!reader_->ParseLost(rec, &lost, err)) return false;
-    if (rec.type == abi::kRecordLost) {
-      stats_->lost_records += lost;
-      stats_->lost_chunks++;
-    } else {
-      stats_->lost_samples += lost;
-      stats_->lost_samples_recorded = true;
-    }
-    return true;
   }
 
   // A record in perf's order.
@@ -733,7 +712,6 @@ class Replayer : public PerfDataReader::Visitor {
   PerfScriptParser* lines_;  // when set, the lines go here, not to emit_
   PerfDataStats* stats_;
   ThreadMaps threads_;
-  RecordOrder order_;
   FrameTexts frames_;
   bool srcline_;  // each frame followed by its source line
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
@@ -817,7 +795,16 @@ static bool Replay(const std::string& name, ByteSource* src,
   auto symbols = std::make_shared<SymbolResolver>(options);
   auto replay = std::make_shared<Replayer>(&reader, symbols.get(), take, lines,
                                            stats, text);
-  bool ok = reader.Read(replay.get(), err) && replay->Finish(err);
+  // A mapped file's records are read and ordered on a thread of their own.
+  RecordCounts counts;
+  bool ok = FeedRecords(&reader, replay.get(), mapped != nullptr, &counts,
+                        err) &&
+            replay->Finish(err);
+  stats->records = counts.records;
+  stats->lost_samples = counts.lost_samples;
+  stats->lost_samples_recorded = counts.lost_samples_recorded;
+  stats->lost_records = counts.lost_records;
+  stats->lost_chunks = counts.lost_chunks;
   stats->truncated = reader.truncated();
   stats->warnings = symbols->warnings();
   if (stats->unwind_stopped > 0) {

@@ -38,7 +38,7 @@ void SortRuns(std::vector<Key>* keys, std::vector<Key>* scratch,
 bool RecordOrder::Add(const PerfRecord& rec, uint64_t time, std::string* err) {
   if (time == 0 || time == UINT64_MAX) return deliver_(rec, err);
   max_time_ = std::max(max_time_, time);
-  Queued q{time, rec.type, rec.misc, rec.offset, {}, rec.body};
+  Queued q{time, rec.type, rec.misc, rec.attr, rec.offset, {}, rec.body};
   if (!rec.stable) {
     q.owned.assign(rec.body);
     q.view = {};
@@ -65,7 +65,9 @@ bool RecordOrder::FlushUpTo(uint64_t limit, std::string* err) {
   size_t n = 0;
   for (; n < order_.size() && order_[n].first <= limit; ++n) {
     const Queued& q = queue_[order_[n].second];
-    PerfRecord rec{q.type, q.misc, q.body(), q.offset};
+    // A copy's bytes go with the queue; the reader's own stay.
+    PerfRecord rec{q.type, q.misc, q.body(), q.offset, q.owned.empty(),
+                   q.attr};
     if (!deliver_(rec, err)) return false;
   }
   kept_.clear();

@@ -36,6 +36,7 @@ class RecordOrder {
     uint64_t time;
     uint32_t type;
     uint16_t misc;
+    uint32_t attr;
     uint64_t offset;
     std::string owned;      // a copy, when the reader's bytes do not stay
     std::string_view view;  // else the reader's own bytes
