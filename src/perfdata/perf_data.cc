@@ -857,6 +857,13 @@ bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,
   const PerfAttr& a = info_.attrs[s->attr];
   uint64_t st = a.sample_type;
   Cursor c(rec.body, rec.offset + 8, info_.swapped);
+  // The fields the attr does not sample are absent, as perf's
+  // evsel__parse_sample leaves them, not those of an earlier sample.
+  s->ip = 0;
+  s->pid = s->tid = UINT32_MAX;
+  s->time = UINT64_MAX;
+  s->id = 0;
+  s->cpu = UINT32_MAX;
   s->callchain.clear();
   s->has_callchain = false;
   s->period = a.sample_period;  // perf's default when not sampled

@@ -73,8 +73,9 @@ class Replayer : public OrderedRecords {
     return true;
   }
 
-  bool OnOrdered(const PerfRecord& rec, std::string* err) override {
-    return Apply(rec, err);
+  bool OnOrdered(const PerfRecord& rec, PerfSample* parsed,
+                 std::string* err) override {
+    return Apply(rec, parsed, err);
   }
 
   /// Once every record was replayed: lets the held samples go and emits
@@ -129,8 +130,9 @@ class Replayer : public OrderedRecords {
            (a.sample_type & abi::kSampleStackUser);
   }
 
-  // A record in perf's order.
-  bool Apply(const PerfRecord& rec, std::string* err) {
+  // A record in perf's order (a sample's fields already in `parsed`, when
+  // set).
+  bool Apply(const PerfRecord& rec, PerfSample* parsed, std::string* err) {
     switch (rec.type) {
       case abi::kRecordComm: {
         PerfComm c;
@@ -155,7 +157,7 @@ class Replayer : public OrderedRecords {
         threads_.OnMmap(m, cpumode);
         return true;
       }
-      case abi::kRecordSample: return OnSample(rec, err);
+      case abi::kRecordSample: return OnSample(rec, parsed, err);
       default: return true;  // EXIT, LOST, THROTTLE, ...: nothing to print
     }
   }
@@ -164,9 +166,15 @@ class Replayer : public OrderedRecords {
     return FrameTexts::KeyOf(threads_.FindMap(t, cpumode, ip), ip);
   }
 
-  bool OnSample(const PerfRecord& rec, std::string* err) {
-    if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
-    if (!reader_->ParseSample(rec, &sample_, err)) return false;
+  // A sample, parsed here or, on the reading thread, into `parsed`, whose
+  // buffers it takes (swapped with sample_'s, which go back for reuse).
+  bool OnSample(const PerfRecord& rec, PerfSample* parsed, std::string* err) {
+    if (parsed) {
+      std::swap(sample_, *parsed);
+    } else {
+      if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
+      if (!reader_->ParseSample(rec, &sample_, err)) return false;
+    }
     stats_->samples++;
     if (sample_.time != UINT64_MAX) {
       stats_->first_time = std::min(stats_->first_time, sample_.time);

@@ -72,20 +72,30 @@ class ReadSide : public PerfDataReader::Visitor {
 
 // Records in order, as they go from the reading thread to the replaying
 // one. A record whose bytes do not stay (decompressed, or queued as a copy
-// by RecordOrder) goes with a copy of them.
+// by RecordOrder) goes with a copy of them; a sample whose bytes stay goes
+// parsed. A batch comes back empty for reuse, its samples' buffers kept.
 struct Batch {
   struct Item {
     PerfRecord rec;
-    size_t copy_at = SIZE_MAX;  // its body's offset in `bytes`, if copied
+    size_t copy_at = SIZE_MAX;    // its body's offset in `bytes`, if copied
+    uint32_t sample = UINT32_MAX;  // into `samples`, if parsed
   };
   std::vector<Item> items;
   std::string bytes;
+  std::vector<PerfSample> samples;  // the first `parsed` hold samples
+  uint32_t parsed = 0;
 
-  void Add(const PerfRecord& rec) {
+  void Add(const PerfRecord& rec, const PerfDataReader& reader) {
     Item item{rec};
     if (!rec.stable) {
       item.copy_at = bytes.size();
       bytes.append(rec.body);
+    } else if (rec.type == perf_abi::kRecordSample) {
+      if (parsed == samples.size()) samples.emplace_back();
+      std::string ignored;  // the replay parses it again, and says why
+      if (reader.ParseSample(rec, &samples[parsed], &ignored)) {
+        item.sample = parsed++;
+      }
     }
     items.push_back(item);
   }
@@ -96,6 +106,15 @@ struct Batch {
                                                 rec.body.size());
     }
     return rec;
+  }
+  PerfSample* Sample(size_t i) {
+    uint32_t s = items[i].sample;
+    return s == UINT32_MAX ? nullptr : &samples[s];
+  }
+  void Clear() {
+    items.clear();
+    bytes.clear();
+    parsed = 0;
   }
 };
 
@@ -111,12 +130,13 @@ constexpr size_t kQueuedBatches = 4;
 // thread), so that the replay never reads info that is changing.
 class Handover {
  public:
-  explicit Handover(OrderedRecords* replay) : replay_(replay) {}
+  Handover(const PerfDataReader* reader, OrderedRecords* replay)
+      : reader_(reader), replay_(replay) {}
 
   /// On the reading thread: one record, in order. False once the replay
   /// stopped.
   bool Add(const PerfRecord& rec) {
-    batch_.Add(rec);
+    batch_.Add(rec, *reader_);
     return batch_.items.size() < kBatchRecords || Send();
   }
   /// On the reading thread: hands over the records added so far.
@@ -127,7 +147,8 @@ class Handover {
       ++sent_;
     }
     bool ok = queue_.Push(&batch_);
-    batch_ = Batch();
+    batch_.Clear();
+    if (std::optional<Batch> used = spare_.TryPop()) batch_ = std::move(*used);
     return ok;
   }
   /// On the reading thread: waits until every record sent was replayed
@@ -146,8 +167,10 @@ class Handover {
     while (std::optional<Batch> batch = queue_.Pop()) {
       bool ok = true;
       for (size_t i = 0; ok && i < batch->items.size(); ++i) {
-        ok = replay_->OnOrdered(batch->At(i), err);
+        ok = replay_->OnOrdered(batch->At(i), batch->Sample(i), err);
       }
+      batch->Clear();
+      spare_.TryPush(&*batch);
       {
         std::lock_guard<std::mutex> lock(mu_);
         ++replayed_;
@@ -170,8 +193,10 @@ class Handover {
   }
 
  private:
+  const PerfDataReader* reader_;
   OrderedRecords* replay_;
   BoundedQueue<Batch> queue_{kQueuedBatches};
+  BoundedQueue<Batch> spare_{kQueuedBatches + 2};  // for reuse
   Batch batch_;  // the reading thread's
   std::mutex mu_;
   std::condition_variable done_;
@@ -181,7 +206,7 @@ class Handover {
 
 bool FeedThreaded(PerfDataReader* reader, OrderedRecords* replay,
                   RecordCounts* counts, std::string* err) {
-  Handover handover(replay);
+  Handover handover(reader, replay);
   ReadSide side(reader, replay, counts,
                 [&handover](const PerfRecord& rec, std::string* e) {
                   if (handover.Add(rec)) return true;
@@ -229,7 +254,7 @@ bool FeedRecords(PerfDataReader* reader, OrderedRecords* replay,
   if (threaded) return FeedThreaded(reader, replay, counts, err);
   ReadSide side(reader, replay, counts,
                 [replay](const PerfRecord& rec, std::string* e) {
-                  return replay->OnOrdered(rec, e);
+                  return replay->OnOrdered(rec, nullptr, e);
                 });
   return reader->Read(&side, err) && side.Flush(err);
 }

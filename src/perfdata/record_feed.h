@@ -1,8 +1,9 @@
 // RecordFeed: the records of a perf.data, read and put in perf's order
-// (RecordOrder), handed to the replay one by one. Reading and ordering
-// are a fifth of a frame-pointer recording's replay; for a recording in
-// memory (a mapped file) they run on a thread of their own, the records
-// going over in batches, so that the replay's thread only replays.
+// (RecordOrder), handed to the replay one by one. Reading, ordering and
+// parsing the samples are a quarter of a frame-pointer recording's
+// replay; for a recording in memory (a mapped file) they run on a thread
+// of their own, the records going over in batches, so that the replay's
+// thread only replays.
 #ifndef FLAMEFOLD_PERFDATA_RECORD_FEED_H_
 #define FLAMEFOLD_PERFDATA_RECORD_FEED_H_
 
@@ -22,8 +23,12 @@ class OrderedRecords {
   virtual bool OnHeader(const PerfDataInfo& info, std::string* err) = 0;
   /// Each record but FINISHED_ROUND, in perf's order: on the calling
   /// thread. The record's attr is set (PerfRecord::attr), so that parsing
-  /// it never reads the reader's cache.
-  virtual bool OnOrdered(const PerfRecord& rec, std::string* err) = 0;
+  /// it never reads the reader's cache. A sample may come parsed (by
+  /// PerfDataReader::ParseSample, on the reading thread) in `*parsed`,
+  /// whose content the replay may take or swap; nullptr: not parsed (and
+  /// then parsing it may fail, as it would have there).
+  virtual bool OnOrdered(const PerfRecord& rec, PerfSample* parsed,
+                         std::string* err) = 0;
 };
 
 /// What the feed counts as it reads: every record, and what LOST and

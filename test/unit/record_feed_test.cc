@@ -28,7 +28,8 @@ class Lines : public OrderedRecords {
     out += "header " + std::to_string(info.attrs.size()) + "\n";
     return true;
   }
-  bool OnOrdered(const PerfRecord& rec, std::string* err) override {
+  bool OnOrdered(const PerfRecord& rec, PerfSample* parsed,
+                 std::string* err) override {
     if (++count == fail_at_) {
       *err = "replay failed at record " + std::to_string(count);
       return false;
@@ -37,6 +38,13 @@ class Lines : public OrderedRecords {
     if (rec.type == 9) {
       PerfSample s;
       if (!reader_->ParseSample(rec, &s, err)) return false;
+      // One parsed ahead is parsed alike.
+      if (parsed) {
+        CHECK(parsed->time == s.time);
+        CHECK(parsed->attr == s.attr);
+        CHECK(parsed->callchain == s.callchain);
+        ++parsed_ahead;
+      }
       out += " attr=" + std::to_string(s.attr) + " t=" +
              std::to_string(s.time) + " " + reader_->info().attrs[s.attr].name;
     }
@@ -44,7 +52,7 @@ class Lines : public OrderedRecords {
     return true;
   }
   std::string out;
-  size_t count = 0;
+  size_t count = 0, parsed_ahead = 0;
 
  private:
   PerfDataReader* reader_;
@@ -55,6 +63,7 @@ struct Fed {
   bool ok;
   std::string out, err;
   RecordCounts counts;
+  size_t parsed_ahead = 0;  // samples given parsed
 };
 
 Fed Feed(const std::string& bytes, bool threaded, size_t fail_at = 0) {
@@ -63,6 +72,7 @@ Fed Feed(const std::string& bytes, bool threaded, size_t fail_at = 0) {
   Fed fed;
   fed.ok = FeedRecords(&reader, &lines, threaded, &fed.counts, &fed.err);
   fed.out = lines.out;
+  fed.parsed_ahead = lines.parsed_ahead;
   return fed;
 }
 
@@ -111,6 +121,7 @@ PerfDataBuilder Busy(size_t rounds) {
 TEST_CASE("the records come in perf's order with their attrs, threaded or not") {
   Fed fed = FeedBoth(Busy(9).Build());
   REQUIRE(fed.ok);
+  CHECK(fed.parsed_ahead == 9000);  // on the reading thread
   CHECK(fed.counts.records == 9 * 1002);
   CHECK(fed.counts.lost_records == 45);
   CHECK(fed.counts.lost_chunks == 9);
@@ -161,6 +172,7 @@ TEST_CASE("records decompressed go over with copies of their bytes") {
   b.Record(81, 0, z);
   Fed fed = FeedBoth(b.Build());
   REQUIRE(fed.ok);
+  CHECK(fed.parsed_ahead == 0);  // the copies are parsed by the replay
   CHECK(fed.counts.records == 3001);
   CHECK(fed.out.find(" attr=0 t=3000 cycles\n") != std::string::npos);
 }
