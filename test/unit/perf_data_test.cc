@@ -256,3 +256,41 @@ TEST_CASE("a recording in memory is read past in steps, a lag behind") {
 }
 
 }  // namespace flamefold
+
+namespace flamefold {
+
+// A PerfSample parsed into again (the replay's, or a batch's on the
+// reading thread) keeps nothing of the sample before: a field the attr does
+// not sample is absent, as perf's evsel__parse_sample leaves it.
+TEST_CASE("a sample's fields its attr does not sample are absent, not left over") {
+  testing::PerfDataBuilder b;
+  testing::PerfDataBuilder::Attr a;
+  a.sample_type = 0x1a5;  // ip time callchain cpu period: no tid
+  b.AddAttr(a);
+  b.Record(9, 2, b.U64(0x401000) + b.U64(100) + b.U32(0) + b.U32(0) +
+                     b.U64(5) + b.U64(1) + b.U64(0x401000));
+  const std::string bytes = b.Build();
+  PerfDataReader reader("t.data", std::string_view(bytes));
+  struct Parse : PerfDataReader::Visitor {
+    explicit Parse(PerfDataReader* r) : r(r) {}
+    bool OnHeader(const PerfDataInfo&, std::string*) override { return true; }
+    bool OnRecord(const PerfRecord& rec, std::string* err) override {
+      s.pid = 5;
+      s.tid = 6;
+      s.id = 7;
+      return r->ParseSample(rec, &s, err);
+    }
+    PerfDataReader* r;
+    PerfSample s;
+  } parse(&reader);
+  std::string err;
+  REQUIRE(reader.Read(&parse, &err));
+  CHECK(parse.s.pid == UINT32_MAX);
+  CHECK(parse.s.tid == UINT32_MAX);
+  CHECK(parse.s.id == 0);
+  CHECK(parse.s.time == 100);
+  CHECK(parse.s.period == 5);
+  CHECK(parse.s.callchain == std::vector<uint64_t>{0x401000});
+}
+
+}  // namespace flamefold
