@@ -5,7 +5,12 @@
 // last two bytes choose the path: the text perf script prints (with or
 // without source lines), or the samples folded through the perf script
 // parser as flamefold does by default (with or without --pid and
-// --kernel), where samples may go ahead of those waiting for kallsyms.
+// --kernel), where samples may go ahead of those waiting for kallsyms;
+// there, with bit 3 of the second to last byte, the input is a file (a
+// memfd), which the replay maps and reads on a thread of its own.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,7 +38,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     opts.include_pid = mode & 2;
     opts.annotate_kernel = mode & 4;
     flamefold::PerfScriptParser parser(opts, &names, &trie);
-    flamefold::FoldPerfData("fuzz", &src, options, &parser, 0, &stats, &err);
+    int fd = (mode & 8) ? memfd_create("fuzz", 0) : -1;
+    if (fd >= 0 && write(fd, data, size) == static_cast<ssize_t>(size) &&
+        lseek(fd, 0, SEEK_SET) == 0) {
+      flamefold::FdSource file(fd, true);
+      flamefold::FoldPerfData("fuzz", &file, options, &parser, 0, &stats,
+                              &err);
+    } else {
+      if (fd >= 0) close(fd);
+      flamefold::FoldPerfData("fuzz", &src, options, &parser, 0, &stats,
+                              &err);
+    }
     parser.Finish();
     return 0;
   }

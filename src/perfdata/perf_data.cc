@@ -39,6 +39,7 @@ class Cursor {
   /// `n` u64s at once: one bounds check and one copy for a call chain.
   bool GetArray(uint64_t* v, size_t n) {
     if ((b_.size() - pos_) / 8 < n) return false;
+    if (n == 0) return true;  // `v` may be null: an empty vector's data()
     std::memcpy(v, b_.data() + pos_, n * 8);
     if (swap_) {
       for (size_t i = 0; i < n; ++i) v[i] = Bswap(v[i]);

@@ -294,3 +294,34 @@ TEST_CASE("a sample's fields its attr does not sample are absent, not left over"
 }
 
 }  // namespace flamefold
+
+namespace flamefold {
+
+// A regression of the perf.data fuzz target (UBSan): an empty call chain
+// parsed into a PerfSample whose chain never held a frame (a batch's, on
+// the reading thread) copied 0 bytes to a null pointer.
+TEST_CASE("an empty call chain parses into a sample that never held one") {
+  testing::PerfDataBuilder b;
+  testing::PerfDataBuilder::Attr a;
+  b.AddAttr(a);
+  b.Sample(1, 1, 100, 1, {});
+  const std::string bytes = b.Build();
+  PerfDataReader reader("t.data", std::string_view(bytes));
+  struct Parse : PerfDataReader::Visitor {
+    explicit Parse(PerfDataReader* r) : r(r) {}
+    bool OnHeader(const PerfDataInfo&, std::string*) override { return true; }
+    bool OnRecord(const PerfRecord& rec, std::string* err) override {
+      PerfSample fresh;
+      ok = r->ParseSample(rec, &fresh, err) && fresh.has_callchain &&
+           fresh.callchain.empty();
+      return true;
+    }
+    PerfDataReader* r;
+    bool ok = false;
+  } parse(&reader);
+  std::string err;
+  REQUIRE(reader.Read(&parse, &err));
+  CHECK(parse.ok);
+}
+
+}  // namespace flamefold
