@@ -258,6 +258,29 @@ TEST_CASE("a recording in memory is read past in steps, a lag behind") {
 }  // namespace flamefold
 
 namespace flamefold {
+namespace {
+
+// Parses the first record of the perf.data `bytes`, a sample, into
+// `*into` (which may hold what an earlier sample left); false on an error.
+bool ParseFirstSample(const std::string& bytes, PerfSample* into) {
+  PerfDataReader reader("t.data", std::string_view(bytes));
+  struct Parse : PerfDataReader::Visitor {
+    Parse(PerfDataReader* r, PerfSample* s) : r(r), s(s) {}
+    bool OnHeader(const PerfDataInfo&, std::string*) override { return true; }
+    bool OnRecord(const PerfRecord& rec, std::string* err) override {
+      if (!done) ok = r->ParseSample(rec, s, err);
+      done = true;
+      return true;
+    }
+    PerfDataReader* r;
+    PerfSample* s;
+    bool done = false, ok = false;
+  } parse(&reader, into);
+  std::string err;
+  return reader.Read(&parse, &err) && parse.ok;
+}
+
+}  // namespace
 
 // A PerfSample parsed into again (the replay's, or a batch's on the
 // reading thread) keeps nothing of the sample before: a field the attr does
@@ -269,33 +292,18 @@ TEST_CASE("a sample's fields its attr does not sample are absent, not left over"
   b.AddAttr(a);
   b.Record(9, 2, b.U64(0x401000) + b.U64(100) + b.U32(0) + b.U32(0) +
                      b.U64(5) + b.U64(1) + b.U64(0x401000));
-  const std::string bytes = b.Build();
-  PerfDataReader reader("t.data", std::string_view(bytes));
-  struct Parse : PerfDataReader::Visitor {
-    explicit Parse(PerfDataReader* r) : r(r) {}
-    bool OnHeader(const PerfDataInfo&, std::string*) override { return true; }
-    bool OnRecord(const PerfRecord& rec, std::string* err) override {
-      s.pid = 5;
-      s.tid = 6;
-      s.id = 7;
-      return r->ParseSample(rec, &s, err);
-    }
-    PerfDataReader* r;
-    PerfSample s;
-  } parse(&reader);
-  std::string err;
-  REQUIRE(reader.Read(&parse, &err));
-  CHECK(parse.s.pid == UINT32_MAX);
-  CHECK(parse.s.tid == UINT32_MAX);
-  CHECK(parse.s.id == 0);
-  CHECK(parse.s.time == 100);
-  CHECK(parse.s.period == 5);
-  CHECK(parse.s.callchain == std::vector<uint64_t>{0x401000});
+  PerfSample s;
+  s.pid = 5;
+  s.tid = 6;
+  s.id = 7;
+  REQUIRE(ParseFirstSample(b.Build(), &s));
+  CHECK(s.pid == UINT32_MAX);
+  CHECK(s.tid == UINT32_MAX);
+  CHECK(s.id == 0);
+  CHECK(s.time == 100);
+  CHECK(s.period == 5);
+  CHECK(s.callchain == std::vector<uint64_t>{0x401000});
 }
-
-}  // namespace flamefold
-
-namespace flamefold {
 
 // A regression of the perf.data fuzz target (UBSan): an empty call chain
 // parsed into a PerfSample whose chain never held a frame (a batch's, on
@@ -305,23 +313,10 @@ TEST_CASE("an empty call chain parses into a sample that never held one") {
   testing::PerfDataBuilder::Attr a;
   b.AddAttr(a);
   b.Sample(1, 1, 100, 1, {});
-  const std::string bytes = b.Build();
-  PerfDataReader reader("t.data", std::string_view(bytes));
-  struct Parse : PerfDataReader::Visitor {
-    explicit Parse(PerfDataReader* r) : r(r) {}
-    bool OnHeader(const PerfDataInfo&, std::string*) override { return true; }
-    bool OnRecord(const PerfRecord& rec, std::string* err) override {
-      PerfSample fresh;
-      ok = r->ParseSample(rec, &fresh, err) && fresh.has_callchain &&
-           fresh.callchain.empty();
-      return true;
-    }
-    PerfDataReader* r;
-    bool ok = false;
-  } parse(&reader);
-  std::string err;
-  REQUIRE(reader.Read(&parse, &err));
-  CHECK(parse.ok);
+  PerfSample fresh;
+  REQUIRE(ParseFirstSample(b.Build(), &fresh));
+  CHECK(fresh.has_callchain);
+  CHECK(fresh.callchain.empty());
 }
 
 }  // namespace flamefold
