@@ -78,14 +78,6 @@ class Replayer : public OrderedRecords {
     return Apply(rec, parsed, err);
   }
 
-  /// Unwinding a --call-graph dwarf sample takes far longer than reading
-  /// it: such a recording is replayed on the reading thread (handing the
-  /// records over made the DWARF bench 155 -> 166 ms).
-  bool HandOver(const PerfDataInfo& info) const override {
-    if (!unwinder_) return true;
-    return std::none_of(info.attrs.begin(), info.attrs.end(), IsDwarf);
-  }
-
   /// Once every record was replayed: lets the held samples go and emits
   /// the text not yet emitted.
   bool Finish(std::string* err) {

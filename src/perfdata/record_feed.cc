@@ -27,14 +27,9 @@ class ReadSide : public PerfDataReader::Visitor {
 
   /// Called before the reader changes its info after the header.
   std::function<void()> on_info_change;
-  /// The records go straight to the replay, on this thread (see
-  /// OrderedRecords::HandOver), rather than to `deliver`.
-  bool direct = false;
 
   bool OnHeader(const PerfDataInfo& info, std::string* err) override {
-    if (!replay_->OnHeader(info, err)) return false;
-    direct = on_info_change && !replay_->HandOver(info);
-    return true;
+    return replay_->OnHeader(info, err);
   }
 
   bool OnRecord(const PerfRecord& rec, std::string* err) override {
@@ -225,8 +220,7 @@ bool FeedThreaded(PerfDataReader* reader, OrderedRecords* replay,
                   RecordCounts* counts, std::string* err) {
   Handover handover(reader, replay);
   ReadSide side(reader, replay, counts,
-                [&](const PerfRecord& rec, std::string* e) {
-                  if (side.direct) return replay->OnOrdered(rec, nullptr, e);
+                [&handover](const PerfRecord& rec, std::string* e) {
                   if (handover.Add(rec)) return true;
                   *e = "the replay stopped";  // its own error is reported
                   return false;

@@ -21,15 +21,8 @@ class OrderedRecords {
   virtual ~OrderedRecords() = default;
   /// Called once, before any record: on the reading thread.
   virtual bool OnHeader(const PerfDataInfo& info, std::string* err) = 0;
-  /// Asked once OnHeader has returned: whether the records should be
-  /// handed over from the reading thread (true), or given to this replay
-  /// on the reading thread itself, which then replays them all (false:
-  /// where a record takes the replay much longer than reading it, as a
-  /// --call-graph dwarf sample's unwinding does, the hand-over only costs,
-  /// and the replay reads the record's bytes while they are in the cache).
-  virtual bool HandOver(const PerfDataInfo&) const { return true; }
   /// Each record but FINISHED_ROUND, in perf's order: on the calling
-  /// thread (on the reading thread where HandOver said false). The record's attr is set (PerfRecord::attr), so that parsing
+  /// thread. The record's attr is set (PerfRecord::attr), so that parsing
   /// it never reads the reader's cache. A sample may come parsed (by
   /// PerfDataReader::ParseSample, on the reading thread) in `*parsed`,
   /// whose content the replay may take or swap; nullptr: not parsed (and

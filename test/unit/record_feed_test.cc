@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "perf_data_builder.h"
@@ -26,16 +25,14 @@ using testing::PerfDataBuilder;
 // then), failing at record number `fail_at` (0: never).
 class Lines : public OrderedRecords {
  public:
-  Lines(PerfDataReader* reader, size_t fail_at, bool hand_over = true)
-      : reader_(reader), fail_at_(fail_at), hand_over_(hand_over) {}
-  bool HandOver(const PerfDataInfo&) const override { return hand_over_; }
+  Lines(PerfDataReader* reader, size_t fail_at)
+      : reader_(reader), fail_at_(fail_at) {}
   bool OnHeader(const PerfDataInfo& info, std::string*) override {
     out += "header " + std::to_string(info.attrs.size()) + "\n";
     return true;
   }
   bool OnOrdered(const PerfRecord& rec, PerfSample* parsed,
                  std::string* err) override {
-    if (std::this_thread::get_id() != caller) ++elsewhere;
     if (++count == fail_at_) {
       *err = "replay failed at record " + std::to_string(count);
       return false;
@@ -59,13 +56,10 @@ class Lines : public OrderedRecords {
   }
   std::string out;
   size_t count = 0, parsed_ahead = 0;
-  size_t elsewhere = 0;  // records replayed on another thread
-  std::thread::id caller = std::this_thread::get_id();
 
  private:
   PerfDataReader* reader_;
   size_t fail_at_;
-  bool hand_over_;
 };
 
 struct Fed {
@@ -73,18 +67,15 @@ struct Fed {
   std::string out, err;
   RecordCounts counts;
   size_t parsed_ahead = 0;  // samples given parsed
-  size_t elsewhere = 0;     // records replayed on another thread
 };
 
-Fed Feed(const std::string& bytes, bool threaded, size_t fail_at = 0,
-         bool hand_over = true) {
+Fed Feed(const std::string& bytes, bool threaded, size_t fail_at = 0) {
   PerfDataReader reader("t.data", std::string_view(bytes));
-  Lines lines(&reader, fail_at, hand_over);
+  Lines lines(&reader, fail_at);
   Fed fed;
   fed.ok = FeedRecords(&reader, &lines, threaded, &fed.counts, &fed.err);
   fed.out = lines.out;
   fed.parsed_ahead = lines.parsed_ahead;
-  fed.elsewhere = lines.elsewhere;
   return fed;
 }
 
@@ -149,23 +140,6 @@ TEST_CASE("the records come in perf's order with their attrs, threaded or not") 
     ++samples;
   }
   CHECK(samples == 9000);
-}
-
-TEST_CASE("a replay that wants no hand-over replays on the reading thread") {
-  const std::string bytes = Busy(3).Build();
-  Fed serial = Feed(bytes, false);
-  Fed handed = Feed(bytes, true);
-  Fed direct = Feed(bytes, true, 0, false);
-  REQUIRE(direct.ok);
-  CHECK(direct.out == serial.out);
-  CHECK(serial.elsewhere == 0);
-  CHECK(handed.elsewhere == 0);  // handed over to the calling thread
-  CHECK(direct.elsewhere == 3 * 1001);  // samples and LOSTs, not rounds
-  CHECK(direct.parsed_ahead == 0);
-  Fed failed = Feed(bytes, true, 1500, false);  // its error, as serial's
-  CHECK_FALSE(failed.ok);
-  CHECK(failed.err == "replay failed at record 1500");
-  CHECK(failed.out == Feed(bytes, false, 1500).out);
 }
 
 TEST_CASE("the replay's error stops the feed, and wins over a later read error") {
