@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "base/string_interner.h"
@@ -38,17 +39,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     opts.include_pid = mode & 2;
     opts.annotate_kernel = mode & 4;
     flamefold::PerfScriptParser parser(opts, &names, &trie);
+    flamefold::ByteSource* in = &src;
+    std::unique_ptr<flamefold::FdSource> file;
     int fd = (mode & 8) ? memfd_create("fuzz", 0) : -1;
-    if (fd >= 0 && write(fd, data, size) == static_cast<ssize_t>(size) &&
-        lseek(fd, 0, SEEK_SET) == 0) {
-      flamefold::FdSource file(fd, true);
-      flamefold::FoldPerfData("fuzz", &file, options, &parser, 0, &stats,
-                              &err);
-    } else {
-      if (fd >= 0) close(fd);
-      flamefold::FoldPerfData("fuzz", &src, options, &parser, 0, &stats,
-                              &err);
+    if (fd >= 0) {
+      file = std::make_unique<flamefold::FdSource>(fd, true);  // closes it
+      if (write(fd, data, size) == static_cast<ssize_t>(size) &&
+          lseek(fd, 0, SEEK_SET) == 0) {
+        in = file.get();
+      }
     }
+    flamefold::FoldPerfData("fuzz", in, options, &parser, 0, &stats, &err);
     parser.Finish();
     return 0;
   }

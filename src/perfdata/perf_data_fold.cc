@@ -31,6 +31,13 @@ constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bits
 constexpr int kFreqBit = 10;
 constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
 
+// Whether the event's samples carry user registers and stack: recorded
+// with --call-graph dwarf.
+bool IsDwarf(const PerfAttr& a) {
+  return (a.sample_type & abi::kSampleRegsUser) &&
+         (a.sample_type & abi::kSampleStackUser);
+}
+
 // The replay: each record in perf's order (FeedRecords) updates the
 // threads and maps (ThreadMaps) or, for a sample, becomes the lines perf
 // script prints for it: the header, then the call chain's frames (named by
@@ -121,13 +128,6 @@ class Replayer : public OrderedRecords {
     // with --srcline or --inline the replay renders text instead.
     style.by_symbol = style.one_unmapped;
     return style;
-  }
-
-  // Whether the event's samples carry user registers and stack: recorded
-  // with --call-graph dwarf.
-  static bool IsDwarf(const PerfAttr& a) {
-    return (a.sample_type & abi::kSampleRegsUser) &&
-           (a.sample_type & abi::kSampleStackUser);
   }
 
   // A record in perf's order (a sample's fields already in `parsed`, when
@@ -783,10 +783,7 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
 static bool DwarfRecording(const std::string& name, std::string_view bytes) {
   struct Header : PerfDataReader::Visitor {
     bool OnHeader(const PerfDataInfo& info, std::string*) override {
-      for (const PerfAttr& a : info.attrs) {
-        dwarf |= (a.sample_type & abi::kSampleRegsUser) &&
-                 (a.sample_type & abi::kSampleStackUser);
-      }
+      dwarf = std::any_of(info.attrs.begin(), info.attrs.end(), IsDwarf);
       return false;  // no records wanted
     }
     bool OnRecord(const PerfRecord&, std::string*) override { return false; }

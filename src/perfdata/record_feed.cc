@@ -92,7 +92,7 @@ struct Batch {
     if (!rec.stable) {
       item.copy_at = bytes.size();
       bytes.append(rec.body);
-    } else if (rec.type == perf_abi::kRecordSample) {
+    } else if (rec.type == abi::kRecordSample) {
       if (parsed == samples.size()) samples.emplace_back();
       std::string ignored;  // the replay parses it again, and says why
       if (reader.ParseSample(rec, &samples[parsed], &ignored)) {
