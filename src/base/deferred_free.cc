@@ -15,7 +15,7 @@ DeferredFree::~DeferredFree() {
   for (std::thread& t : threads_) t.join();
 }
 
-void DeferredFree::Add(std::vector<std::shared_ptr<void>> objects) {
+void DeferredFree::AddAll(std::vector<std::shared_ptr<void>> objects) {
   auto all =
       std::make_shared<std::vector<std::shared_ptr<void>>>(std::move(objects));
   try {

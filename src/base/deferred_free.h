@@ -23,10 +23,23 @@ class DeferredFree {
 
   /// Destroys `objects` in their order on another thread (here and now
   /// when no thread can be started). Their destructors must not touch
-  /// what the caller goes on using.
-  void Add(std::vector<std::shared_ptr<void>> objects);
+  /// what the caller goes on using. They are moved in, so that the last
+  /// reference to each is that thread's: a copy left with the caller (an
+  /// initializer list keeps one until the end of its expression) could be
+  /// the last to go, on the caller's thread and out of order. So it went
+  /// for a --call-graph dwarf replay: its symbols were destroyed before the
+  /// replay, whose thread opening debug files still read their DSOs.
+  template <typename... T>
+  void Add(std::shared_ptr<T>&&... objects) {
+    std::vector<std::shared_ptr<void>> all;
+    all.reserve(sizeof...(T));
+    (all.push_back(std::move(objects)), ...);
+    AddAll(std::move(all));
+  }
 
  private:
+  void AddAll(std::vector<std::shared_ptr<void>> objects);
+
   std::vector<std::thread> threads_;
 };
 

@@ -850,7 +850,8 @@ static bool Replay(const std::string& name, ByteSource* src,
     if (!stats->cmdline.empty()) stats->cmdline += ' ';
     stats->cmdline += arg;
   }
-  if (later) later->Add({std::move(replay), std::move(symbols)});
+  // The replay goes first: its threads read the symbols' DSOs.
+  if (later) later->Add(std::move(replay), std::move(symbols));
   return ok;
 }
 

@@ -2,6 +2,7 @@
 // thread other than the caller's, and all of it by the time it goes.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,9 +38,9 @@ TEST_CASE("DeferredFree destroys in order, elsewhere, before it goes") {
     DeferredFree later;
     auto user = std::make_shared<Logged>(&log, "user");
     auto used = std::make_shared<Logged>(&log, "used");
-    later.Add({std::move(user), std::move(used)});
-    later.Add({std::make_shared<Logged>(&log, "second")});
-    later.Add({});
+    later.Add(std::move(user), std::move(used));
+    later.Add(std::make_shared<Logged>(&log, "second"));
+    later.Add();
   }
   REQUIRE(log.names.size() == 3);
   // Within one Add, the given order (a user before what it uses).
@@ -49,6 +50,36 @@ TEST_CASE("DeferredFree destroys in order, elsewhere, before it goes") {
     if (log.names[i] == "used") used = i;
   }
   CHECK(user < used);
+  for (const std::thread::id& id : log.threads) {
+    CHECK(id != std::this_thread::get_id());
+  }
+}
+
+// A --call-graph dwarf replay was destroyed after its symbols, on the
+// calling thread, when the references an initializer list kept outlived
+// the destroying thread's: handed over so, the objects stay the deferring
+// thread's alone, however long the caller's expression lasts.
+TEST_CASE("DeferredFree keeps the order when the caller's expression lasts") {
+  Logged::Log log;
+  {
+    DeferredFree later;
+    auto user = std::make_shared<Logged>(&log, "user");
+    auto used = std::make_shared<Logged>(&log, "used");
+    auto wait = [&log] {
+      for (int i = 0; i < 2000; ++i) {
+        {
+          std::lock_guard<std::mutex> lock(log.mu);
+          if (log.names.size() == 2) return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    };
+    // The expression ends once both are gone (or after 2 s).
+    (later.Add(std::move(user), std::move(used)), wait());
+  }
+  REQUIRE(log.names.size() == 2);
+  CHECK(log.names[0] == "user");
+  CHECK(log.names[1] == "used");
   for (const std::thread::id& id : log.threads) {
     CHECK(id != std::this_thread::get_id());
   }
