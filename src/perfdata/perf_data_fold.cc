@@ -817,7 +817,11 @@ static bool Replay(const std::string& name, ByteSource* src,
   if (mapped) {
     reader.SetReadPast([&mapped](size_t offset) { mapped->Release(offset); });
   }
-  auto symbols = std::make_shared<SymbolResolver>(options);
+  SymbolOptions symbol_options = options;
+  // Where the recording is mapped (the tools: guarded against SIGBUS),
+  // kallsyms may be too; the library maps neither.
+  symbol_options.kallsyms_in_place = mapped != nullptr;
+  auto symbols = std::make_shared<SymbolResolver>(symbol_options);
   auto replay = std::make_shared<Replayer>(&reader, symbols.get(), take, lines,
                                            stats, text);
   // A mapped file's records are read and ordered on a thread of their own,

@@ -148,7 +148,8 @@ namespace {
 // The copy's tables when it is current (see the header), else false and
 // `core` and `modules` untouched.
 bool LoadCopyIfCurrent(const KernelFiles& files, const std::string& debug_dir,
-                       SymbolTable* core, std::vector<KallsymsModule>* modules) {
+                       bool in_place, SymbolTable* core,
+                       std::vector<KallsymsModule>* modules) {
   std::string notes, head, copy_head, loaded;
   if (!ReadHead(files.notes, 1 << 16, true, &notes)) return false;
   std::string build_id = BuildIdFromNotes(notes);
@@ -168,7 +169,7 @@ bool LoadCopyIfCurrent(const KernelFiles& files, const std::string& debug_dir,
   SymbolTable copy_core;
   std::vector<KallsymsModule> copy_modules;
   std::string ignored;
-  if (!LoadKallsyms(copy, &copy_core, &copy_modules, &ignored) ||
+  if (!LoadKallsyms(copy, &copy_core, &copy_modules, &ignored, in_place) ||
       !KallsymsCopyIsCurrent(copy_head, copy_modules, head, loaded)) {
     return false;
   }
@@ -181,9 +182,10 @@ bool LoadCopyIfCurrent(const KernelFiles& files, const std::string& debug_dir,
 
 bool LoadCurrentKallsyms(const KernelFiles& files, const std::string& debug_dir,
                          SymbolTable* core, std::vector<KallsymsModule>* modules,
-                         bool* from_copy, std::string* err) {
-  *from_copy = LoadCopyIfCurrent(files, debug_dir, core, modules);
-  return *from_copy || LoadKallsyms(files.kallsyms, core, modules, err);
+                         bool* from_copy, std::string* err, bool in_place) {
+  *from_copy = LoadCopyIfCurrent(files, debug_dir, in_place, core, modules);
+  return *from_copy ||
+         LoadKallsyms(files.kallsyms, core, modules, err, in_place);
 }
 
 }  // namespace flamefold

@@ -59,10 +59,11 @@ bool KallsymsCopyIsCurrent(std::string_view copy_head,
 /// Loads the kernel symbols into `core` and `modules` as LoadKallsyms does
 /// from `files.kallsyms`, but from the copy under `debug_dir` when
 /// KallsymsCopyIsCurrent; sets `*from_copy` to which. False only when the
-/// kernel's file cannot be read either.
+/// kernel's file cannot be read either. `in_place`: as LoadKallsyms's.
 bool LoadCurrentKallsyms(const KernelFiles& files, const std::string& debug_dir,
                          SymbolTable* core, std::vector<KallsymsModule>* modules,
-                         bool* from_copy, std::string* err);
+                         bool* from_copy, std::string* err,
+                         bool in_place = false);
 
 }  // namespace flamefold
 

@@ -34,6 +34,11 @@ class NameStore {
   /// A block of `bytes` uninitialized bytes of its own, to read names into
   /// in place; valid as Copy's views are.
   char* Allocate(size_t bytes);
+  /// Keeps `block` (bytes that names view, such as a mapped file) alive as
+  /// long as this store or one that shares it.
+  void Keep(std::shared_ptr<const void> block) {
+    blocks_.push_back(std::move(block));
+  }
   /// Keeps the blocks of `other` alive as long as this store too.
   void Share(const NameStore& other);
 

@@ -141,11 +141,11 @@ std::string SymbolResolver::ReadKallsyms(Dso* kernel) {
     bool from_copy = false;
     ok = LoadCurrentKallsyms(options_.kernel, options_.debug_dir,
                              &kernel->table, &kallsyms_modules_, &from_copy,
-                             &err);
+                             &err, options_.kallsyms_in_place);
     kallsyms_from_copy_ = from_copy;
   } else {
     ok = LoadKallsyms(options_.kallsyms, &kernel->table, &kallsyms_modules_,
-                      &err);
+                      &err, options_.kallsyms_in_place);
   }
   if (!ok) {
     return err + ": kernel frames stay [unknown]";

@@ -51,6 +51,9 @@ struct SymbolOptions {
   // An unpacked `perf archive`: a build-id cache looked in first; "" none.
   std::string archive_dir;
   std::string archive_name;  // the archive, as warnings name it
+  // Kernel symbol files are mapped, not read (see LoadKallsyms): set where
+  // mapped files are guarded, as the tools' are.
+  bool kallsyms_in_place = false;
 };
 
 enum class DsoKind { kUser, kKernel, kModule, kPerfMap };

@@ -126,13 +126,16 @@ class SymbolTable {
 /// Reads a kallsyms file ("ffffffff81000000 T _text", module symbols with
 /// "\t[mod]") into `core` (the kernel proper) and `modules` (per module
 /// name, addresses absolute). Only text symbols (t, T, w, W) are kept, as
-/// perf keeps them.
+/// perf keeps them. `in_place`: a regular file is mapped, not read (the
+/// tools, which guard mapped files against SIGBUS: io/mapped_file.h; the
+/// library installs no handler and reads).
 struct KallsymsModule {
   std::string name;  // without brackets
   SymbolTable table;
 };
 bool LoadKallsyms(const std::string& path, SymbolTable* core,
-                  std::vector<KallsymsModule>* modules, std::string* err);
+                  std::vector<KallsymsModule>* modules, std::string* err,
+                  bool in_place = false);
 
 /// Reads a JIT map (/tmp/perf-PID.map: "START SIZE NAME" in hex, one a
 /// line), as perf does: no size fix-up, so a zero-size entry never matches.

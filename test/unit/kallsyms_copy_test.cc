@@ -77,6 +77,45 @@ std::vector<KallsymsModule> ModulesOf(const std::string& text) {
   return modules;
 }
 
+// The tools map a kallsyms file (in_place); the library reads it. Either
+// way the same tables, whose names stay valid as long as the tables do,
+// moved included.
+TEST_CASE("a kallsyms file mapped gives the tables it gives read") {
+  const std::string text = std::string(kHead) +
+                           "ffffffff81ffff00 D some_data\n"
+                           "ffffffffc0a1b010 t ext4_fill_super\t[ext4]\n"
+                           "ffffffffc0a1c000 T ext4_iget\t[ext4]\n";
+  auto load = [&](bool in_place, SymbolTable* core,
+                  std::vector<KallsymsModule>* modules) {
+    testing::TempFile file(text);
+    std::string err;
+    REQUIRE(LoadKallsyms(file.path, core, modules, &err, in_place));
+  };  // the file is gone: the mapping stays while the tables do
+  SymbolTable read_core, mapped_core;
+  std::vector<KallsymsModule> read_modules, mapped_modules;
+  load(false, &read_core, &read_modules);
+  load(true, &mapped_core, &mapped_modules);
+  SymbolTable moved = std::move(mapped_core);
+  std::vector<KallsymsModule> moved_modules = std::move(mapped_modules);
+  REQUIRE(moved.size() == read_core.size());
+  REQUIRE(moved.size() == 200);  // the data symbol is not kept
+  for (size_t i = 0; i < moved.size(); ++i) {
+    const Symbol& a = moved.symbols()[i];
+    const Symbol& b = read_core.symbols()[i];
+    CHECK(a.start == b.start);
+    CHECK(a.end == b.end);
+    CHECK(a.name == b.name);
+  }
+  REQUIRE(moved_modules.size() == 1);
+  REQUIRE(read_modules.size() == 1);
+  CHECK(moved_modules[0].name == "ext4");
+  REQUIRE(moved_modules[0].table.size() == 2);
+  CHECK(moved_modules[0].table.symbols()[1].name == "ext4_iget");
+  const Symbol* found = moved.Find(0xffffffff81000010);  // kernel_fn_16
+  REQUIRE(found != nullptr);
+  CHECK(found->name == "kernel_fn_16");
+}
+
 TEST_CASE("a copy is current with the same first page and the same modules") {
   std::string copy = std::string(kHead) +
                      "ffffffffc0a1b010 t ext4_fill_super\t[ext4]\n"
