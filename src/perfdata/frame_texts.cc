@@ -10,6 +10,7 @@ namespace flamefold {
 FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
     : symbols_(symbols), style_(style) {
   if (style_.srcline) style_.exact = true;  // see PerfDataText::srcline
+  if (style_.by_symbol) recent_.resize(2 * kRecentSets, Slot{});
 }
 
 FrameTexts::~FrameTexts() {
@@ -44,30 +45,55 @@ FrameKey FrameTexts::KeyOf(const Map* map, uint64_t ip) {
 
 FrameText* FrameTexts::Frame(const FrameKey& k) {
   if (!k.dso && style_.one_unmapped) return Unmapped(k.ip);
+  if (k.dso && style_.by_symbol) return Recent(k);
   Slot* slot = table_.FindOrFree(Hash(k.dso, k.shown), [&](const Slot& s) {
     return s.dso == k.dso && s.shown == k.shown;
   });
   if (!slot->empty()) return slot->frame;
-  FrameText& f = frames_.emplace_back();
-  *slot = Slot{k.dso, k.shown, &f};
-  if (k.dso) {
-    const Symbol* sym = symbols_->SymbolAt(k.dso, k.map_ip);
-    if (style_.by_symbol) f.same_line = FirstOfSymbol(k.dso, sym, &f);
-    if (f.same_line) {  // its text is made when asked for (Text)
-      f.pending = FrameText::Pending{k.dso, sym, k.map_ip, k.shown};
-      // Without a symbol: its DSO's counter, which the first one has.
-      if (!sym) f.no_symbol = f.same_line->no_symbol;
-    } else {
-      text_.clear();
-      f.no_symbol = AppendMappedFrame(k.dso, k.map_ip, k.shown, sym);
-      f.made_text = texts_.Store(text_);
-    }
-  } else {
-    text_.clear();
-    f.no_symbol = AppendUnmappedFrame(k.ip);
-    f.made_text = texts_.Store(text_);
-  }
+  FrameText* f =
+      Made(k, k.dso ? symbols_->SymbolAt(k.dso, k.map_ip) : nullptr);
+  *slot = Slot{k.dso, k.shown, f};
   table_.Added([](const Slot& s) { return Hash(s.dso, s.shown); });
+  return f;
+}
+
+// By symbol: the frame of `k` from the recent addresses' cache, else of
+// its symbol (then cached in the place of the least recent of its set).
+FrameText* FrameTexts::Recent(const FrameKey& k) {
+  Slot* set = &recent_[RecentSet(k)];
+  if (set[0].dso == k.dso && set[0].shown == k.shown) return set[0].frame;
+  if (set[1].dso == k.dso && set[1].shown == k.shown) {
+    std::swap(set[0], set[1]);
+    return set[0].frame;
+  }
+  set[1] = set[0];
+  set[0] = Slot{k.dso, k.shown, OfSymbol(k)};
+  return set[0].frame;
+}
+
+// The frame of the symbol at `k` in its DSO (sym nullptr: of the DSO's
+// addresses without a symbol), made at its first address.
+FrameText* FrameTexts::OfSymbol(const FrameKey& k) {
+  const Symbol* sym = symbols_->SymbolAt(k.dso, k.map_ip);
+  uint64_t hash = Hash(k.dso, reinterpret_cast<uintptr_t>(sym));
+  SymbolSlot* slot = of_symbol_.FindOrFree(hash, [&](const SymbolSlot& s) {
+    return s.dso == k.dso && s.sym == sym;
+  });
+  if (!slot->empty()) return slot->frame;
+  *slot = SymbolSlot{k.dso, sym, Made(k, sym)};
+  of_symbol_.Added([](const SymbolSlot& s) {
+    return Hash(s.dso, reinterpret_cast<uintptr_t>(s.sym));
+  });
+  return slot->frame;
+}
+
+// A new frame named after `k`, whose symbol is `sym`.
+FrameText* FrameTexts::Made(const FrameKey& k, const Symbol* sym) {
+  FrameText& f = frames_.emplace_back();
+  text_.clear();
+  f.no_symbol = k.dso ? AppendMappedFrame(k.dso, k.map_ip, k.shown, sym)
+                      : AppendUnmappedFrame(k.ip);
+  f.made_text = texts_.Store(text_);
   return &f;
 }
 
@@ -78,29 +104,6 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
     unmapped_.made_text = texts_.Store(text_);
   }
   return &unmapped_;
-}
-
-void FrameTexts::MakePending(FrameText* f) {
-  const FrameText::Pending& p = f->pending;
-  text_.clear();
-  AppendMappedFrame(p.dso, p.map_ip, p.shown, p.sym);
-  f->made_text = texts_.Store(text_);
-  f->pending.dso = nullptr;
-}
-
-// The first frame of `sym` in `dso`: nullptr when that is `f`, now
-// remembered as such.
-FrameText* FrameTexts::FirstOfSymbol(const Dso* dso, const Symbol* sym,
-                                     FrameText* f) {
-  uint64_t hash = Hash(dso, reinterpret_cast<uintptr_t>(sym));
-  SymbolSlot* slot = first_of_symbol_.FindOrFree(
-      hash, [&](const SymbolSlot& s) { return s.dso == dso && s.sym == sym; });
-  if (!slot->empty()) return slot->frame;
-  *slot = SymbolSlot{dso, sym, f};
-  first_of_symbol_.Added([](const SymbolSlot& s) {
-    return Hash(s.dso, reinterpret_cast<uintptr_t>(s.sym));
-  });
-  return nullptr;
 }
 
 // A frame's text into text_, `sym` being the symbol at `map_ip` (nullptr:

@@ -300,10 +300,7 @@ class Replayer : public OrderedRecords {
         unwound = frames_.Unwound(held_.later(f.later));
         break;
     }
-    if (named) {
-      FrameText* read_as = LineRead(named, java);
-      return read_as->line_id[java] != PerfScriptParser::kNoStackLineId;
-    }
+    if (named) return LineId(named, java) != PerfScriptParser::kNoStackLineId;
     for (uint32_t id : UnwoundLineIds(unwound, java)) {
       if (id == PerfScriptParser::kNoStackLineId) return false;
     }
@@ -486,7 +483,7 @@ class Replayer : public OrderedRecords {
                                ? frames_.Frame(held_.later(f.later))
                            : f.kind == HeldFrame::Kind::kNamed ? f.named
                                                                : nullptr;
-        if (named && known_name) LineRead(named, java);
+        if (named && known_name) LineId(named, java);
       }
     }
   }
@@ -610,7 +607,7 @@ class Replayer : public OrderedRecords {
 
   // A stack line of the frame: "\t<frame>\n" in the text, else given to
   // the parser by the line's id, looked up once per frame (once per
-  // symbol: FrameText::same_line) and kind of process name.
+  // symbol: FrameTexts::Style::by_symbol) and kind of process name.
   void PutFrameLine(FrameText* f) {
     CountFrame(f->no_symbol);
     if (!lines_) {
@@ -619,25 +616,22 @@ class Replayer : public OrderedRecords {
       out_ += '\n';
       return;
     }
-    FrameText* read_as = LineRead(f, lines_->java_process());
-    uint32_t id = read_as->line_id[lines_->java_process()];
+    uint32_t id = LineId(f, lines_->java_process());
     PutStackLine(id, id == PerfScriptParser::kNoStackLineId
                          ? frames_.Text(f)
                          : std::string_view());
   }
 
-  // The frame whose stack line the parser reads as `f`'s (itself, or its
-  // symbol's first: FrameText::same_line), its line id for a process name
-  // starting (`java`) or not with "java" looked up if it was not yet.
-  FrameText* LineRead(FrameText* f, bool java) {
-    FrameText* read_as = f->same_line ? f->same_line : f;
-    if (!read_as->resolved[java]) {
+  // The id of the stack line of `f` for a process name starting (`java`)
+  // or not with "java", looked up if it was not yet.
+  uint32_t LineId(FrameText* f, bool java) {
+    if (!f->resolved[java]) {
       line_.assign(1, '\t');
-      line_ += frames_.Text(read_as);
-      read_as->line_id[java] = lines_->StackLineId(line_, java);
-      read_as->resolved[java] = true;
+      line_ += frames_.Text(f);
+      f->line_id[java] = lines_->StackLineId(line_, java);
+      f->resolved[java] = true;
     }
-    return read_as;
+    return f->line_id[java];
   }
 
   // The lines of an unwound frame to the parser, by their ids (looked up

@@ -1,6 +1,6 @@
 // FrameTexts: frames named as perf script prints them and, with
-// Style::by_symbol, each pointing to the first frame of its symbol, whose
-// stack line the perf script parser reads as its own.
+// Style::by_symbol, one frame for all the addresses of a symbol, whose
+// stack line the perf script parser reads as each of theirs.
 #include "perfdata/frame_texts.h"
 
 #include <doctest/doctest.h>
@@ -55,74 +55,78 @@ FrameTexts::Style ParserStyle(bool by_symbol) {
 
 FrameKey At(Dso* dso, uint64_t addr) { return {dso, addr, addr, addr}; }
 
-TEST_CASE("frames of one symbol point to its first frame, by DSO") {
+TEST_CASE("by symbol, the addresses of one symbol are one frame, by DSO") {
   MapDir dir;
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
   Dso* other = symbols.PerfMap(8);  // no map file: no symbols
   FrameTexts frames(&symbols, ParserStyle(true));
   FrameText* first = frames.Frame(At(jit, 0x1010));
-  FrameText* again = frames.Frame(At(jit, 0x1020));
   FrameText* second = frames.Frame(At(jit, 0x1110));
   FrameText* none = frames.Frame(At(jit, 0x5000));
-  FrameText* none_again = frames.Frame(At(jit, 0x6000));
   FrameText* elsewhere = frames.Frame(At(other, 0x1010));
-  // A frame read as its symbol's first makes its text only when asked;
-  // so does one without a symbol read as its DSO's first such frame (a
-  // stripped binary's frames), counted as that one is.
-  CHECK(first->made_text == "1010 first (/tmp/perf-7.map)");
-  CHECK(again->made_text.empty());
-  CHECK(none->made_text == "5000 [unknown] (/tmp/perf-7.map)");
-  CHECK(none_again->made_text.empty());
-  CHECK(none->no_symbol != nullptr);
-  CHECK(none_again->no_symbol == none->no_symbol);
-  CHECK(again->no_symbol == nullptr);
-  // Each address keeps its own text.
+  // Named after the first address met.
   CHECK(frames.Text(first) == "1010 first (/tmp/perf-7.map)");
-  CHECK(frames.Text(again) == "1020 first (/tmp/perf-7.map)");
-  CHECK(frames.Text(none_again) == "6000 [unknown] (/tmp/perf-7.map)");
-  CHECK(first->same_line == nullptr);
-  CHECK(again->same_line == first);
-  CHECK(second->same_line == nullptr);
-  CHECK(frames.Frame(At(jit, 0x1180))->same_line == second);
-  CHECK(none->same_line == nullptr);
-  CHECK(none_again->same_line == none);
-  CHECK(elsewhere->same_line == nullptr);  // another DSO
-  CHECK(frames.Frame(At(jit, 0x1020)) == again);  // by address, once
-  CHECK(again->made_text == "1020 first (/tmp/perf-7.map)");
+  CHECK(frames.Text(second) == "1110 second (/tmp/perf-7.map)");
+  CHECK(frames.Text(none) == "5000 [unknown] (/tmp/perf-7.map)");
+  CHECK(frames.Text(elsewhere) == "1010 [unknown] (/tmp/perf-8.map)");
+  CHECK(frames.Frame(At(jit, 0x1020)) == first);
+  CHECK(frames.Frame(At(jit, 0x1180)) == second);
+  CHECK(second != first);
+  // The addresses without a symbol: one frame a DSO, counted by DSO.
+  CHECK(frames.Frame(At(jit, 0x6000)) == none);
+  CHECK(none->no_symbol != nullptr);
+  CHECK(first->no_symbol == nullptr);
+  CHECK(elsewhere != none);
+  CHECK(elsewhere->no_symbol != none->no_symbol);
+  // Far more addresses than the cache of recent ones holds: each is still
+  // its symbol's frame (or its DSO's without a symbol) when met again.
+  for (uint64_t a = 0; a < 40000; ++a) {
+    REQUIRE(frames.Frame(At(other, 0x10000 + a * 16)) == elsewhere);
+    REQUIRE(frames.Frame(At(jit, 0x1000 + a % 0x100)) == first);
+  }
+  CHECK(frames.Frame(At(jit, 0x1110)) == second);
+  CHECK(frames.Frame(At(jit, 0x5008)) == none);
+  CHECK(frames.Text(first) == "1010 first (/tmp/perf-7.map)");
 }
 
-TEST_CASE("without by_symbol every frame stands for itself") {
+TEST_CASE("without by_symbol every address has a frame of its own") {
   MapDir dir;
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
   FrameTexts frames(&symbols, ParserStyle(false));
-  CHECK(frames.Frame(At(jit, 0x1010))->same_line == nullptr);
-  CHECK(frames.Frame(At(jit, 0x1020))->same_line == nullptr);
+  FrameText* first = frames.Frame(At(jit, 0x1010));
+  FrameText* again = frames.Frame(At(jit, 0x1020));
+  CHECK(first != again);
+  CHECK(frames.Text(first) == "1010 first (/tmp/perf-7.map)");
+  CHECK(frames.Text(again) == "1020 first (/tmp/perf-7.map)");
+  CHECK(frames.Frame(At(jit, 0x1020)) == again);
+  CHECK(frames.Frame(At(jit, 0x5000)) != frames.Frame(At(jit, 0x6000)));
 }
 
-// What by_symbol rests on: the parser reads the lines of the frames of one
-// symbol alike, the offset kept ("odd+0x3+0x10") or left out.
+// What by_symbol rests on: the parser reads the lines of the addresses of
+// one symbol alike, the offset kept ("odd+0x3+0x10") or left out, and so
+// those of the addresses without a symbol in one DSO.
 TEST_CASE("the parser reads the stack lines of one symbol alike") {
   MapDir dir;
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
-  FrameTexts frames(&symbols, ParserStyle(true));
+  FrameTexts frames(&symbols, ParserStyle(false));  // a text an address
   StringInterner names;
   StackTrie trie(&names);
   PerfScriptParser parser({}, &names, &trie);
-  auto id = [&](FrameText* f) {
-    return parser.StackLineId("\t" + std::string(frames.Text(f)));
+  auto id = [&](uint64_t addr) {
+    std::string line(1, '\t');
+    line += frames.Text(frames.Frame(At(jit, addr)));
+    return parser.StackLineId(line);
   };
-  FrameText* odd = frames.Frame(At(jit, 0x1210));
-  FrameText* odd_again = frames.Frame(At(jit, 0x1234));
-  CHECK(frames.Text(odd) == "1210 odd+0x3+0x10 (/tmp/perf-7.map)");
-  CHECK(odd_again->same_line == odd);
-  CHECK(id(odd_again) == id(odd));
-  FrameText* none = frames.Frame(At(jit, 0x5000));
-  CHECK(id(frames.Frame(At(jit, 0xabcdef))) == id(none));
-  CHECK(id(frames.Frame(At(jit, 0x1001))) == id(frames.Frame(At(jit, 0x10ff))));
-  CHECK(id(frames.Frame(At(jit, 0x1001))) != id(odd));
+  CHECK(frames.Text(frames.Frame(At(jit, 0x1210))) ==
+        "1210 odd+0x3+0x10 (/tmp/perf-7.map)");
+  CHECK(id(0x1234) == id(0x1210));
+  CHECK(id(0xabcdef) == id(0x5000));
+  CHECK(id(0x1001) == id(0x10ff));
+  CHECK(id(0x1001) != id(0x1210));
+  CHECK(id(0x1001) != id(0x5000));
 }
 
 }  // namespace
