@@ -28,7 +28,9 @@ set -u
 ff=$BUILD_DIR/src/tools/flamefold
 collapse=${FLAMEGRAPH_DIR:-/tmp/FlameGraph}/stackcollapse-perf.pl
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# A failed run keeps its recordings to look into (a crash that came once
+# in ten runs could not be looked at once its recording was gone).
+trap 'if [ "${fail:-0}" -eq 0 ]; then rm -rf "$work"; else echo "perf-live: recordings kept in $work"; fi' EXIT
 cd "$work" || exit 1
 if ! command -v perf >/dev/null ||
     ! perf record -q -o probe.data -- true >/dev/null 2>&1; then
@@ -106,7 +108,7 @@ for prog in sort gzip python3; do
       perf "${popts[@]}" script -i $name.data "${sopts[@]}" 2>/dev/null > $name.txt
       "$ff" -q --jobs 1 $name.txt > $name.text.folded
       "$ff" -q "${fopts[@]}" $name.data > $name.data.folded 2> $name.err ||
-        { echo "FAIL $name ($host): flamefold exit $?"; cat $name.err; }
+        { echo "FAIL $name ($host): flamefold exit $?"; cat $name.err; fail=$((fail + 1)); }
       compare "$name ($host): perf.data vs perf script | flamefold" \
         $name.text.folded $name.data.folded
       if [ -f "$collapse" ]; then
@@ -145,7 +147,7 @@ for variant in z B buildid-mmap z-dwarf pipe; do
   perf script -i $name.data 2>/dev/null > $name.txt
   "$ff" -q --jobs 1 $name.txt > $name.text.folded
   "$ff" -q < $name.data > $name.data.folded 2> $name.err ||
-    { echo "FAIL $name: flamefold exit $?"; cat $name.err; }
+    { echo "FAIL $name: flamefold exit $?"; cat $name.err; fail=$((fail + 1)); }
   # The comparison means something only if perf named a vDSO frame.
   if ! grep -oE '(^|;)[^;]*vdso[^;]*' $name.text.folded | grep -qv '\[\[vdso\]\]'; then
     fail=$((fail + 1)); echo "FAIL $name: perf script named no vDSO frame"
@@ -174,7 +176,7 @@ if perf record -q -a -g -F 499 -o $name.data -- sort -S 16M text -o /dev/null \
   elif [ -z "$copy" ]; then  # perf's configuration may keep no cache
     echo "note: perf record left no kallsyms copy in $HOME/.debug"
     "$ff" -q $name.data > $name.data.folded 2> $name.err ||
-      { echo "FAIL $name: flamefold exit $?"; cat $name.err; }
+      { echo "FAIL $name: flamefold exit $?"; cat $name.err; fail=$((fail + 1)); }
     compare "$name: perf.data vs perf script | flamefold" \
       $name.text.folded $name.data.folded
   else
@@ -190,7 +192,7 @@ if perf record -q -a -g -F 499 -o $name.data -- sort -S 16M text -o /dev/null \
         address) sed -i 's/^ffffffff8/ffffffff9/' "$copy" ;;
       esac
       "$ff" -q $name.data > $name.$stale.folded 2> $name.err ||
-        { echo "FAIL $name: flamefold exit $?"; cat $name.err; }
+        { echo "FAIL $name: flamefold exit $?"; cat $name.err; fail=$((fail + 1)); }
       cp "$work/kallsyms.orig" "$copy"
       compare "$name (kallsyms copy: stale $stale): perf.data vs perf script | flamefold" \
         $name.text.folded $name.$stale.folded
