@@ -134,7 +134,7 @@ class FrameTexts {
     x *= 0xbf58476d1ce4e5b9ULL;
     return x ^ (x >> 32);
   }
-  // A slot of the table of the first frame of each symbol (by_symbol);
+  // A slot of the table of the frame of each symbol (by_symbol);
   // `sym` nullptr stands for the DSO's frames without a symbol.
   struct SymbolSlot {
     const Dso* dso;
