@@ -20,9 +20,13 @@ template <typename T>
 class BoundedQueue {
  public:
   /// A queue that holds at most `capacity` items (with 0, TryPush always
-  /// refuses: the producer does all the work).
-  explicit BoundedQueue(size_t capacity)
-      : capacity_(capacity), full_(capacity == 0) {}
+  /// refuses: the producer does all the work). A thread about to wait
+  /// spins for `spin` first (see SpinWhile): 0 for a consumer that is
+  /// often ahead of its producer and shares the cores with it.
+  explicit BoundedQueue(size_t capacity,
+                        std::chrono::microseconds spin =
+                            std::chrono::microseconds(50))
+      : capacity_(capacity), spin_(spin), full_(capacity == 0) {}
   BoundedQueue(const BoundedQueue&) = delete;
   BoundedQueue& operator=(const BoundedQueue&) = delete;
 
@@ -81,10 +85,10 @@ class BoundedQueue {
   // flamefold's output thread, whose writer slept at every block). A
   // notify with no sleeper is a no-op.
   template <typename Waiting>
-  static void SpinWhile(const Waiting& waiting) {
-    if (!waiting()) return;  // the usual case: no clock read
+  void SpinWhile(const Waiting& waiting) const {
+    if (spin_.count() == 0 || !waiting()) return;  // usually: no clock read
     using Clock = std::chrono::steady_clock;
-    const Clock::time_point until = Clock::now() + std::chrono::microseconds(50);
+    const Clock::time_point until = Clock::now() + spin_;
     for (int i = 1; waiting(); ++i) {
       if (i % 64 == 0 && Clock::now() > until) return;
 #if defined(__x86_64__) || defined(__i386__)
@@ -113,6 +117,7 @@ class BoundedQueue {
   }
 
   const size_t capacity_;
+  const std::chrono::microseconds spin_;
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
   std::deque<T> items_;

@@ -6,6 +6,13 @@
 #include "symbols/symbol_demangle.h"
 
 namespace flamefold {
+namespace {
+
+bool HasNul(std::string_view text) {
+  return text.find('\0') != std::string_view::npos;
+}
+
+}  // namespace
 
 FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
     : symbols_(symbols), style_(style) {
@@ -94,6 +101,7 @@ FrameText* FrameTexts::Made(const FrameKey& k, const Symbol* sym) {
   f.no_symbol = k.dso ? AppendMappedFrame(k.dso, k.map_ip, k.shown, sym)
                       : AppendUnmappedFrame(k.ip);
   f.made_text = texts_.Store(text_);
+  f.nul = HasNul(f.made_text);
   return &f;
 }
 
@@ -102,6 +110,7 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
     text_.clear();
     unmapped_.no_symbol = AppendUnmappedFrame(ip);
     unmapped_.made_text = texts_.Store(text_);
+    unmapped_.nul = HasNul(unmapped_.made_text);
   }
   return &unmapped_;
 }
@@ -157,6 +166,7 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
     } else {
       u.text = text_;
     }
+    u.nul = HasNul(u.text);
   }
   return &u;
 }

@@ -39,6 +39,7 @@ struct FrameText {
   // and starting with "java", once resolved (see PerfScriptParser).
   uint32_t line_id[2] = {0, 0};
   bool resolved[2] = {false, false};
+  bool nul = false;  // the text holds a NUL byte (see Replayer::MayRefuse)
 };
 
 /// The lines of a frame reached by unwinding: the frames inlined at its
@@ -48,6 +49,7 @@ struct UnwoundText {
   size_t frames = 0;
   uint64_t* no_symbol = nullptr;
   std::vector<uint32_t> line_ids[2];  // as FrameText's, once resolved
+  bool nul = false;                   // the text holds a NUL byte
 };
 
 /// Where a frame is: the DSO of its mapping (nullptr: in no mapping), its

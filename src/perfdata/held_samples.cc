@@ -15,6 +15,16 @@ void HeldSamples::Begin(bool chain, const HeaderValues* values) {
                       values != nullptr, false, 0});
 }
 
+void HeldSamples::Append(const HeldSample& s) {
+  Begin(s.chain, s.values);
+  if (s.gone) {
+    MarkGone(samples_.size() - 1, s.gone_lines);
+    return;
+  }
+  headers_.append(s.header);
+  frames_.append(s.frames, s.frame_count);
+}
+
 HeldSample HeldSamples::at(size_t i) const {
   const Entry& e = samples_[i];
   bool last = i + 1 == samples_.size();

@@ -109,8 +109,15 @@ class HeldSamples {
     return headers_.size() + frames_.size() * sizeof(HeldFrame) +
            later_.size() * sizeof(FrameKey) + samples_.size() * sizeof(Entry);
   }
+  /// Adds a copy of `s` (from another HeldSamples), whose frames must all
+  /// be named, unless it is gone.
+  void Append(const HeldSample& s);
   /// The held sample `i` (0: the first held).
   HeldSample at(size_t i) const;
+  /// The frames of the held sample `i`, to name in place.
+  HeldFrame* MutableFrames(size_t i) {
+    return frames_.data() + samples_[i].frames_begin;
+  }
   /// Whether every held sample has its header by its fields
   /// (HeaderValues), a call chain, and the event `attr`.
   bool AllPlain(uint32_t attr) const {

@@ -593,7 +593,10 @@ bool PerfDataReader::ReadFeature(int feat, std::string_view sec, uint64_t at,
             target = it->second;
           }
         }
-        if (target < info_.attrs.size()) info_.attrs[target].name = name;
+        if (target < info_.attrs.size()) {
+          info_.attrs[target].name = name;
+          info_.attrs_changes++;
+        }
       }
       return true;
     }
@@ -763,6 +766,7 @@ bool PerfDataReader::HeaderRecord(const PerfRecord& rec, std::string* err) {
       return false;
     }
     info_.attrs.push_back(std::move(a));
+    info_.attrs_changes++;
     IndexIds();
     return true;
   }
@@ -780,6 +784,7 @@ bool PerfDataReader::HeaderRecord(const PerfRecord& rec, std::string* err) {
                              std::make_pair(id, size_t{0}));
   if (it != id_index_.end() && it->first == id) {
     info_.attrs[it->second].name = CString(rec.body.substr(16));
+    info_.attrs_changes++;
   }
   return true;
 }

@@ -49,6 +49,9 @@ struct PerfDataInfo {
   bool pipe = false;
   bool swapped = false;  // written on a machine of the other byte order
   std::vector<PerfAttr> attrs;
+  /// How many times `attrs` changed after the header (an event added or
+  /// renamed by a pipe-mode record), for copies of them to notice.
+  uint64_t attrs_changes = 0;
   std::string hostname, os_release, perf_version, arch;
   std::vector<std::string> cmdline;
   struct BuildId {

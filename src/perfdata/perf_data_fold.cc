@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 #include <memory>
+#include <thread>
 #include <unordered_map>
 
 #include "base/deferred_free.h"
@@ -15,6 +16,8 @@
 #include "perfdata/perf_data.h"
 #include "perfdata/record_feed.h"
 #include "perfdata/sample_header.h"
+#include "perfdata/sample_lines.h"
+#include "perfdata/sample_lines_thread.h"
 #include "perfdata/sample_unwinder.h"
 #include "perfdata/thread_maps.h"
 
@@ -27,12 +30,19 @@ constexpr size_t kEmitBytes = 256u << 10;
 // The most memory the samples held for the kernel symbols may take; past
 // it the replay waits for them.
 constexpr size_t kMaxHeldBytes = 16u << 20;
+// The samples in a batch for the lines thread: enough that handing one
+// over costs little, few enough that the thread starts soon.
+constexpr size_t kLinesBatch = 256;
 constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bits
 constexpr int kFreqBit = 10;
 constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
 
 // Whether the event's samples carry user registers and stack: recorded
 // with --call-graph dwarf.
+bool HasNul(std::string_view text) {
+  return text.find('\0') != std::string_view::npos;
+}
+
 bool IsDwarf(const PerfAttr& a) {
   return (a.sample_type & abi::kSampleRegsUser) &&
          (a.sample_type & abi::kSampleStackUser);
@@ -52,12 +62,16 @@ class Replayer : public OrderedRecords {
       : reader_(reader), symbols_(symbols), emit_(emit), lines_(lines),
         stats_(stats), threads_(symbols),
         frames_(symbols, FrameStyle(text, lines)),
-        srcline_(text.srcline) {
+        srcline_(text.srcline),
+        sample_lines_(lines, text.pid_tid),
+        lines_thread_allowed_(lines && text.lines_thread &&
+                              std::thread::hardware_concurrency() > 1) {
     header_style_.pid_tid = text.pid_tid;
   }
 
   bool OnHeader(const PerfDataInfo& info, std::string*) override {
     attr_samples_.assign(info.attrs.size(), 0);
+    SyncEvents();
     for (const PerfAttr& a : info.attrs) {
       header_style_.name_width =
           std::max(header_style_.name_width, a.name.size());
@@ -88,6 +102,7 @@ class Replayer : public OrderedRecords {
   /// Once every record was replayed: lets the held samples go and emits
   /// the text not yet emitted.
   bool Finish(std::string* err) {
+    if (lines_thread_) return SendHeld() && StopLinesThread(err);
     PrepareHeld();
     if (!LetGo(err)) return false;
     return EmitPending(err);
@@ -95,7 +110,9 @@ class Replayer : public OrderedRecords {
 
   /// Puts the recording's facts in `stats`: its events with their sample
   /// counts and the frames without a symbol by DSO.
-  void Summarize(const PerfDataInfo& info) const {
+  void Summarize(const PerfDataInfo& info) {
+    std::string ignored;  // an error, if any, was given before
+    StopLinesThread(&ignored);
     for (size_t i = 0; i < info.attrs.size(); ++i) {
       const PerfAttr& a = info.attrs[i];
       uint64_t n = i < attr_samples_.size() ? attr_samples_[i] : 0;
@@ -104,7 +121,7 @@ class Replayer : public OrderedRecords {
       }
       stats_->events.push_back({a.name, a.flag(kFreqBit), a.sample_period, n});
     }
-    stats_->frames = frame_count_;
+    stats_->frames = sample_lines_.frame_count();
     std::map<std::string, uint64_t> by_name = frames_.NoSymbolByDso();
     auto& dsos = stats_->no_symbol_dsos;
     dsos.assign(by_name.begin(), by_name.end());
@@ -214,6 +231,11 @@ class Replayer : public OrderedRecords {
   // One sample, of sample_.attr's event with sample_.period, to the
   // parser: held until its frames can be named, or let go now.
   bool Deliver(const PerfRecord& rec, std::string* err) {
+    if (lines_thread_ && events_given_ != reader_->info().attrs_changes) {
+      // The samples before this one go with the events they had.
+      if (!SendHeld() || !lines_thread_->Drain(err)) return false;
+      SyncEvents();
+    }
     if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
     uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
     const PerfAttr& a = reader_->info().attrs[sample_.attr];
@@ -229,9 +251,12 @@ class Replayer : public OrderedRecords {
                      static_cast<int32_t>(sample_.tid)};
       held_.Begin(chain, &v);
       *held_.header() += t->comm;
+      sample_nul_ = plain_nul_;
     } else {
       held_.Begin(chain);
+      size_t start = held_.header()->size();
       AppendSampleHeader(a, sample_, t->comm, header_style_, held_.header());
+      sample_nul_ = HasNul(std::string_view(*held_.header()).substr(start));
     }
     if (chain) {
       HoldChain(t, sample_.callchain);
@@ -239,6 +264,7 @@ class Replayer : public OrderedRecords {
     } else {
       HoldFrame(t, cpumode, sample_.ip);
     }
+    if (lines_thread_) return PassOn(err);
     if (held_.bytes() < kMaxHeldBytes &&
         ((held_.kernel_frames() && symbols_->KernelPending()) ||
          (held_.unwound_later() && frames_.OpeningAhead()) ||
@@ -272,7 +298,9 @@ class Replayer : public OrderedRecords {
     if (s.gone || !s.values || !held_.AllPlain(s.values->attr)) return false;
     const PerfAttr& a = reader_->info().attrs[s.values->attr];
     const std::string& filter = lines_->event_filter();
-    if (EventShown(a) && !filter.empty() && filter != a.name) return false;
+    if (SampleLines::EventShown(a) && !filter.empty() && filter != a.name) {
+      return false;
+    }
     bool java = s.header.substr(0, 4) == "java";
     for (size_t j = 0; j < s.frame_count; ++j) {
       if (!ReadByLineId(s.frames[j], java)) return false;
@@ -300,8 +328,11 @@ class Replayer : public OrderedRecords {
         unwound = frames_.Unwound(held_.later(f.later));
         break;
     }
-    if (named) return LineId(named, java) != PerfScriptParser::kNoStackLineId;
-    for (uint32_t id : UnwoundLineIds(unwound, java)) {
+    if (named) {
+      return sample_lines_.LineId(named, java) !=
+             PerfScriptParser::kNoStackLineId;
+    }
+    for (uint32_t id : sample_lines_.UnwoundLineIds(unwound, java)) {
       if (id == PerfScriptParser::kNoStackLineId) return false;
     }
     return true;
@@ -323,7 +354,7 @@ class Replayer : public OrderedRecords {
   // numbered where it stands among them.
   bool GoAhead(size_t i, std::string* err) {
     uint64_t at = lines_->lines_given();
-    bool ok = PutSample(held_.at(i), err);
+    bool ok = PutSample(i, err);
     held_.MarkGone(i, lines_->lines_given() - at);
     lines_->set_lines_given(at);
     stats_->samples_ahead++;
@@ -336,13 +367,6 @@ class Replayer : public OrderedRecords {
       if (MayGoAhead(i) && !GoAhead(i, err)) return false;
     }
     return true;
-  }
-
-  // Whether the parser reads the event of `a`'s samples from their header
-  // (PutHeader).
-  static bool EventShown(const PerfAttr& a) {
-    return (a.sample_type & abi::kSampleTime) && !a.name.empty() &&
-           a.type != abi::kTypeTracepoint;
   }
 
   // Whether the parser may take the sample's header by its fields: the
@@ -360,41 +384,9 @@ class Replayer : public OrderedRecords {
       plain_attr_ = &a;
       plain_comm_ = t.comm;
       plain_ = lines_->PlainHeader(t.comm, a.name);
+      plain_nul_ = HasNul(t.comm) || HasNul(a.name);
     }
     return plain_;
-  }
-
-  // The header of a held sample to the parser: its line, or its fields.
-  void PutHeader(const HeldSample& s) {
-    if (!s.values) {
-      out_ += s.header;
-      EndLine();
-      return;
-    }
-    const HeaderValues& v = *s.values;
-    const PerfAttr& a = reader_->info().attrs[v.attr];
-    char pid[16], tid[16];
-    PerfScriptParser::HeaderFields h;
-    h.comm = s.header;
-    // The pid and tid are read only with --pid: else not written.
-    bool read_pid = lines_->options().include_pid;
-    if (read_pid && header_style_.pid_tid) {  // "%5d/%-5d "
-      h.pid = Decimal(static_cast<uint32_t>(v.pid), pid);
-      h.tid = Decimal(static_cast<uint32_t>(v.tid), tid);
-      h.has_tid = true;
-    } else if (read_pid) {  // "%5d "
-      h.pid = Decimal(static_cast<uint32_t>(v.tid), tid);
-    }
-    // ": %10" PRIu64 " %s: " after the time; nothing the parser reads as
-    // an event without the time, or after a tracepoint's fields.
-    PerfScriptParser::EventFields ev{{}, a.name, true, v.period};
-    lines_->HeaderLine(h, EventShown(a) ? &ev : nullptr);
-  }
-
-  template <size_t N>
-  static std::string_view Decimal(uint64_t v, char (&buf)[N]) {
-    auto r = std::to_chars(buf, buf + N, v);
-    return {buf, static_cast<size_t>(r.ptr - buf)};
   }
 
   // The frame at `ip` in `cpumode`: a kernel one is named when let go.
@@ -406,11 +398,22 @@ class Replayer : public OrderedRecords {
     }
   }
 
-  // A kernel frame, named when let go. Its DSO counts as used now, where
-  // perf script meets it (see SymbolResolver::Touch).
+  // A kernel frame, named when let go (with the lines thread, when all is
+  // loaded: now). Its DSO counts as used now, where perf script meets it
+  // (see SymbolResolver::Touch).
   void HoldKernelFrame(uint64_t ip) {
     symbols_->Touch(symbols_->Kernel());
-    held_.AddKernel(ip);
+    if (lines_thread_) {
+      HoldNamed(frames_.Frame(KeyOf(nullptr, abi::kMiscKernel, ip)));
+    } else {
+      held_.AddKernel(ip);
+    }
+  }
+
+  // A frame named now.
+  void HoldNamed(FrameText* f) {
+    held_.AddNamed(f);
+    sample_nul_ |= f->nul;
   }
 
   // A frame outside the kernel: named now, unless its DSO is still being
@@ -420,7 +423,7 @@ class Replayer : public OrderedRecords {
       symbols_->Touch(k.dso);
       held_.AddNamedLater(k);
     } else {
-      held_.AddNamed(frames_.Frame(k));
+      HoldNamed(frames_.Frame(k));
     }
   }
 
@@ -483,26 +486,29 @@ class Replayer : public OrderedRecords {
                                ? frames_.Frame(held_.later(f.later))
                            : f.kind == HeldFrame::Kind::kNamed ? f.named
                                                                : nullptr;
-        if (named && known_name) LineId(named, java);
+        if (named && known_name) sample_lines_.LineId(named, java);
       }
     }
   }
 
   // Lets go of the held samples, in order: each becomes its lines, its
   // kernel frames named now (waiting for the kernel symbols if need be).
+  // Once nothing is loading any more, the lines thread takes them, and the
+  // samples after them (PassOn).
   bool LetGo(std::string* err) {
+    if (lines_thread_) return true;  // named when held, sent in batches
     size_t held = held_.size() - held_.gone();
     if (held > 1) stats_->samples_held += held;
     // Rather than wait for the preloading thread, load what it has not
     // begun.
     if (held_.named_later()) symbols_->HelpPreload();
+    if (LinesThreadMayStart()) {
+      SyncEvents();
+      lines_thread_ = std::make_unique<SampleLinesThread>(&sample_lines_);
+      return SendHeldInBatches(err);
+    }
     for (size_t i = 0; i < held_.size(); ++i) {
-      HeldSample s = held_.at(i);
-      if (s.gone) {  // it went ahead (GoAhead): its lines stood here
-        lines_->set_lines_given(lines_->lines_given() + s.gone_lines);
-        continue;
-      }
-      if (!PutSample(s, err)) {
+      if (!PutSample(i, err)) {
         held_.Clear();
         return false;
       }
@@ -511,52 +517,133 @@ class Replayer : public OrderedRecords {
     return true;
   }
 
-  // The lines of a held sample.
-  bool PutSample(const HeldSample& s, std::string* err) {
-    if (s.chain) {
-      PutHeader(s);
-      for (size_t i = 0; i < s.frame_count; ++i) PutFrame(s.frames[i]);
-    } else {  // the header line ends with the sample's one frame
-      out_ += s.header;
-      out_ += ' ';
-      FrameText* f = Named(s.frames[0]);
-      out_ += frames_.Text(f);
-      CountFrame(f->no_symbol);
+  // Whether the lines thread may take the samples from here on: there is
+  // a parser, more than one core, and nothing is loading any more, so that
+  // every frame can be named when its sample is held.
+  bool LinesThreadMayStart() const {
+    return lines_thread_allowed_ && !symbols_->Preloading() &&
+           !symbols_->KernelPending() && !frames_.OpeningAhead();
+  }
+
+  // The held samples to the lines thread as it starts, their frames named
+  // here (NameFrames) a batch at a time, so that it starts on the first
+  // batch while the others are named. One whose lines the parser may
+  // refuse is waited for (see PassOn).
+  bool SendHeldInBatches(std::string* err) {
+    std::unique_ptr<HeldSamples> batch = lines_thread_->Empty();
+    bool ok = true;
+    for (size_t i = 0; ok && i < held_.size(); ++i) {
+      HeldSample s = held_.at(i);
+      if (!s.gone) NameFrames(i);
+      batch->Append(s);
+      bool refuse = MayRefuse(s);
+      if (refuse || batch->size() >= kLinesBatch) {
+        lines_thread_->Send(std::move(batch));
+        batch = lines_thread_->Empty();
+      }
+      if (refuse) ok = lines_thread_->Drain(err);
     }
-    EndLine();  // after a call chain, the blank line that ends the sample
-    if (!line_error_.empty()) {
-      *err = line_error_;
-      return false;
+    if (!batch->empty()) lines_thread_->Send(std::move(batch));
+    held_.Clear();
+    return ok;
+  }
+
+  // With the lines thread: the sample just held, its frames all named,
+  // joins the batch, which goes when full. A sample whose lines the parser
+  // may refuse goes at once and the replay waits for it: it stops where it
+  // would without the thread, no frame after that sample named.
+  bool PassOn(std::string* err) {
+    if (sample_nul_) {
+      return SendHeld() && lines_thread_->Drain(err);
     }
-    if (out_.size() >= kEmitBytes) return EmitPending(err);
+    if (held_.size() >= kLinesBatch) return SendHeld();
     return true;
   }
 
-  void PutFrame(const HeldFrame& f) {
-    if (f.kind == HeldFrame::Kind::kNamed ||
-        f.kind == HeldFrame::Kind::kKernel ||
-        f.kind == HeldFrame::Kind::kNamedLater) {
-      PutFrameLine(Named(f));
-      return;
+  // The held samples, all named, to the lines thread.
+  bool SendHeld() {
+    if (held_.empty()) return true;
+    std::unique_ptr<HeldSamples> batch = lines_thread_->Empty();
+    std::swap(*batch, held_);
+    lines_thread_->Send(std::move(batch));
+    return true;
+  }
+
+  // Waits for the lines thread to put every sample sent and stops it;
+  // false with the error it met, if any.
+  bool StopLinesThread(std::string* err) {
+    if (!lines_thread_) return true;
+    bool ok = lines_thread_->Drain(err);
+    lines_thread_.reset();
+    return ok;
+  }
+
+  // Whether the parser may refuse a line of `s`, whose frames are named:
+  // it refuses a line with a NUL byte (PerfScriptParser::Line), which a
+  // comm, an event's or a symbol's name may hold.
+  bool MayRefuse(const HeldSample& s) const {
+    if (s.gone) return false;
+    if (s.header.find('\0') != std::string_view::npos) return true;
+    if (s.values &&
+        reader_->info().attrs[s.values->attr].name.find('\0') !=
+            std::string::npos) {
+      return true;
     }
-    UnwoundText* u = f.kind == HeldFrame::Kind::kUnwound
-                         ? f.unwound
-                         : frames_.Unwound(held_.later(f.later));
-    CountFrame(u->no_symbol, u->frames);
-    if (lines_) {
-      PutUnwoundLines(u);
-    } else {
-      out_ += u->text;
+    for (size_t j = 0; j < s.frame_count; ++j) {
+      const HeldFrame& f = s.frames[j];
+      if (f.kind == HeldFrame::Kind::kNamed ? f.named->nul : f.unwound->nul) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The lines' copy of the events, brought up to date (the lines thread
+  // must not be running).
+  void SyncEvents() {
+    const PerfDataInfo& info = reader_->info();
+    if (events_given_ != info.attrs_changes) {
+      sample_lines_.SetEvents(info.attrs);
+      events_given_ = info.attrs_changes;
     }
   }
 
-  // A named, kernel or later-named frame's text.
-  FrameText* Named(const HeldFrame& f) {
-    if (f.kind == HeldFrame::Kind::kNamed) return f.named;
-    if (f.kind == HeldFrame::Kind::kNamedLater) {
-      return frames_.Frame(held_.later(f.later));
+  // Names the frames of the held sample `i` that were left to name when it
+  // was let go: kernel frames, frames of DSOs that were loading, unwound
+  // frames whose debug files were being opened.
+  void NameFrames(size_t i) {
+    HeldFrame* frames = held_.MutableFrames(i);
+    for (size_t j = 0, n = held_.at(i).frame_count; j < n; ++j) {
+      HeldFrame& f = frames[j];
+      switch (f.kind) {
+        case HeldFrame::Kind::kNamed:
+        case HeldFrame::Kind::kUnwound:
+          break;
+        case HeldFrame::Kind::kKernel:
+          f.named =
+              frames_.Frame(KeyOf(nullptr, abi::kMiscKernel, f.kernel_ip));
+          f.kind = HeldFrame::Kind::kNamed;
+          break;
+        case HeldFrame::Kind::kNamedLater:
+          f.named = frames_.Frame(held_.later(f.later));
+          f.kind = HeldFrame::Kind::kNamed;
+          break;
+        case HeldFrame::Kind::kUnwoundLater:
+          f.unwound = frames_.Unwound(held_.later(f.later));
+          f.kind = HeldFrame::Kind::kUnwound;
+          break;
+      }
     }
-    return frames_.Frame(KeyOf(nullptr, abi::kMiscKernel, f.kernel_ip));
+  }
+
+  // The lines of the held sample `i`, its frames named first.
+  bool PutSample(size_t i, std::string* err) {
+    HeldSample s = held_.at(i);
+    if (!s.gone) NameFrames(i);
+    SyncEvents();
+    if (!sample_lines_.Put(s, err)) return false;
+    if (sample_lines_.text()->size() >= kEmitBytes) return EmitPending(err);
+    return true;
   }
 
   // Whether a context other than kernel, user and hypervisor comes before
@@ -589,9 +676,11 @@ class Replayer : public OrderedRecords {
       if (k.dso && frames_.OpeningAhead()) {
         held_.AddUnwoundLater(k);
       } else if (k.dso) {
-        held_.AddUnwound(frames_.Unwound(k));
+        UnwoundText* u = frames_.Unwound(k);
+        held_.AddUnwound(u);
+        sample_nul_ |= u->nul;
       } else {
-        held_.AddNamed(frames_.Frame(k));
+        HoldNamed(frames_.Frame(k));
       }
     }
   }
@@ -605,106 +694,14 @@ class Replayer : public OrderedRecords {
     stats_->unwind_stopped++;
   }
 
-  // A stack line of the frame: "\t<frame>\n" in the text, else given to
-  // the parser by the line's id, looked up once per frame (once per
-  // symbol: FrameTexts::Style::by_symbol) and kind of process name.
-  void PutFrameLine(FrameText* f) {
-    CountFrame(f->no_symbol);
-    if (!lines_) {
-      out_ += '\t';
-      out_ += frames_.Text(f);
-      out_ += '\n';
-      return;
-    }
-    uint32_t id = LineId(f, lines_->java_process());
-    PutStackLine(id, id == PerfScriptParser::kNoStackLineId
-                         ? frames_.Text(f)
-                         : std::string_view());
-  }
-
-  // The id of the stack line of `f` for a process name starting (`java`)
-  // or not with "java", looked up if it was not yet.
-  uint32_t LineId(FrameText* f, bool java) {
-    if (!f->resolved[java]) {
-      line_.assign(1, '\t');
-      line_ += frames_.Text(f);
-      f->line_id[java] = lines_->StackLineId(line_, java);
-      f->resolved[java] = true;
-    }
-    return f->line_id[java];
-  }
-
-  // The lines of an unwound frame to the parser, by their ids (looked up
-  // once per frame and kind of process name).
-  void PutUnwoundLines(UnwoundText* u) {
-    const std::vector<uint32_t>& ids =
-        UnwoundLineIds(u, lines_->java_process());
-    std::string_view text = u->text;
-    for (size_t i = 0, start = 0; start < text.size(); ++i) {
-      size_t nl = text.find('\n', start);
-      std::string_view line = text.substr(start, nl - start);
-      start = nl + 1;
-      PutStackLine(ids[i], line.substr(1));  // without its '\t'
-    }
-  }
-
-  // The line ids of an unwound frame's lines for a process name starting
-  // (`java`) or not with "java", looked up if they were not yet.
-  const std::vector<uint32_t>& UnwoundLineIds(UnwoundText* u, bool java) {
-    std::vector<uint32_t>& ids = u->line_ids[java];
-    if (!ids.empty()) return ids;
-    std::string_view text = u->text;
-    for (size_t start = 0; start < text.size();) {
-      size_t nl = text.find('\n', start);
-      ids.push_back(lines_->StackLineId(text.substr(start, nl - start), java));
-      start = nl + 1;
-    }
-    return ids;
-  }
-
-  // Gives the parser the stack line "\t<text>" by `id`, or by its text
-  // when it has none.
-  void PutStackLine(uint32_t id, std::string_view text) {
-    if (id != PerfScriptParser::kNoStackLineId) {
-      lines_->StackLine(id);
-      return;
-    }
-    line_.assign(1, '\t');
-    line_ += text;
-    GiveLine(line_);
-  }
-
-  // Ends the line being written: a '\n' in the text, else the line goes to
-  // the parser.
-  void EndLine() {
-    if (!lines_) {
-      out_ += '\n';
-      return;
-    }
-    GiveLine(out_);
-    out_.clear();
-  }
-
-  // One line to the parser; its first error is kept for OnSample.
-  void GiveLine(std::string_view line) {
-    std::string why;
-    if (!lines_->Line(line, &why) && line_error_.empty()) line_error_ = why;
-  }
-
-  // Counts `frames` frames shown, and them in `*no_symbol` (FrameText's)
-  // when they have no symbol.
-  void CountFrame(uint64_t* no_symbol, uint64_t frames = 1) {
-    frame_count_ += frames;
-    if (no_symbol) ++*no_symbol;
-  }
-
   bool EmitPending(std::string* err) {
-    if (out_.empty()) return true;
-    if (!emit_(&out_)) {
+    std::string* text = sample_lines_.text();
+    if (text->empty()) return true;
+    if (!emit_(text)) {
       if (err->empty()) *err = "output stopped";
       return false;
     }
-    out_.clear();
+    text->clear();
     return true;
   }
 
@@ -721,14 +718,14 @@ class Replayer : public OrderedRecords {
   const PerfAttr* plain_attr_ = nullptr;  // PlainHeader's last question
   std::string plain_comm_;                // ...
   bool plain_ = false;                    // ... and answer
+  bool plain_nul_ = false;  // ... and whether its comm or event has a NUL
+  // Whether the sample being held has a NUL byte in its header or frames
+  // (the lines thread's samples: see MayRefuse).
+  bool sample_nul_ = false;
   // DeliverRead: each counter's value at its last sample, by id.
   std::unordered_map<uint64_t, uint64_t> read_last_;
   PerfSample sample_;
-  std::string out_;         // the text not yet emitted (lines_: the line)
-  std::string line_;        // a stack line for lines_
-  std::string line_error_;  // the first error lines_ gave
   std::vector<uint64_t> attr_samples_;  // samples of each attr
-  uint64_t frame_count_ = 0;            // the frames shown
   std::vector<FrameKey> chain_keys_;    // HoldChain's frames
   // ... and which are the kernel's (bytes: vector<bool>'s bit arithmetic
   // cost 2% of the replay's instructions)
@@ -737,6 +734,11 @@ class Replayer : public OrderedRecords {
   bool preloaded_seen_ = false;  // LoadedSinceLook saw the preloading end
   bool opened_seen_ = false;     // ... and the opening of debug files
   std::vector<uint64_t> ips_;           // HoldUnwound's frames
+  SampleLines sample_lines_;  // the held samples' lines
+  uint64_t events_given_ = UINT64_MAX;  // the attrs_changes of its events
+  // Whether the lines thread may be used, and it once started (LetGo).
+  const bool lines_thread_allowed_;
+  std::unique_ptr<SampleLinesThread> lines_thread_;
 };
 
 
@@ -867,10 +869,12 @@ bool PidTidWanted(const PerfScriptOptions& options) {
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, DeferredFree* later) {
+                      std::string* err, DeferredFree* later,
+                      bool lines_thread) {
   ChunkSink none = [](std::string*) { return true; };  // nothing is emitted
   PerfDataText text;
   text.exact = false;
+  text.lines_thread = lines_thread;
   text.pid_tid = PidTidWanted(parser->options());
   parser->StartLines(name, input_index);
   return Replay(name, src, options, none, parser, stats, err, text, later);

@@ -95,6 +95,11 @@ struct PerfDataText {
   /// As `perf script -F +pid`: "comm PID/TID" in each sample's header
   /// instead of "comm TID", so that --pid and --tid see the process.
   bool pid_tid = false;
+  /// With a parser and more than one core: once nothing is loading, the
+  /// samples' lines are given to the parser on a thread of their own while
+  /// the replay names the next samples' frames (SampleLinesThread). false:
+  /// on the replay's thread (the same result, for tests).
+  bool lines_thread = true;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`
@@ -129,11 +134,13 @@ bool PidTidWanted(const PerfScriptOptions& options);
 /// frame line resolved once (PerfScriptParser::StartLines). The folded
 /// stacks and statistics are those of the text. With `later`, the symbols
 /// and the replay's tables are freed there (on its thread) rather than
-/// before this returns.
+/// before this returns. `lines_thread`: as PerfDataText's (false: for
+/// tests, the same result without the thread).
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, DeferredFree* later = nullptr);
+                      std::string* err, DeferredFree* later = nullptr,
+                      bool lines_thread = true);
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input). A parser reading

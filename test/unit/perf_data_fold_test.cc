@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "perf_data_builder.h"
+#include "test_inputs.h"
 #include "test_util.h"
 
 namespace flamefold {
@@ -26,14 +27,16 @@ constexpr uint64_t kGuest = static_cast<uint64_t>(-2048);
 // A symfs directory holding a JIT map for pid 42, removed at the end.
 class JitDir {
  public:
-  JitDir() {
+  // `extra`: more lines of the JIT map.
+  explicit JitDir(const std::string& extra = "") {
     char tmpl[] = "/tmp/ffjitXXXXXX";
     dir_ = mkdtemp(tmpl);
     std::string tmp = dir_ + "/tmp";
     mkdir(tmp.c_str(), 0755);
     std::ofstream(tmp + "/perf-42.map") << "1000 100 jit_leaf\n"
                                            "1100 100 LJava/Thing;::run\n"
-                                           "1200 0 empty\n";
+                                           "1200 0 empty\n"
+                                        << extra;
     std::ofstream(dir_ + "/kallsyms") << "ffffffff81000000 T _text\n"
                                          "ffffffff81000100 t do_work\n"
                                          "ffffffff81000200 D some_data\n"
@@ -65,10 +68,12 @@ struct ParserFold {
       : parser(opts, &names, &trie) {}
   bool Run(const std::string& bytes, const SymbolOptions& o) {
     StringSource src(bytes);
-    bool ok = FoldPerfData("t.data", &src, o, &parser, 0, &stats, &err);
+    bool ok = ReplayIntoParser("t.data", &src, o, &parser, 0, &stats, &err,
+                               nullptr, lines_thread);
     parser.Finish();
     return ok;
   }
+  bool lines_thread = true;  // see PerfDataText::lines_thread
   StringInterner names;
   StackTrie trie{&names};
   PerfScriptParser parser;
@@ -456,6 +461,113 @@ TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {
         std::string::npos);
   REQUIRE(stats.warnings.size() == 1);
   CHECK(stats.warnings[0].find("/nonexistent/kallsyms") == 0);
+}
+
+
+// A recording folded with the samples' lines given on a thread of their
+// own (SampleLinesThread) and on the replay's thread: the same stacks,
+// statistics, warnings and error.
+void CheckLinesThreadChangesNothing(const std::string& bytes,
+                                    const SymbolOptions& o,
+                                    const PerfScriptOptions& opts = {}) {
+  ParserFold with(opts), without(opts);
+  without.lines_thread = false;
+  bool with_ok = with.Run(bytes, o);
+  bool without_ok = without.Run(bytes, o);
+  CHECK(with_ok == without_ok);
+  CHECK(with.err == without.err);
+  CHECK(testing::FoldedText(with.trie) == testing::FoldedText(without.trie));
+  CHECK(with.parser.stats().lines == without.parser.stats().lines);
+  CHECK(with.parser.stats().samples == without.parser.stats().samples);
+  CHECK(with.stats.samples == without.stats.samples);
+  CHECK(with.stats.frames == without.stats.frames);
+  CHECK(with.stats.frames_no_symbol == without.stats.frames_no_symbol);
+  CHECK(with.stats.no_symbol_dsos == without.stats.no_symbol_dsos);
+  CHECK(with.stats.warnings == without.stats.warnings);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+TEST_CASE("the lines thread folds testdata's recordings as the replay does") {
+  for (const char* name :
+       {"system-wide", "dyn-c-fp", "dyn-cxx-fp-nodebug", "dyn-c-dwarf",
+        "two-events", "group-read", "sample-read", "jit", "pipe", "zstd",
+        "fp-user", "rust-fp"}) {
+    CAPTURE(name);
+    std::string dir = testing::TestFile("perf-data/") + name;
+    std::string bytes = ReadFile(dir + "/perf.data");
+    REQUIRE(!bytes.empty());
+    SymbolOptions o;
+    struct stat st;
+    o.symfs = stat((dir + "/root").c_str(), &st) == 0
+                  ? dir + "/root"
+                  : testing::TestFile("perf-data/root");
+    o.kallsyms = dir + "/kallsyms";
+    o.debug_dir = "/nonexistent";
+    CheckLinesThreadChangesNothing(bytes, o);
+    PerfScriptOptions all;
+    all.modern = true;
+    all.include_pid = true;
+    all.annotate_kernel = true;
+    CheckLinesThreadChangesNothing(bytes, o, all);
+  }
+}
+
+// A recording with nothing to load on other threads (user frames of a JIT
+// map, an event that excludes the kernel): the lines thread starts at the
+// first sample and takes them all, in batches.
+PerfDataBuilder UserOnly(size_t samples, uint32_t comm_every) {
+  PerfDataBuilder b;
+  PerfDataBuilder::Attr a;
+  a.name = "cpu-clock:u";
+  a.flags |= 1ULL << 5;  // exclude_kernel
+  b.AddAttr(a);
+  b.Comm(42, 42, "java", 0);
+  b.Mmap(42, 0x1000, 0x1000, 0, "//anon", 0);
+  for (size_t i = 0; i < samples; ++i) {
+    uint64_t t = 10 + i;
+    if (comm_every && i % comm_every == comm_every - 1) {
+      b.Comm(42, 42, i % 2 ? "app worker" : "app", t);
+    }
+    b.Sample(42, 42, t, 1 + i % 3,
+             {kUser, 0x1010 + (i % 5), 0x1100 + (i % 7), 0x1200});
+    if (i % 500 == 499) b.FinishedRound();
+  }
+  return b;
+}
+
+TEST_CASE("the lines thread from the first sample gives the same result") {
+  JitDir dir;
+  CheckLinesThreadChangesNothing(UserOnly(3000, 700).Build(), dir.Options());
+  PerfScriptOptions opts;
+  opts.annotate_jit = true;
+  opts.include_tid = true;
+  opts.modern = true;
+  CheckLinesThreadChangesNothing(UserOnly(3000, 0).Build(), dir.Options(),
+                                 opts);
+}
+
+TEST_CASE("a name with a NUL byte folds alike with the lines thread") {
+  // The lines thread waits for each sample with a NUL byte in its text
+  // (Replayer::MayRefuse), which the parser could refuse.
+  JitDir dir(std::string("1300 100 bad\0name\n", 19));
+  PerfDataBuilder b = UserOnly(2000, 0);
+  b.Sample(42, 42, 5001, 1, {kUser, 0x1310});
+  PerfDataBuilder more = b;
+  for (int i = 0; i < 600; ++i) {
+    more.Sample(42, 42, 5002 + i, 1, {kUser, 0x1100});
+  }
+  CheckLinesThreadChangesNothing(b.Build(), dir.Options());
+  CheckLinesThreadChangesNothing(more.Build(), dir.Options());
+  ParserFold fold{PerfScriptOptions()};
+  CHECK(fold.Run(more.Build(), dir.Options()));
+  CHECK(testing::FoldedText(fold.trie).find("java;bad 1\n") !=
+        std::string::npos);
 }
 
 }  // namespace
