@@ -42,14 +42,6 @@ void FrameTexts::OpenAhead(std::vector<Dso*> dsos) {
   });
 }
 
-FrameKey FrameTexts::KeyOf(const Map* map, uint64_t ip) {
-  uint64_t map_ip = map ? map->MapIp(ip) : ip;
-  uint64_t shown = map && map->dso->kind == DsoKind::kModule
-                       ? ip - map->start
-                       : map_ip;
-  return {map ? map->dso : nullptr, ip, map_ip, shown};
-}
-
 FrameText* FrameTexts::Frame(const FrameKey& k) {
   if (!k.dso && style_.one_unmapped) return Unmapped(k.ip);
   if (k.dso && style_.by_symbol) return Recent(k);
@@ -102,6 +94,7 @@ FrameText* FrameTexts::Made(const FrameKey& k, const Symbol* sym) {
                       : AppendUnmappedFrame(k.ip);
   f.made_text = texts_.Store(text_);
   f.nul = HasNul(f.made_text);
+  any_nul_ |= f.nul;
   return &f;
 }
 
@@ -111,6 +104,7 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
     unmapped_.no_symbol = AppendUnmappedFrame(ip);
     unmapped_.made_text = texts_.Store(text_);
     unmapped_.nul = HasNul(unmapped_.made_text);
+    any_nul_ |= unmapped_.nul;
   }
   return &unmapped_;
 }
@@ -167,6 +161,7 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
       u.text = text_;
     }
     u.nul = HasNul(u.text);
+    any_nul_ |= u.nul;
   }
   return &u;
 }

@@ -98,7 +98,18 @@ class FrameTexts {
     return opening_.load(std::memory_order_acquire);
   }
 
-  static FrameKey KeyOf(const Map* map, uint64_t ip);
+  /// The key of the frame at `ip` in `map` (nullptr: none). Inline: a
+  /// call returned the key through memory, a stall at every frame.
+  static FrameKey KeyOf(const Map* map, uint64_t ip) {
+    uint64_t map_ip = map ? map->MapIp(ip) : ip;
+    uint64_t shown = map && map->dso->kind == DsoKind::kModule
+                         ? ip - map->start
+                         : map_ip;
+    return {map ? map->dso : nullptr, ip, map_ip, shown};
+  }
+  /// Whether a frame's text made so far holds a NUL byte (FrameText::nul,
+  /// UnwoundText::nul): the replay looks at each frame only then.
+  bool any_nul() const { return any_nul_; }
   /// Fetches the cache slot of `k` into the CPU's cache ahead of Frame().
   void Prefetch(const FrameKey& k) const {
     if (style_.by_symbol) {
@@ -175,6 +186,7 @@ class FrameTexts {
   std::deque<FrameText> frames_;  // the frames, where they stay
   std::unordered_map<DsoAddress, UnwoundText, DsoAddressHash> unwound_;
   FrameText unmapped_;  // Style::one_unmapped
+  bool any_nul_ = false;  // any_nul()
   SourceLines source_lines_;
   PerfSrcline srclines_{&source_lines_};
   uint64_t no_map_frames_ = 0;  // in no mapping: DSO "[unknown]"

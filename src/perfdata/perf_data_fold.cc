@@ -102,9 +102,11 @@ class Replayer : public OrderedRecords {
   /// Once every record was replayed: lets the held samples go and emits
   /// the text not yet emitted.
   bool Finish(std::string* err) {
-    if (lines_thread_) return SendHeld() && StopLinesThread(err);
-    PrepareHeld();
-    if (!LetGo(err)) return false;
+    if (!lines_thread_) {
+      PrepareHeld();
+      if (!LetGo(err)) return false;  // which may start the lines thread
+    }
+    if (lines_thread_) return StopLinesThread(err);
     return EmitPending(err);
   }
 
@@ -233,7 +235,8 @@ class Replayer : public OrderedRecords {
   bool Deliver(const PerfRecord& rec, std::string* err) {
     if (lines_thread_ && events_given_ != reader_->info().attrs_changes) {
       // The samples before this one go with the events they had.
-      if (!SendHeld() || !lines_thread_->Drain(err)) return false;
+      SendHeld();
+      if (!lines_thread_->Drain(err)) return false;
       SyncEvents();
     }
     if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
@@ -413,7 +416,7 @@ class Replayer : public OrderedRecords {
   // A frame named now.
   void HoldNamed(FrameText* f) {
     held_.AddNamed(f);
-    sample_nul_ |= f->nul;
+    if (frames_.any_nul()) sample_nul_ |= f->nul;
   }
 
   // A frame outside the kernel: named now, unless its DSO is still being
@@ -554,25 +557,28 @@ class Replayer : public OrderedRecords {
   // would without the thread, no frame after that sample named.
   bool PassOn(std::string* err) {
     if (sample_nul_) {
-      return SendHeld() && lines_thread_->Drain(err);
+      SendHeld();
+      return lines_thread_->Drain(err);
     }
-    if (held_.size() >= kLinesBatch) return SendHeld();
+    if (held_.size() >= kLinesBatch) SendHeld();
     return true;
   }
 
   // The held samples, all named, to the lines thread.
-  bool SendHeld() {
-    if (held_.empty()) return true;
+  void SendHeld() {
+    if (held_.empty()) return;
     std::unique_ptr<HeldSamples> batch = lines_thread_->Empty();
     std::swap(*batch, held_);
     lines_thread_->Send(std::move(batch));
-    return true;
   }
 
-  // Waits for the lines thread to put every sample sent and stops it;
-  // false with the error it met, if any.
+  // Sends the lines thread the samples held, waits for it to put every
+  // sample and stops it; false with the error it met, if any. (Without
+  // the thread every sample delivered was put at once: so are these, at
+  // the end or after a read error.)
   bool StopLinesThread(std::string* err) {
     if (!lines_thread_) return true;
+    SendHeld();
     bool ok = lines_thread_->Drain(err);
     lines_thread_.reset();
     return ok;
@@ -589,7 +595,7 @@ class Replayer : public OrderedRecords {
             std::string::npos) {
       return true;
     }
-    for (size_t j = 0; j < s.frame_count; ++j) {
+    for (size_t j = 0; frames_.any_nul() && j < s.frame_count; ++j) {
       const HeldFrame& f = s.frames[j];
       if (f.kind == HeldFrame::Kind::kNamed ? f.named->nul : f.unwound->nul) {
         return true;
@@ -678,7 +684,7 @@ class Replayer : public OrderedRecords {
       } else if (k.dso) {
         UnwoundText* u = frames_.Unwound(k);
         held_.AddUnwound(u);
-        sample_nul_ |= u->nul;
+        if (frames_.any_nul()) sample_nul_ |= u->nul;
       } else {
         HoldNamed(frames_.Frame(k));
       }
