@@ -19,13 +19,15 @@ namespace flamefold {
 template <typename T>
 class BoundedQueue {
  public:
+  /// How long a thread about to wait spins first (see SpinWhile).
+  struct Spin {
+    std::chrono::microseconds pop{50}, push{50};
+  };
   /// A queue that holds at most `capacity` items (with 0, TryPush always
-  /// refuses: the producer does all the work). A thread about to wait
-  /// spins for `spin` first (see SpinWhile): 0 for a consumer that is
-  /// often ahead of its producer and shares the cores with it.
-  explicit BoundedQueue(size_t capacity,
-                        std::chrono::microseconds spin =
-                            std::chrono::microseconds(50))
+  /// refuses: the producer does all the work). `spin`: 0 for a side that
+  /// is mostly ahead of the other and shares the cores with it, where
+  /// spinning only takes their time.
+  explicit BoundedQueue(size_t capacity, Spin spin = {})
       : capacity_(capacity), spin_(spin), full_(capacity == 0) {}
   BoundedQueue(const BoundedQueue&) = delete;
   BoundedQueue& operator=(const BoundedQueue&) = delete;
@@ -41,7 +43,8 @@ class BoundedQueue {
   /// Adds `*item` (moving it), waiting for room; false once stopped (the
   /// consumers gave up: the item is left where it was).
   bool Push(T* item) {
-    SpinWhile([&] { return full_.load(std::memory_order_relaxed); });
+    SpinWhile(spin_.push,
+              [&] { return full_.load(std::memory_order_relaxed); });
     std::unique_lock<std::mutex> lock(mu_);
     not_full_.wait(lock,
                    [&] { return items_.size() < capacity_ || stopped_; });
@@ -51,7 +54,8 @@ class BoundedQueue {
   }
   /// The oldest item, waiting for one; nullopt once closed and empty.
   std::optional<T> Pop() {
-    SpinWhile([&] { return empty_.load(std::memory_order_relaxed); });
+    SpinWhile(spin_.pop,
+              [&] { return empty_.load(std::memory_order_relaxed); });
     std::unique_lock<std::mutex> lock(mu_);
     not_empty_.wait(lock, [&] { return !items_.empty() || closed_; });
     return Take();
@@ -85,10 +89,11 @@ class BoundedQueue {
   // flamefold's output thread, whose writer slept at every block). A
   // notify with no sleeper is a no-op.
   template <typename Waiting>
-  void SpinWhile(const Waiting& waiting) const {
-    if (spin_.count() == 0 || !waiting()) return;  // usually: no clock read
+  static void SpinWhile(std::chrono::microseconds spin,
+                        const Waiting& waiting) {
+    if (spin.count() == 0 || !waiting()) return;  // usually: no clock read
     using Clock = std::chrono::steady_clock;
-    const Clock::time_point until = Clock::now() + spin_;
+    const Clock::time_point until = Clock::now() + spin;
     for (int i = 1; waiting(); ++i) {
       if (i % 64 == 0 && Clock::now() > until) return;
 #if defined(__x86_64__) || defined(__i386__)
@@ -117,7 +122,7 @@ class BoundedQueue {
   }
 
   const size_t capacity_;
-  const std::chrono::microseconds spin_;
+  const Spin spin_;
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
   std::deque<T> items_;

@@ -51,7 +51,7 @@ class SampleLinesThread {
   // thread is mostly ahead of the replay and waits for each batch: without
   // spinning first, which took a sixth of its time from the other threads.
   BoundedQueue<std::unique_ptr<HeldSamples>> full_{
-      128, std::chrono::microseconds(0)};
+      128, {.pop = std::chrono::microseconds(0)}};
   BoundedQueue<std::unique_ptr<HeldSamples>> empty_{128};
   std::mutex mu_;
   std::condition_variable idle_;

@@ -82,12 +82,16 @@ TEST_CASE("BoundedQueue hands every item across threads exactly once") {
 
 // A thread that is to wait spins a while before it sleeps (SpinWhile): a
 // wait far longer than the spin must still end when the item, the room or
-// the close comes, whether the spin or the sleep sees it.
+// the close comes, whether the spin or the sleep sees it; and so must a
+// wait without spinning.
 TEST_CASE("BoundedQueue waits past its spin for an item, for room and for Close") {
   using namespace std::chrono_literals;
+  const BoundedQueue<int>::Spin no_spin{0us, 0us};
+  for (auto spin : {BoundedQueue<int>::Spin{}, no_spin})
   for (auto delay : {0ms, 1ms, 20ms}) {
     CAPTURE(delay.count());
-    BoundedQueue<int> q(1);
+    CAPTURE(spin.pop.count());
+    BoundedQueue<int> q(1, spin);
     std::optional<int> got;
     std::thread consumer([&] { got = q.Pop(); });
     std::this_thread::sleep_for(delay);
