@@ -20,7 +20,9 @@
 
 namespace flamefold {
 
-class SampleLines {
+// Cache-line aligned: on its thread it writes its members at every sample,
+// which must not share a line with the replay's.
+class alignas(64) SampleLines {
  public:
   /// The lines go to `parser` when set, else into text(). `pid_tid`: the
   /// headers say "comm PID/TID" (see PerfDataText::pid_tid).
@@ -74,6 +76,7 @@ class SampleLines {
   std::string line_;        // a stack line for lines_
   std::string line_error_;  // the first error lines_ gave
   uint64_t frame_count_ = 0;
+  char pad_[64];  // nothing of the replay's after it in the same line
 };
 
 }  // namespace flamefold
