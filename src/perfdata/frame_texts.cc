@@ -79,11 +79,13 @@ FrameText* FrameTexts::OfSymbol(const FrameKey& k) {
     return s.dso == k.dso && s.sym == sym;
   });
   if (!slot->empty()) return slot->frame;
-  *slot = SymbolSlot{k.dso, sym, Made(k, sym)};
+  FrameText* f = Made(k, sym);
+  *slot = SymbolSlot{k.dso, sym, f};
+  // Added may grow the table: `slot` is not read after it.
   of_symbol_.Added([](const SymbolSlot& s) {
     return Hash(s.dso, reinterpret_cast<uintptr_t>(s.sym));
   });
-  return slot->frame;
+  return f;
 }
 
 // A new frame named after `k`, whose symbol is `sym`.

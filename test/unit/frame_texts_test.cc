@@ -21,13 +21,18 @@ namespace {
 // symbols without an ELF file. "odd+0x3" holds a "+0x" of its own.
 class MapDir {
  public:
-  MapDir() {
+  // `more`: that many symbols "fn_<i>" of 16 bytes from 0x10000 too.
+  explicit MapDir(int more = 0) {
     char tmpl[] = "/tmp/ffframesXXXXXX";
     dir_ = mkdtemp(tmpl);
     mkdir((dir_ + "/tmp").c_str(), 0755);
-    std::ofstream(dir_ + "/tmp/perf-7.map") << "1000 100 first\n"
-                                               "1100 100 second\n"
-                                               "1200 100 odd+0x3\n";
+    std::ofstream map(dir_ + "/tmp/perf-7.map");
+    map << "1000 100 first\n"
+           "1100 100 second\n"
+           "1200 100 odd+0x3\n";
+    for (int i = 0; i < more; ++i) {
+      map << std::hex << 0x10000 + i * 16 << std::dec << " 10 fn_" << i << "\n";
+    }
   }
   ~MapDir() {
     std::remove((dir_ + "/tmp/perf-7.map").c_str());
@@ -88,6 +93,24 @@ TEST_CASE("by symbol, the addresses of one symbol are one frame, by DSO") {
   CHECK(frames.Frame(At(jit, 0x1110)) == second);
   CHECK(frames.Frame(At(jit, 0x5008)) == none);
   CHECK(frames.Text(first) == "1010 first (/tmp/perf-7.map)");
+}
+
+// Regression: OfSymbol read its table slot after adding to the table,
+// which may have grown and freed it (a crash with MALLOC_PERTURB_, and
+// under AddressSanitizer, on a build host's recording).
+TEST_CASE("a symbol's frame made as the table of frames grows comes back") {
+  MapDir dir(5000);
+  SymbolResolver symbols(dir.Options());
+  Dso* jit = symbols.PerfMap(7);
+  FrameTexts frames(&symbols, ParserStyle(true));
+  for (int i = 0; i < 5000; ++i) {
+    FrameText* f = frames.Frame(At(jit, 0x10000 + i * 16 + 4));
+    REQUIRE(f != nullptr);
+    char want[64];
+    std::snprintf(want, sizeof want, "%x fn_%d (/tmp/perf-7.map)",
+                  0x10000 + i * 16 + 4, i);
+    REQUIRE(frames.Text(f) == want);
+  }
 }
 
 TEST_CASE("without by_symbol every address has a frame of its own") {
