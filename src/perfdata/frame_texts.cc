@@ -137,13 +137,13 @@ uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
   text_ += dso->name;
   text_ += ')';
   if (style_.srcline) AppendSrcline(srclines_.ForFrame(dso, map_ip));
-  return sym ? nullptr : &no_symbol_[dso];
+  return sym ? nullptr : &no_symbol_[dso].n;
 }
 
 uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {
   AppendHex16(ip);
   text_ += " [unknown] ([unknown])";
-  return &no_map_frames_;
+  return &no_map_frames_.n;
 }
 
 UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
@@ -229,8 +229,9 @@ void FrameTexts::AppendHex16(uint64_t v) {
 
 std::map<std::string, uint64_t> FrameTexts::NoSymbolByDso() const {
   std::map<std::string, uint64_t> by_name;  // two DSOs may share a name
-  if (no_map_frames_ > 0) by_name["[unknown]"] = no_map_frames_;
-  for (const auto& [dso, n] : no_symbol_) {
+  if (no_map_frames_.n > 0) by_name["[unknown]"] = no_map_frames_.n;
+  for (const auto& [dso, count] : no_symbol_) {
+    uint64_t n = count.n;
     if (n > 0) by_name[dso->name] += n;
   }
   return by_name;

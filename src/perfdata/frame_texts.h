@@ -189,8 +189,14 @@ class FrameTexts {
   bool any_nul_ = false;  // any_nul()
   SourceLines source_lines_;
   PerfSrcline srclines_{&source_lines_};
-  uint64_t no_map_frames_ = 0;  // in no mapping: DSO "[unknown]"
-  std::unordered_map<const Dso*, uint64_t> no_symbol_;
+  // A count of frames without a symbol, on a cache line of its own: the
+  // lines thread adds to it at every such frame (SampleLines), and must
+  // not take the line of what this thread writes.
+  struct alignas(64) NoSymbolCount {
+    uint64_t n = 0;
+  };
+  NoSymbolCount no_map_frames_;  // in no mapping: DSO "[unknown]"
+  std::unordered_map<const Dso*, NoSymbolCount> no_symbol_;
   // OpenAhead: its DSOs, thread and stop request.
   std::vector<Dso*> ahead_;
   std::thread opener_;

@@ -51,12 +51,11 @@ std::vector<Dso*> ThreadMaps::AddBuildIds(
 Thread* ThreadMaps::FindNew(int32_t pid, int32_t tid) {
   auto it = threads_.find(tid);
   if (it != threads_.end()) {
-    if (pid != -1 && it->second.pid == -1) {
-      it->second.pid = pid;
-      if (pid != tid) {
-        std::shared_ptr<Maps> maps = FindNew(pid, pid)->maps;
-        threads_[tid].maps = maps;
-      }
+    if (pid == -1 || it->second.pid != -1) return &it->second;  // usually
+    it->second.pid = pid;
+    if (pid != tid) {
+      std::shared_ptr<Maps> maps = FindNew(pid, pid)->maps;
+      threads_[tid].maps = maps;  // (FindNew may have moved it)
     }
     return &threads_[tid];
   }
