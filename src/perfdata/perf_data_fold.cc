@@ -589,10 +589,8 @@ class Replayer : public OrderedRecords {
   // comm, an event's or a symbol's name may hold.
   bool MayRefuse(const HeldSample& s) const {
     if (s.gone) return false;
-    if (s.header.find('\0') != std::string_view::npos) return true;
-    if (s.values &&
-        reader_->info().attrs[s.values->attr].name.find('\0') !=
-            std::string::npos) {
+    if (HasNul(s.header)) return true;
+    if (s.values && HasNul(reader_->info().attrs[s.values->attr].name)) {
       return true;
     }
     for (size_t j = 0; frames_.any_nul() && j < s.frame_count; ++j) {
