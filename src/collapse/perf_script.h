@@ -121,6 +121,12 @@ class PerfScriptParser {
   /// lines up ahead of giving them.
   uint32_t StackLineId(std::string_view line, bool java);
   static constexpr uint32_t kNoStackLineId = UINT32_MAX;
+  /// Whether Line() may refuse a line holding `text`: it refuses only a
+  /// line with a NUL byte (a header line, or a stack line read as binary
+  /// data), so a caller that gives lines ahead can tell where it must wait.
+  static bool MayRefuse(std::string_view text) {
+    return text.find('\0') != std::string_view::npos;
+  }
   /// The stack line StackLineId gave `id` for, read in place.
   void StackLine(uint32_t id);
   /// The lines given since StartLines, which number them; a replay that

@@ -3,16 +3,10 @@
 #include <algorithm>
 #include <charconv>
 
+#include "collapse/perf_script.h"
 #include "symbols/symbol_demangle.h"
 
 namespace flamefold {
-namespace {
-
-bool HasNul(std::string_view text) {
-  return text.find('\0') != std::string_view::npos;
-}
-
-}  // namespace
 
 FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
     : symbols_(symbols), style_(style) {
@@ -95,7 +89,7 @@ FrameText* FrameTexts::Made(const FrameKey& k, const Symbol* sym) {
   f.no_symbol = k.dso ? AppendMappedFrame(k.dso, k.map_ip, k.shown, sym)
                       : AppendUnmappedFrame(k.ip);
   f.made_text = texts_.Store(text_);
-  f.nul = HasNul(f.made_text);
+  f.nul = PerfScriptParser::MayRefuse(f.made_text);
   any_nul_ |= f.nul;
   return &f;
 }
@@ -105,7 +99,7 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
     text_.clear();
     unmapped_.no_symbol = AppendUnmappedFrame(ip);
     unmapped_.made_text = texts_.Store(text_);
-    unmapped_.nul = HasNul(unmapped_.made_text);
+    unmapped_.nul = PerfScriptParser::MayRefuse(unmapped_.made_text);
     any_nul_ |= unmapped_.nul;
   }
   return &unmapped_;
@@ -162,7 +156,7 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
     } else {
       u.text = text_;
     }
-    u.nul = HasNul(u.text);
+    u.nul = PerfScriptParser::MayRefuse(u.text);
     any_nul_ |= u.nul;
   }
   return &u;

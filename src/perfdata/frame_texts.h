@@ -39,7 +39,8 @@ struct FrameText {
   // and starting with "java", once resolved (see PerfScriptParser).
   uint32_t line_id[2] = {0, 0};
   bool resolved[2] = {false, false};
-  bool nul = false;  // the text holds a NUL byte (see Replayer::MayRefuse)
+  // The parser may refuse its line (PerfScriptParser::MayRefuse).
+  bool nul = false;
 };
 
 /// The lines of a frame reached by unwinding: the frames inlined at its
@@ -49,7 +50,7 @@ struct UnwoundText {
   size_t frames = 0;
   uint64_t* no_symbol = nullptr;
   std::vector<uint32_t> line_ids[2];  // as FrameText's, once resolved
-  bool nul = false;                   // the text holds a NUL byte
+  bool nul = false;  // a line the parser may refuse (as FrameText's)
 };
 
 /// Where a frame is: the DSO of its mapping (nullptr: in no mapping), its

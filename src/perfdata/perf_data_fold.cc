@@ -39,10 +39,6 @@ constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
 
 // Whether the event's samples carry user registers and stack: recorded
 // with --call-graph dwarf.
-bool HasNul(std::string_view text) {
-  return text.find('\0') != std::string_view::npos;
-}
-
 bool IsDwarf(const PerfAttr& a) {
   return (a.sample_type & abi::kSampleRegsUser) &&
          (a.sample_type & abi::kSampleStackUser);
@@ -259,7 +255,8 @@ class Replayer : public OrderedRecords {
       held_.Begin(chain);
       size_t start = held_.header()->size();
       AppendSampleHeader(a, sample_, t->comm, header_style_, held_.header());
-      sample_nul_ = HasNul(std::string_view(*held_.header()).substr(start));
+      sample_nul_ = PerfScriptParser::MayRefuse(
+          std::string_view(*held_.header()).substr(start));
     }
     if (chain) {
       HoldChain(t, sample_.callchain);
@@ -387,7 +384,8 @@ class Replayer : public OrderedRecords {
       plain_attr_ = &a;
       plain_comm_ = t.comm;
       plain_ = lines_->PlainHeader(t.comm, a.name);
-      plain_nul_ = HasNul(t.comm) || HasNul(a.name);
+      plain_nul_ = PerfScriptParser::MayRefuse(t.comm) ||
+                   PerfScriptParser::MayRefuse(a.name);
     }
     return plain_;
   }
@@ -589,8 +587,10 @@ class Replayer : public OrderedRecords {
   // comm, an event's or a symbol's name may hold.
   bool MayRefuse(const HeldSample& s) const {
     if (s.gone) return false;
-    if (HasNul(s.header)) return true;
-    if (s.values && HasNul(reader_->info().attrs[s.values->attr].name)) {
+    if (PerfScriptParser::MayRefuse(s.header)) return true;
+    const PerfDataInfo& info = reader_->info();
+    if (s.values &&
+        PerfScriptParser::MayRefuse(info.attrs[s.values->attr].name)) {
       return true;
     }
     for (size_t j = 0; frames_.any_nul() && j < s.frame_count; ++j) {

@@ -20,8 +20,9 @@
 
 namespace flamefold {
 
-// Cache-line aligned: on its thread it writes its members at every sample,
-// which must not share a line with the replay's.
+// Cache-line aligned (so its size is whole lines too): on its thread it
+// writes its members at every sample, which must not share a line with
+// the replay's.
 class alignas(64) SampleLines {
  public:
   /// The lines go to `parser` when set, else into text(). `pid_tid`: the
@@ -76,7 +77,6 @@ class alignas(64) SampleLines {
   std::string line_;        // a stack line for lines_
   std::string line_error_;  // the first error lines_ gave
   uint64_t frame_count_ = 0;
-  char pad_[64];  // nothing of the replay's after it in the same line
 };
 
 }  // namespace flamefold

@@ -109,5 +109,37 @@ TEST_CASE("samples marked gone keep their place and lines; AllPlain") {
   CHECK_FALSE(held.AllPlain(0));
 }
 
+TEST_CASE("a sample's frames are named in place, and copied to another") {
+  HeldSamples held;
+  FrameText named, kernel;
+  HeaderValues v{3, 0, 42, 42};
+  held.Begin(true, &v);
+  *held.header() += "comm";
+  held.AddNamed(&named);
+  held.AddKernel(0xffffffff81000110);
+  held.Begin(true, &v);
+  held.MarkGone(1, 4);
+  HeldFrame* frames = held.MutableFrames(0);
+  frames[1].kind = HeldFrame::Kind::kNamed;  // as the replay names it
+  frames[1].named = &kernel;
+  CHECK(held.at(0).frames[1].named == &kernel);
+
+  HeldSamples batch;
+  batch.Append(held.at(0));
+  batch.Append(held.at(1));
+  REQUIRE(batch.size() == 2);
+  HeldSample a = batch.at(0);
+  CHECK(a.header == "comm");
+  REQUIRE(a.values != nullptr);
+  CHECK(a.values->period == 3);
+  REQUIRE(a.frame_count == 2);
+  CHECK(a.frames[0].named == &named);
+  CHECK(a.frames[1].named == &kernel);
+  CHECK(batch.at(1).gone);
+  CHECK(batch.at(1).gone_lines == 4);
+  CHECK(batch.at(1).frame_count == 0);
+  CHECK(batch.gone() == 1);
+}
+
 }  // namespace
 }  // namespace flamefold

@@ -130,6 +130,19 @@ TEST_CASE("binary input is an error naming the line") {
         "ERROR: test:2: NUL byte at column 6: binary data, not perf script text");
 }
 
+// What a replay that gives lines ahead waits for (Replayer::MayRefuse):
+// every line the parser refuses holds a NUL byte.
+TEST_CASE("MayRefuse holds for every line the parser refuses") {
+  const std::string nul_stack("\tff f\0 (m)", 11);
+  const std::string nul_header("pp 1/2 1.0: 10 cycles:\0", 23);
+  CHECK(PerfScriptParser::MayRefuse(nul_stack));
+  CHECK(PerfScriptParser::MayRefuse(nul_header));
+  CHECK_FALSE(PerfScriptParser::MayRefuse("\tffff f (m)"));
+  CHECK(FoldPerfScript(nul_header + "\n").rfind("ERROR: ", 0) == 0);
+  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n" + nul_stack + "\n\n")
+            .rfind("ERROR: ", 0) == 0);
+}
+
 TEST_CASE("frame line grammar follows Perl's backtracking") {
   PerfScriptParser::FrameFields f;
   REQUIRE(PerfScriptParser::MatchFrameLine("\t7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)", &f));
