@@ -13,8 +13,13 @@ std::string EventList(const PerfScriptStats& s) {
   std::string out;
   for (const auto& [name, n] : s.other_events) {
     if (!out.empty()) out += ", ";
-    out += "'" + Printable(name) + "' (" + std::to_string(n) +
-           (n == 1 ? " sample)" : " samples)");
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false alarm)
+    // about a chain of string temporaries starting with "'" here.
+    out += '\'';
+    out += Printable(name);
+    out += "' (";
+    out += std::to_string(n);
+    out += n == 1 ? " sample)" : " samples)";
   }
   if (s.other_events.size() == PerfScriptStats::kMaxOtherEvents) {
     out += ", ...";

@@ -62,7 +62,8 @@ Thread* ThreadMaps::FindNew(int32_t pid, int32_t tid) {
   Thread t;
   t.pid = pid;
   t.tid = tid;
-  t.comm = ":" + std::to_string(tid);
+  t.comm = ':';  // appended apart: see fold_warnings.cc's EventList
+  t.comm += std::to_string(tid);
   if (pid == tid || pid == -1) {
     t.maps = std::make_shared<Maps>();
   } else {

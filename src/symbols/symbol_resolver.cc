@@ -236,7 +236,7 @@ const Symbol* SymbolResolver::SymbolAt(Dso* dso, uint64_t addr) {
 
 std::string_view SymbolResolver::Shown(Dso* dso, const Symbol* sym) {
   auto [shown, added] = dso->shown.try_emplace(sym);
-  if (added) shown->second = names_.Store(SymbolTable::Display(*sym));
+  if (added) shown->second = names_.Store(dso->table.Display(*sym));
   return shown->second;
 }
 

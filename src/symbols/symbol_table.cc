@@ -34,26 +34,46 @@ void Demangle(Symbol* s, NameStore* names) {
   s->mangled = false;
 }
 
+// Of two symbols at the same address, which perf keeps (choose_best_symbol)
+// by what it asks before their names: a size, then not weak, then global.
+enum class AliasChoice { kFirst, kSecond, kByName };
+AliasChoice ChooseByAttributes(const Symbol& a, const Symbol& b) {
+  bool a_sized = a.end > a.start, b_sized = b.end > b.start;
+  if (a_sized != b_sized) {
+    return a_sized ? AliasChoice::kFirst : AliasChoice::kSecond;
+  }
+  bool a_weak = a.binding == SymbolBinding::kWeak;
+  bool b_weak = b.binding == SymbolBinding::kWeak;
+  if (a_weak != b_weak) {
+    return b_weak ? AliasChoice::kFirst : AliasChoice::kSecond;
+  }
+  bool a_global = a.binding == SymbolBinding::kGlobal;
+  bool b_global = b.binding == SymbolBinding::kGlobal;
+  if (a_global != b_global) {
+    return a_global ? AliasChoice::kFirst : AliasChoice::kSecond;
+  }
+  return AliasChoice::kByName;
+}
+
+// By the (demangled) names: fewer leading underscores, then the longer
+// name; else the first.
+bool FirstByName(std::string_view a, std::string_view b) {
+  size_t ua = LeadingUnderscores(a), ub = LeadingUnderscores(b);
+  if (ua != ub) return ua < ub;
+  return a.size() >= b.size();
+}
+
 // True when `a` is the one to keep of two symbols at the same address
 // (perf's choose_best_symbol). The names are demangled only when the
 // choice comes down to them and they differ: demangling every alias took
 // a tenth of the replay, and most are told apart by size or binding.
 bool KeepFirst(Symbol* a, Symbol* b, NameStore* names) {
-  bool a_sized = a->end > a->start, b_sized = b->end > b->start;
-  if (a_sized != b_sized) return a_sized;
-  bool a_weak = a->binding == SymbolBinding::kWeak;
-  bool b_weak = b->binding == SymbolBinding::kWeak;
-  if (a_weak != b_weak) return b_weak;
-  bool a_global = a->binding == SymbolBinding::kGlobal;
-  bool b_global = b->binding == SymbolBinding::kGlobal;
-  if (a_global != b_global) return a_global;
+  AliasChoice c = ChooseByAttributes(*a, *b);
+  if (c != AliasChoice::kByName) return c == AliasChoice::kFirst;
   if (a->mangled == b->mangled && a->name == b->name) return true;
   Demangle(a, names);
   Demangle(b, names);
-  size_t ua = LeadingUnderscores(a->name), ub = LeadingUnderscores(b->name);
-  if (ua != ub) return ua < ub;
-  if (a->name.size() != b->name.size()) return a->name.size() > b->name.size();
-  return true;
+  return FirstByName(a->name, b->name);
 }
 
 uint64_t RoundUpPage(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
@@ -63,11 +83,12 @@ uint64_t RoundUpPage(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 // 11 bits a pass, passing over the digits that all starts share (most of
 // the high ones). std::stable_sort of the 40-byte symbols was a quarter of
 // loading a binary's 30,000 dynamic symbols.
-std::vector<uint32_t> OrderByStart(const BigVector<Symbol>& syms) {
-  struct Key {
-    uint64_t start;
-    uint32_t at;
-  };
+struct StartKey {
+  uint64_t start;
+  uint32_t at;  // the symbol's position
+};
+std::vector<StartKey> OrderByStart(const BigVector<Symbol>& syms) {
+  using Key = StartKey;
   constexpr int kBits = 11;
   constexpr size_t kDigits = size_t{1} << kBits;
   std::vector<Key> keys(syms.size()), other(syms.size());
@@ -87,9 +108,7 @@ std::vector<uint32_t> OrderByStart(const BigVector<Symbol>& syms) {
     }
     keys.swap(other);
   }
-  std::vector<uint32_t> order(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) order[i] = keys[i].at;
-  return order;
+  return keys;
 }
 
 }  // namespace
@@ -103,7 +122,7 @@ BigVector<Symbol> SymbolTable::SortedByStart(const BigVector<Symbol>& syms) {
   BigVector<Symbol> sorted;
   if (std::is_sorted(syms.begin(), syms.end(), by_start)) return sorted;
   sorted.reserve(syms.size());
-  for (uint32_t i : OrderByStart(syms)) sorted.push_back(syms[i]);
+  for (const StartKey& k : OrderByStart(syms)) sorted.push_back(syms[k.at]);
   return sorted;
 }
 
@@ -121,14 +140,80 @@ void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name,
       Symbol{start, start + size, names_.Copy(name), binding, mangled});
 }
 
-std::string SymbolTable::Display(const Symbol& s) {
-  return s.mangled ? DemangleSymbol(s.name) : std::string(s.name);
+std::string SymbolTable::Display(const Symbol& s) const {
+  if (s.alias_group == 0) {
+    return s.mangled ? DemangleSymbol(s.name) : std::string(s.name);
+  }
+  return ChooseAlias(alias_groups_[s.alias_group - 1]);
+}
+
+// The demangled name of the member perf keeps: KeepFirst's comparison of
+// the survivor with each next member, which by names alone keeps the
+// first of the fewest leading underscores and, among those, the longest.
+std::string SymbolTable::ChooseAlias(const AliasGroup& g) const {
+  auto shown = [](const Symbol& m) {
+    return m.mangled ? DemangleSymbol(m.name) : std::string(m.name);
+  };
+  std::string kept = shown(alias_members_[g.begin]);
+  for (uint32_t i = g.begin + 1; i < g.end; ++i) {
+    std::string next = shown(alias_members_[i]);
+    if (!FirstByName(kept, next)) kept = std::move(next);
+  }
+  return kept;
+}
+
+// Symbols `kept` (the survivor so far) and `next` at one address, told
+// apart by their names alone, which must be demangled: unless their ends
+// differ (the choice then decides where the symbol ends), the choice waits
+// until the symbol is shown (Display), and both join kept's alias group.
+// Most such aliases (a C++ constructor's complete and base object
+// versions) are never hit, and demangling them was a fifth of loading a
+// big C++ binary's symbols. Returns false when the names were compared
+// now: `kept` then holds the one perf keeps.
+bool SymbolTable::DeferAlias(Symbol* kept, const Symbol& next) {
+  if (kept->end != next.end || !(kept->mangled || next.mangled ||
+                                 kept->alias_group != 0)) {
+    ResolveAlias(kept);
+    Symbol copy = next;
+    if (!KeepFirst(kept, &copy, &names_)) *kept = copy;
+    return false;
+  }
+  if (kept->alias_group == 0) {
+    Symbol first = *kept;
+    alias_groups_.push_back({static_cast<uint32_t>(alias_members_.size()),
+                             static_cast<uint32_t>(alias_members_.size() + 1)});
+    alias_members_.push_back(first);
+    kept->alias_group = static_cast<uint32_t>(alias_groups_.size());
+  }
+  alias_members_.push_back(next);
+  alias_members_.back().alias_group = 0;
+  alias_groups_.back().end++;
+  return true;
+}
+
+// Every deferred alias choice made now, before the symbols are sorted or
+// cleaned up again.
+void SymbolTable::ResolveAliases() {
+  if (alias_groups_.empty()) return;
+  for (Symbol& s : syms_) ResolveAlias(&s);
+  alias_groups_.clear();
+  alias_members_.clear();
+}
+
+// The deferred choice of `s`'s alias group made now: `s` takes the name
+// perf keeps, demangled.
+void SymbolTable::ResolveAlias(Symbol* s) {
+  if (s->alias_group == 0) return;
+  s->name = names_.Copy(ChooseAlias(alias_groups_[s->alias_group - 1]));
+  s->mangled = false;
+  s->alias_group = 0;
 }
 
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
   if (fixups) {
     CleanUp(kallsyms);
   } else {
+    ResolveAliases();
     SortByStart();
   }
   tree_.clear();
@@ -137,6 +222,7 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
 }
 
 void SymbolTable::CleanUp(bool kallsyms) {
+  ResolveAliases();
   SortByStart();
   if (syms_.empty()) return;
   // Symbols without a size end where the next one starts. Whether a
@@ -480,6 +566,7 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
   auto by_start = [](const Symbol& a, const Symbol& b) {
     return a.start < b.start;
   };
+  ResolveAliases();
   BigVector<Symbol> seq = SortedByStart(syms_);
   if (seq.empty()) seq.assign(syms_.begin(), syms_.end());
   for (size_t i = 0; i + 1 < seq.size(); ++i) {
@@ -488,26 +575,47 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
   if (!seq.empty() && seq.back().end == seq.back().start) {
     seq.back().end = RoundUpPage(seq.back().start) + 4096;
   }
+  alias_groups_.clear();
+  alias_members_.clear();
   size_t out = 0;
   for (size_t i = 0; i < seq.size(); ++i) {
     if (out > 0 && seq[out - 1].start == seq[i].start) {
-      if (!KeepFirst(&seq[out - 1], &seq[i], &names_)) seq[out - 1] = seq[i];
+      Symbol& kept = seq[out - 1];
+      const Symbol& next = seq[i];
+      AliasChoice c = ChooseByAttributes(kept, next);
+      if (c == AliasChoice::kSecond) {
+        kept = next;
+      } else if (c == AliasChoice::kByName &&
+                 !(kept.alias_group == 0 && kept.mangled == next.mangled &&
+                   kept.name == next.name)) {
+        DeferAlias(&kept, next);
+      }
       continue;
     }
     seq[out++] = seq[i];
   }
-  seq.resize(out);
-  // Late symbols go after those of equal start, as the tree puts them.
+  // Late symbols go after those of equal start, as the tree puts them:
+  // merged in from the back, in place.
   std::vector<Symbol> extra(late.begin(), late.end());
   std::stable_sort(extra.begin(), extra.end(), by_start);
-  BigVector<Symbol> all(seq.size() + extra.size());
-  std::merge(seq.begin(), seq.end(), extra.begin(), extra.end(), all.begin(),
-             by_start);
-  for (size_t i = 0; i < all.size(); ++i) {
-    if (all[i].end < all[i].start) return false;
-    if (i + 1 < all.size() && all[i].end > all[i + 1].start) return false;
+  seq.resize(out + extra.size());
+  for (size_t k = seq.size(), i = out, j = extra.size(); j > 0;) {
+    if (i > 0 && seq[i - 1].start > extra[j - 1].start) {
+      seq[--k] = seq[--i];
+    } else {
+      seq[--k] = extra[--j];
+    }
   }
-  syms_ = std::move(all);
+  for (size_t i = 0; i < seq.size(); ++i) {
+    bool overlap = seq[i].end < seq[i].start ||
+                   (i + 1 < seq.size() && seq[i].end > seq[i + 1].start);
+    if (overlap) {
+      alias_groups_.clear();
+      alias_members_.clear();
+      return false;
+    }
+  }
+  syms_ = std::move(seq);
   tree_.clear();
   root_ = -1;
   BuildSearch();

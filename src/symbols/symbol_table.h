@@ -28,7 +28,12 @@ struct Symbol {
   std::string_view name;  // in the table's NameStore
   SymbolBinding binding = SymbolBinding::kGlobal;
   bool mangled = false;  // `name` is still to be demangled (see Display)
+  // Not 0: the symbol stands for aliases whose names decide which perf
+  // keeps, chosen when shown (see SymbolTable::Display); `name` is the
+  // first one's. Index + 1 into its table's groups.
+  uint32_t alias_group = 0;
 };
+static_assert(sizeof(Symbol) == 40, "the alias group fits in the padding");
 
 class SymbolTable {
  public:
@@ -36,8 +41,8 @@ class SymbolTable {
   /// or compared with an alias (most symbols are never hit).
   void Add(uint64_t start, uint64_t size, std::string_view name,
            SymbolBinding binding, bool mangled = false);
-  /// The name as perf prints it.
-  static std::string Display(const Symbol& s);
+  /// The name as perf prints it, of one of this table's symbols.
+  std::string Display(const Symbol& s) const;
   /// Sorts and applies perf's clean-ups. `kallsyms` selects its variant of
   /// the end fix-up (module symbols carry "\t[module]" in their name then).
   /// `fixups` false keeps the symbols as given (perf does so for JIT maps).
@@ -92,6 +97,17 @@ class SymbolTable {
   void BuildSearch();
   void BuildBuckets();
   bool FinishSorted(std::span<const Symbol> late);
+  // Aliases whose choice waits for their names (Symbol::alias_group):
+  // members [begin, end) of alias_members_, in the order perf meets them.
+  struct AliasGroup {
+    uint32_t begin, end;
+  };
+  bool DeferAlias(Symbol* kept, const Symbol& next);
+  void ResolveAlias(Symbol* s);
+  void ResolveAliases();
+  std::string ChooseAlias(const AliasGroup& g) const;
+  std::vector<AliasGroup> alias_groups_;
+  std::vector<Symbol> alias_members_;
 
   // What Find walks, built by Finish and FinishAsPerfTree: the tree's
   // nodes with their symbols' bounds, in breadth-first order (the top

@@ -15,7 +15,7 @@ namespace {
 
 std::string NameAt(const SymbolTable& t, uint64_t addr) {
   const Symbol* s = t.Find(addr);
-  return s ? std::string(s->name) : "-";
+  return s ? t.Display(*s) : "-";
 }
 
 TEST_CASE("symbols without a size end at the next one") {
@@ -71,6 +71,43 @@ TEST_CASE("of aliases, perf's choice is kept") {
   CHECK(NameAt(g, 0x40) == "__global");
 }
 
+TEST_CASE("of mangled aliases, the choice waits until one is shown") {
+  // A constructor's complete and base object versions and a name with
+  // leading underscores once demangled, all global, of one size: perf
+  // keeps the first of the fewest underscores, then the longest.
+  SymbolTable t;
+  t.Add(0x40, 8, "_ZN1AC2Ev", SymbolBinding::kGlobal, true);
+  t.Add(0x40, 8, "_ZN1AC1Ev", SymbolBinding::kGlobal, true);
+  t.Add(0x40, 8, "_ZN3__a1fEv", SymbolBinding::kGlobal, true);
+  t.Add(0x40, 8, "_ZN4AAAA1fEv", SymbolBinding::kGlobal, true);
+  t.Add(0x48, 8, "_ZN3__b1fEv", SymbolBinding::kGlobal, true);
+  t.Add(0x48, 8, "_ZN1BC1Ev", SymbolBinding::kGlobal, true);
+  t.Add(0x50, 8, "_ZN1CC1Ev", SymbolBinding::kGlobal, true);
+  t.Add(0x50, 8, "_ZN1CC2Ev", SymbolBinding::kWeak, true);  // by binding
+  t.FinishAsPerfTree({});
+  REQUIRE(t.size() == 3);
+  CHECK(t.symbols()[0].name == "_ZN1AC2Ev");  // not demangled yet
+  CHECK(NameAt(t, 0x40) == "AAAA::f");
+  CHECK(NameAt(t, 0x48) == "B::B");
+  CHECK(NameAt(t, 0x50) == "C::C");
+  CHECK(t.symbols()[2].alias_group == 0);
+  // An alias of another size decides where the symbol ends: the names are
+  // compared at once.
+  SymbolTable e;
+  e.Add(0x40, 8, "_ZN1AC2Ev", SymbolBinding::kGlobal, true);
+  e.Add(0x40, 8, "_ZN1AC1Ev", SymbolBinding::kGlobal, true);
+  e.Add(0x40, 16, "_ZN2AA1fEv", SymbolBinding::kGlobal, true);
+  e.FinishAsPerfTree({});
+  REQUIRE(e.size() == 1);
+  CHECK(e.symbols()[0].alias_group == 0);
+  CHECK(e.symbols()[0].name == "AA::f");
+  CHECK(NameAt(e, 0x4f) == "AA::f");
+  // Finishing again makes the choices first.
+  t.Finish(false);
+  CHECK(t.symbols()[0].name == "AAAA::f");
+  CHECK(NameAt(t, 0x48) == "B::B");
+}
+
 TEST_CASE("overlapping symbols resolve as perf's tree walk finds them") {
   // Inserted in this order, perf's red-black tree has `func` at its root,
   // so an address in both `func` and the label inside it finds `func`.
@@ -104,7 +141,11 @@ TEST_CASE("perf's tree and the sorted symbols find the same symbols") {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
     return (seed >> 33) % n;
   };
-  const char* names[] = {"a", "_b", "__c", "dd", "e", "_ff", "ggg", "h"};
+  // Mangled names too, told apart once demangled: "A::A" twice (a
+  // constructor's two versions), "__x::g", "longname::foo", "h".
+  const char* names[] = {"a", "_b", "__c", "dd", "e", "_ff", "ggg", "h",
+                         "_ZN1AC1Ev", "_ZN1AC2Ev", "_ZN3__x1gEv",
+                         "_ZN8longname3fooEi", "_Z1hv"};
   int sorted_tables = 0;
   for (int round = 0; round < 400; ++round) {
     SymbolTable tree, sorted;
@@ -116,9 +157,10 @@ TEST_CASE("perf's tree and the sorted symbols find the same symbols") {
       at += gap;
       uint64_t size = rnd(3) == 0 ? 0 : 1 + rnd(overlaps ? 64 : gap + 1);
       auto binding = static_cast<SymbolBinding>(rnd(3));
-      const char* name = names[rnd(8)];
-      tree.Add(at, size, name, binding);
-      sorted.Add(at, size, name, binding);
+      const char* name = names[rnd(13)];
+      bool mangled = name[0] == '_' && name[1] == 'Z';
+      tree.Add(at, size, name, binding, mangled);
+      sorted.Add(at, size, name, binding, mangled);
     }
     std::vector<Symbol> late;
     for (int i = static_cast<int>(rnd(3)); i > 0; --i) {
