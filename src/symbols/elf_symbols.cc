@@ -9,7 +9,6 @@
 #include <cstring>
 #include <vector>
 
-#include "symbols/symbol_demangle.h"
 
 namespace flamefold {
 namespace {
@@ -223,13 +222,14 @@ void SynthesizePlt(const ElfHandle& h, SymbolTable* table) {
       if (!gelf_getrel(rel_data, static_cast<int>(i), &r)) break;
       info = r.r_info;
     }
-    std::string name;
+    const char* name = nullptr;
     GElf_Sym sym;
     if (gelf_getsym(sym_data, static_cast<int>(GELF_R_SYM(info)), &sym)) {
-      const char* s = elf_strptr(h.elf(), dynsym_shdr.sh_link, sym.st_name);
-      name = DemangleSymbol(s ? s : "");
+      name = elf_strptr(h.elf(), dynsym_shdr.sh_link, sym.st_name);
     }
-    table->Add(at, entry, name + "@plt", SymbolBinding::kGlobal);
+    // Demangled when shown (most entries never are).
+    table->Add(at, entry, name ? name : "", SymbolBinding::kGlobal, true);
+    table->mutable_symbols()->back().plt = true;
     at += entry;
   }
 }

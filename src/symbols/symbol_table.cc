@@ -140,10 +140,19 @@ void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name,
       Symbol{start, start + size, names_.Copy(name), binding, mangled});
 }
 
+namespace {
+
+// The name of `s` as perf prints it, apart from its alias group.
+std::string Shown(const Symbol& s) {
+  std::string name = s.mangled ? DemangleSymbol(s.name) : std::string(s.name);
+  if (s.plt) name += "@plt";
+  return name;
+}
+
+}  // namespace
+
 std::string SymbolTable::Display(const Symbol& s) const {
-  if (s.alias_group == 0) {
-    return s.mangled ? DemangleSymbol(s.name) : std::string(s.name);
-  }
+  if (s.alias_group == 0) return Shown(s);
   return ChooseAlias(alias_groups_[s.alias_group - 1]);
 }
 
@@ -151,12 +160,9 @@ std::string SymbolTable::Display(const Symbol& s) const {
 // the survivor with each next member, which by names alone keeps the
 // first of the fewest leading underscores and, among those, the longest.
 std::string SymbolTable::ChooseAlias(const AliasGroup& g) const {
-  auto shown = [](const Symbol& m) {
-    return m.mangled ? DemangleSymbol(m.name) : std::string(m.name);
-  };
-  std::string kept = shown(alias_members_[g.begin]);
+  std::string kept = Shown(alias_members_[g.begin]);
   for (uint32_t i = g.begin + 1; i < g.end; ++i) {
-    std::string next = shown(alias_members_[i]);
+    std::string next = Shown(alias_members_[i]);
     if (!FirstByName(kept, next)) kept = std::move(next);
   }
   return kept;

@@ -28,6 +28,7 @@ struct Symbol {
   std::string_view name;  // in the table's NameStore
   SymbolBinding binding = SymbolBinding::kGlobal;
   bool mangled = false;  // `name` is still to be demangled (see Display)
+  bool plt = false;  // a PLT entry: shown as `name` (demangled) + "@plt"
   // Not 0: the symbol stands for aliases whose names decide which perf
   // keeps, chosen when shown (see SymbolTable::Display); `name` is the
   // first one's. Index + 1 into its table's groups.

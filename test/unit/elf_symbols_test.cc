@@ -23,6 +23,29 @@ TEST_CASE("ELF symbols of the test binary itself") {
   CHECK(err.find("/nonexistent") == 0);
 }
 
+TEST_CASE("PLT entries are named after their symbols, demangled when shown") {
+  // dyncxx-fp's .plt is at 0x1020, 16 bytes an entry, in .rela.plt's
+  // order: printf, std::_Rb_tree_insert_and_rebalance, std::terminate, ...
+  // (_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_).
+  SymbolTable t;
+  std::string err;
+  std::string bin = testing::TestFile("perf-data/dyn-root/tmp/ffdyn/dyncxx-fp");
+  REQUIRE(LoadElfSymbols(bin, bin, &t, &err));
+  auto name_at = [&](uint64_t addr) {
+    const Symbol* s = t.Find(addr);
+    return s ? t.Display(*s) : "-";
+  };
+  // The first entry lies in _init's range, stretched to the next symbol
+  // before the PLT entries came: perf's tree walk finds _init there.
+  CHECK(name_at(0x1030) == "_init");
+  CHECK(name_at(0x1040) == "std::_Rb_tree_insert_and_rebalance@plt");
+  CHECK(name_at(0x1050) == "std::terminate@plt");
+  CHECK(name_at(0x1080) == "std::thread::_State::~_State@plt");
+  const Symbol* s = t.Find(0x1080);
+  REQUIRE(s);
+  CHECK(s->name == "_ZNSt6thread6_StateD2Ev");  // not demangled yet
+}
+
 TEST_CASE("ElfInfo's text_offset: .text's address minus its file offset") {
   // GNU ld places .text at its offset; lld (rustc's linker) a page past it:
   // dwarf-lld's .text is at address 0x3ac80, offset 0x39c80.
