@@ -181,27 +181,30 @@ class Replayer : public OrderedRecords {
     return FrameTexts::KeyOf(threads_.FindMap(t, cpumode, ip), ip);
   }
 
-  // A sample, parsed here or, on the reading thread, into `parsed`, whose
-  // buffers it takes (swapped with sample_'s, which go back for reuse).
+  // A sample, parsed here or, on the reading thread, into `parsed`, which
+  // is replayed where it is (its buffers stay with the reading thread's
+  // batch, for reuse there): swapping it with a sample of this thread's was
+  // a twentieth of the replay.
   bool OnSample(const PerfRecord& rec, PerfSample* parsed, std::string* err) {
     if (parsed) {
-      std::swap(sample_, *parsed);
+      cur_ = parsed;
     } else {
       if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
       if (!reader_->ParseSample(rec, &sample_, err)) return false;
+      cur_ = &sample_;
     }
     stats_->samples++;
-    if (sample_.time != UINT64_MAX) {
-      stats_->first_time = std::min(stats_->first_time, sample_.time);
-      stats_->last_time = std::max(stats_->last_time, sample_.time);
+    if (cur_->time != UINT64_MAX) {
+      stats_->first_time = std::min(stats_->first_time, cur_->time);
+      stats_->last_time = std::max(stats_->last_time, cur_->time);
     }
     uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
     if (cpumode == abi::kMiscGuestKernel || cpumode == abi::kMiscGuestUser) {
-      if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
+      if (cur_->attr < attr_samples_.size()) attr_samples_[cur_->attr]++;
       stats_->samples_skipped++;
       return true;
     }
-    if (sample_.read_values.empty()) return Deliver(rec, err);
+    if (cur_->read_values.empty()) return Deliver(rec, err);
     return DeliverRead(rec, err);
   }
 
@@ -212,21 +215,21 @@ class Replayer : public OrderedRecords {
   // an id the recording does not list.
   bool DeliverRead(const PerfRecord& rec, std::string* err) {
     // Deliver changes sample_'s attr and period, never its read values.
-    for (const PerfSample::ReadValue& v : sample_.read_values) {
+    for (const PerfSample::ReadValue& v : cur_->read_values) {
       const size_t attr = reader_->AttrOfId(v.id);
       if (attr == SIZE_MAX) continue;
       uint64_t& last = read_last_[v.id];
       const uint64_t period = v.value - last;
       last = v.value;
       if (period == 0) continue;
-      sample_.attr = attr;
-      sample_.period = period;
+      cur_->attr = attr;
+      cur_->period = period;
       if (!Deliver(rec, err)) return false;
     }
     return true;
   }
 
-  // One sample, of sample_.attr's event with sample_.period, to the
+  // One sample, of cur_->attr's event with cur_->period, to the
   // parser: held until its frames can be named, or let go now.
   bool Deliver(const PerfRecord& rec, std::string* err) {
     if (lines_thread_ && events_given_ != reader_->info().attrs_changes) {
@@ -235,34 +238,34 @@ class Replayer : public OrderedRecords {
       if (!lines_thread_->Drain(err)) return false;
       SyncEvents();
     }
-    if (sample_.attr < attr_samples_.size()) attr_samples_[sample_.attr]++;
+    if (cur_->attr < attr_samples_.size()) attr_samples_[cur_->attr]++;
     uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
-    const PerfAttr& a = reader_->info().attrs[sample_.attr];
+    const PerfAttr& a = reader_->info().attrs[cur_->attr];
     uint64_t st = a.sample_type;
     bool dwarf = IsDwarf(a);
     if (dwarf && !unwinder_) stats_->dwarf_chains++;
-    const Thread* t = threads_.FindNew(static_cast<int32_t>(sample_.pid),
-                                       static_cast<int32_t>(sample_.tid));
+    const Thread* t = threads_.FindNew(static_cast<int32_t>(cur_->pid),
+                                       static_cast<int32_t>(cur_->tid));
     bool chain = st & abi::kSampleCallchain;
     if (chain && PlainHeader(a, *t)) {
-      HeaderValues v{sample_.period, static_cast<uint32_t>(sample_.attr),
-                     static_cast<int32_t>(sample_.pid),
-                     static_cast<int32_t>(sample_.tid)};
+      HeaderValues v{cur_->period, static_cast<uint32_t>(cur_->attr),
+                     static_cast<int32_t>(cur_->pid),
+                     static_cast<int32_t>(cur_->tid)};
       held_.Begin(chain, &v);
       *held_.header() += t->comm;
       sample_nul_ = plain_nul_;
     } else {
       held_.Begin(chain);
       size_t start = held_.header()->size();
-      AppendSampleHeader(a, sample_, t->comm, header_style_, held_.header());
+      AppendSampleHeader(a, *cur_, t->comm, header_style_, held_.header());
       sample_nul_ = PerfScriptParser::MayRefuse(
           std::string_view(*held_.header()).substr(start));
     }
     if (chain) {
-      HoldChain(t, sample_.callchain);
+      HoldChain(t, cur_->callchain);
       if (dwarf && unwinder_) HoldUnwound(*t, a);
     } else {
-      HoldFrame(t, cpumode, sample_.ip);
+      HoldFrame(t, cpumode, cur_->ip);
     }
     if (lines_thread_) return PassOn(err);
     if (held_.bytes() < kMaxHeldBytes &&
@@ -374,8 +377,8 @@ class Replayer : public OrderedRecords {
   // "<comm> <pid>/<tid>") up to "<period> <event>: ", reads back as them.
   bool PlainHeader(const PerfAttr& a, const Thread& t) {
     if (!lines_ || !(a.sample_type & abi::kSampleTid)) return false;
-    if (static_cast<int32_t>(sample_.tid) < 0) return false;  // not digits
-    if (header_style_.pid_tid && static_cast<int32_t>(sample_.pid) < 0) {
+    if (static_cast<int32_t>(cur_->tid) < 0) return false;  // not digits
+    if (header_style_.pid_tid && static_cast<int32_t>(cur_->pid) < 0) {
       return false;
     }
     // The answer for the last comm and event, which the next sample
@@ -670,9 +673,9 @@ class Replayer : public OrderedRecords {
   // and stack copy, after the kernel part of the chain, each with the
   // frames inlined there.
   void HoldUnwound(const Thread& t, const PerfAttr& a) {
-    if (!SampleUnwinder::CanUnwind(t, sample_)) return;
+    if (!SampleUnwinder::CanUnwind(t, *cur_)) return;
     stats_->unwound++;
-    UnwindResult r = unwinder_->Unwind(t, a, sample_, kMaxStack, &ips_);
+    UnwindResult r = unwinder_->Unwind(t, a, *cur_, kMaxStack, &ips_);
     if (r.stop != UnwindStop::kNone) NoteUnwindStop(t, r);
     for (uint64_t ip : ips_) {
       if (ip == 0) continue;
@@ -728,7 +731,8 @@ class Replayer : public OrderedRecords {
   bool sample_nul_ = false;
   // DeliverRead: each counter's value at its last sample, by id.
   std::unordered_map<uint64_t, uint64_t> read_last_;
-  PerfSample sample_;
+  PerfSample sample_;  // a sample parsed on this thread
+  PerfSample* cur_ = &sample_;  // the sample OnSample replays, while it does
   std::vector<uint64_t> attr_samples_;  // samples of each attr
   std::vector<FrameKey> chain_keys_;    // HoldChain's frames
   // ... and which are the kernel's (bytes: vector<bool>'s bit arithmetic
