@@ -16,7 +16,11 @@ namespace {
 // An open ELF file, closed on scope exit.
 class ElfHandle {
  public:
-  bool Open(const std::string& path, std::string* err) {
+  // `mapped`: the file is mapped (for its symbols, read whole); else its
+  // parts are read as asked for, which for a few headers costs less than
+  // mapping a 35 MB binary, faulting its pages in and unmapping it (an
+  // unmapping interrupts every core running one of our threads).
+  bool Open(const std::string& path, std::string* err, bool mapped = true) {
     static const bool init = elf_version(EV_CURRENT) != EV_NONE;
     (void)init;
     fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -24,7 +28,7 @@ class ElfHandle {
       *err = path + ": " + std::strerror(errno);
       return false;
     }
-    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    elf_ = elf_begin(fd_, mapped ? ELF_C_READ_MMAP : ELF_C_READ, nullptr);
     if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
       *err = path + ": not an ELF file";
       return false;
@@ -248,7 +252,7 @@ std::string BuildIdHex(const std::string& raw) {
 
 bool ReadElfInfo(const std::string& path, ElfInfo* info, std::string* err) {
   ElfHandle h;
-  if (!h.Open(path, err)) return false;
+  if (!h.Open(path, err, false)) return false;
   info->build_id = ReadBuildId(h);
   GElf_Shdr shdr;
   info->has_symtab = h.SectionOfType(SHT_SYMTAB, &shdr) != nullptr;
