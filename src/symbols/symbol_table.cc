@@ -174,15 +174,15 @@ std::string SymbolTable::ChooseAlias(const AliasGroup& g) const {
 // until the symbol is shown (Display), and both join kept's alias group.
 // Most such aliases (a C++ constructor's complete and base object
 // versions) are never hit, and demangling them was a fifth of loading a
-// big C++ binary's symbols. Returns false when the names were compared
-// now: `kept` then holds the one perf keeps.
-bool SymbolTable::DeferAlias(Symbol* kept, const Symbol& next) {
+// big C++ binary's symbols. Where the names are compared now, `kept`
+// becomes the one perf keeps.
+void SymbolTable::DeferAlias(Symbol* kept, const Symbol& next) {
   if (kept->end != next.end || !(kept->mangled || next.mangled ||
                                  kept->alias_group != 0)) {
     ResolveAlias(kept);
     Symbol copy = next;
     if (!KeepFirst(kept, &copy, &names_)) *kept = copy;
-    return false;
+    return;
   }
   if (kept->alias_group == 0) {
     Symbol first = *kept;
@@ -194,7 +194,6 @@ bool SymbolTable::DeferAlias(Symbol* kept, const Symbol& next) {
   alias_members_.push_back(next);
   alias_members_.back().alias_group = 0;
   alias_groups_.back().end++;
-  return true;
 }
 
 // Every deferred alias choice made now, before the symbols are sorted or

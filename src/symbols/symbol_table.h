@@ -103,7 +103,7 @@ class SymbolTable {
   struct AliasGroup {
     uint32_t begin, end;
   };
-  bool DeferAlias(Symbol* kept, const Symbol& next);
+  void DeferAlias(Symbol* kept, const Symbol& next);
   void ResolveAlias(Symbol* s);
   void ResolveAliases();
   std::string ChooseAlias(const AliasGroup& g) const;
