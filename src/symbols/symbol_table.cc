@@ -571,7 +571,7 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
   auto by_start = [](const Symbol& a, const Symbol& b) {
     return a.start < b.start;
   };
-  ResolveAliases();
+  ResolveAliases();  // an earlier finish's groups: none is left after it
   BigVector<Symbol> seq = SortedByStart(syms_);
   if (seq.empty()) seq.assign(syms_.begin(), syms_.end());
   for (size_t i = 0; i + 1 < seq.size(); ++i) {
@@ -580,8 +580,6 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
   if (!seq.empty() && seq.back().end == seq.back().start) {
     seq.back().end = RoundUpPage(seq.back().start) + 4096;
   }
-  alias_groups_.clear();
-  alias_members_.clear();
   size_t out = 0;
   for (size_t i = 0; i < seq.size(); ++i) {
     if (out > 0 && seq[out - 1].start == seq[i].start) {
