@@ -269,11 +269,7 @@ void SymbolResolver::Load(Dso* dso) {
 
 bool SymbolResolver::KernelRange(uint64_t* start, uint64_t* end) {
   LoadKernel();
-  const BigVector<Symbol>& syms = Kernel()->table.symbols();
-  if (syms.empty()) return false;
-  *start = syms.front().start;
-  *end = syms.back().end;
-  return true;
+  return Kernel()->table.Range(start, end);
 }
 
 // Reads the kernel symbols, or waits for the thread reading them, loading

@@ -12,7 +12,13 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "base/hex.h"
 #include "io/mapped_file.h"
@@ -136,6 +142,7 @@ bool IsModuleName(std::string_view name) {
 
 void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name,
                       SymbolBinding binding, bool mangled) {
+  Eager();
   syms_.push_back(
       Symbol{start, start + size, names_.Copy(name), binding, mangled});
 }
@@ -215,6 +222,7 @@ void SymbolTable::ResolveAlias(Symbol* s) {
 }
 
 void SymbolTable::Finish(bool kallsyms, bool fixups) {
+  Eager();
   if (fixups) {
     CleanUp(kallsyms);
   } else {
@@ -227,6 +235,7 @@ void SymbolTable::Finish(bool kallsyms, bool fixups) {
 }
 
 void SymbolTable::CleanUp(bool kallsyms) {
+  Eager();
   ResolveAliases();
   SortByStart();
   if (syms_.empty()) return;
@@ -319,6 +328,7 @@ void SymbolTable::BuildBuckets() {
 }
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {
+  if (lazy_) return FindLazy(addr);
   if (!search_.empty()) {
     // perf's symbols__find: left when below the start, right when at or
     // past the end, else found.
@@ -627,6 +637,7 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
 
 void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late,
                                    bool allow_sorted) {
+  Eager();
   if (allow_sorted && FinishSorted(late)) return;
   tree_.clear();
   root_ = -1;
@@ -740,7 +751,209 @@ void ParseKallsyms(std::string_view text, SymbolTable* all) {
   }
 }
 
+// The kept lines of a kallsyms file: its text symbols (t, T, w, W) in the
+// file's order, each as compact as its text allows (a symbol is made only
+// when asked for).
+struct KallsymsLine {
+  uint64_t start;
+  uint32_t name_at;  // offset of the name in the text
+  uint16_t name_size;
+  SymbolBinding binding;
+};
+static_assert(sizeof(KallsymsLine) == 16);
+
+// Where the line from `p` ends (its '\n', else `end`), and in `*marked`
+// whether a '[' or a '\t' (a module's name: "foo\t[mod]") comes before.
+// One pass finds both: the names were scanned three times, a memchr call a
+// line and two searches a symbol.
+const char* KallsymsLineEnd(const char* p, const char* end, bool* marked) {
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i tab = _mm_set1_epi8('\t');
+  const __m128i bracket = _mm_set1_epi8('[');
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i hit = _mm_or_si128(
+        _mm_cmpeq_epi8(v, nl),
+        _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, bracket)));
+    if (int mask = _mm_movemask_epi8(hit)) {
+      p += __builtin_ctz(static_cast<unsigned>(mask));
+      if (*p == '\n') return p;
+      break;  // a mark: the rest of the line below
+    }
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) {
+    if (*p == '\n') return p;
+    if (*p == '\t' || *p == '[') {
+      *marked = true;
+      const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+      return nl ? static_cast<const char*>(nl) : end;
+    }
+  }
+  return end;
+}
+
+// The kept lines of kallsyms `text` ("ffffffff81000000 T _text",
+// "ffffffffc0a01000 t foo\t[mod]"): t, T, w and W lines, as perf keeps
+// them, but for empty names and names starting with '$'. False when a name
+// is too long for a KallsymsLine or the text too big (never in a real
+// file); `*marked` tells whether a kept name holds '[' or '\t'.
+bool ScanKallsyms(std::string_view text, BigVector<KallsymsLine>* lines,
+                  bool* marked) {
+  if (text.size() > UINT32_MAX) return false;
+  const char* base = text.data();
+  const char* p = base;
+  const char* end = p + text.size();
+  lines->reserve(text.size() / 40);
+  while (p < end) {
+    // Up to the '\n' ParseHex stops at, as it stops at any non-digit.
+    uint64_t addr = 0;
+    size_t left = static_cast<size_t>(end - p);
+    size_t n = ParseHex(std::string_view(p, left), &addr);
+    // "ADDR T NAME": a space, the type, one more byte (not the line's end),
+    // then the name.
+    bool ok = n > 0 && n + 2 < left && p[n] == ' ' && p[n + 2] != '\n';
+    char type = ok ? p[n + 1] : '\0';
+    char up = type >= 'a' && type <= 'z' ? static_cast<char>(type - 32) : type;
+    if (!ok || (up != 'T' && up != 'W')) {
+      const void* nl = std::memchr(p, '\n', left);
+      p = nl ? static_cast<const char*>(nl) + 1 : end;
+      continue;
+    }
+    const char* name = p + n + 3;
+    bool name_marked = false;
+    const char* eol = KallsymsLineEnd(name, end, &name_marked);
+    p = eol + 1;
+    if (eol == name || *name == '$') continue;
+    size_t size = static_cast<size_t>(eol - name);
+    if (size > UINT16_MAX) return false;
+    *marked |= name_marked;
+    SymbolBinding b = up == 'W'     ? SymbolBinding::kWeak
+                      : type == 'T' ? SymbolBinding::kGlobal
+                                    : SymbolBinding::kLocal;
+    lines->push_back(KallsymsLine{addr, static_cast<uint32_t>(name - base),
+                                  static_cast<uint16_t>(size), b});
+  }
+  return true;
+}
+
 }  // namespace
+
+// A kernel table made lazily: the kept lines of a kallsyms file that has
+// no module symbols and lists them by address, as the kernel does. What
+// CleanUp (kallsyms) and Finish make of all of them, Find makes of the
+// lines at one address when one is looked up:
+//   - a line's symbol ends where the next line's starts (an earlier one of
+//     several at one address ends where it starts); the last line's ends
+//     a page past its start, rounded up to a page;
+//   - of the lines at one address, KeepFirst chooses in the lines' order;
+//   - the address found is in the closest start at or below it, if that
+//     symbol holds it.
+// Thread-safe: the symbols made are kept under a lock, each at a stable
+// address (the callers key their caches by it).
+struct SymbolTable::KallsymsIndex {
+  std::string_view text;
+  BigVector<KallsymsLine> lines;
+  // Every kStride-th line's start: a look-up searches these (30 KB for
+  // 120,000 lines, in the cache), then kStride lines.
+  static constexpr size_t kStride = 32;
+  std::vector<uint64_t> top;
+
+  std::mutex mu;
+  std::unordered_map<size_t, Symbol> made;  // by the last line at its start
+  BigVector<Symbol> all;  // every symbol, made by All()
+  bool all_made = false;
+
+  Symbol LineSymbol(size_t i, uint64_t end) const {
+    const KallsymsLine& l = lines[i];
+    return Symbol{l.start, end, text.substr(l.name_at, l.name_size),
+                  l.binding, false};
+  }
+
+  // The symbol perf keeps at the start of line `last`, the last line there.
+  Symbol Kept(size_t last) const {
+    uint64_t start = lines[last].start;
+    uint64_t end = last + 1 < lines.size() ? lines[last + 1].start
+                                           : RoundUpPage(start) + 4096;
+    size_t first = last;
+    while (first > 0 && lines[first - 1].start == start) --first;
+    NameStore unused;  // kallsyms names are never demangled
+    Symbol kept = LineSymbol(first, first == last ? end : start);
+    for (size_t i = first + 1; i <= last; ++i) {
+      Symbol next = LineSymbol(i, i == last ? end : start);
+      if (!KeepFirst(&kept, &next, &unused)) kept = next;
+    }
+    return kept;
+  }
+
+  const Symbol* Find(uint64_t addr) {
+    if (lines.empty() || addr < lines.front().start) return nullptr;
+    size_t block = static_cast<size_t>(
+        std::upper_bound(top.begin(), top.end(), addr) - top.begin() - 1);
+    auto from = lines.begin() + block * kStride;
+    auto to = lines.begin() + std::min(lines.size(), (block + 1) * kStride);
+    auto it = std::upper_bound(
+        from, to, addr,
+        [](uint64_t a, const KallsymsLine& l) { return a < l.start; });
+    size_t last = static_cast<size_t>(it - lines.begin()) - 1;
+    std::lock_guard<std::mutex> lock(mu);
+    auto [at, added] = made.try_emplace(last);
+    if (added) at->second = Kept(last);
+    return addr < at->second.end ? &at->second : nullptr;
+  }
+
+  const BigVector<Symbol>& All() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (all_made) return all;
+    SymbolTable t;
+    BigVector<Symbol>& syms = t.syms_;
+    syms.reserve(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const KallsymsLine& l = lines[i];
+      syms.push_back(LineSymbol(i, l.start));
+    }
+    t.CleanUp(true);
+    all = std::move(t.syms_);
+    all_made = true;
+    return all;
+  }
+};
+
+const Symbol* SymbolTable::FindLazy(uint64_t addr) const {
+  return lazy_->Find(addr);
+}
+
+const BigVector<Symbol>& SymbolTable::symbols() const {
+  return lazy_ ? lazy_->All() : syms_;
+}
+
+// A lazy table becomes an ordinary one, finished, before it changes.
+void SymbolTable::Eager() {
+  if (!lazy_) return;
+  std::shared_ptr<KallsymsIndex> lazy = std::move(lazy_);
+  syms_ = lazy->All();
+  tree_.clear();
+  root_ = -1;
+  BuildSearch();
+}
+
+bool SymbolTable::Range(uint64_t* start, uint64_t* end) const {
+  if (lazy_) {
+    const BigVector<KallsymsLine>& lines = lazy_->lines;
+    if (lines.empty()) return false;
+    // The first symbol starts at the first line; the last one (of those at
+    // the last start) ends a page past it.
+    *start = lines.front().start;
+    *end = lazy_->Kept(lines.size() - 1).end;
+    return true;
+  }
+  if (syms_.empty()) return false;
+  *start = syms_.front().start;
+  *end = syms_.back().end;
+  return true;
+}
 
 bool LoadKallsyms(const std::string& path, SymbolTable* core,
                   std::vector<KallsymsModule>* modules, std::string* err,
@@ -748,19 +961,46 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
   // The whole file at once, its lines scanned in place: the names stay
   // where they were read (some 100,000 of them; a string each cost more
   // than the kernel's own formatting of the file).
-  // perf fixes the ends over all symbols together (module ones included),
-  // then splits the modules off.
   SymbolTable all;
   std::string_view text;
   if (!ReadWhole(path, in_place, all.names(), &text)) {
     *err = path + ": cannot open kallsyms";
     return false;
   }
-  all.mutable_symbols()->reserve(text.size() / 40);
-  ParseKallsyms(text, &all);
+  auto lazy = std::make_shared<SymbolTable::KallsymsIndex>();
+  bool marked = false;
+  bool scanned = ScanKallsyms(text, &lazy->lines, &marked);
+  auto by_start = [](const KallsymsLine& a, const KallsymsLine& b) {
+    return a.start < b.start;
+  };
+  if (scanned && !marked &&
+      std::is_sorted(lazy->lines.begin(), lazy->lines.end(), by_start)) {
+    lazy->text = text;
+    for (size_t i = 0; i < lazy->lines.size();
+         i += SymbolTable::KallsymsIndex::kStride) {
+      lazy->top.push_back(lazy->lines[i].start);
+    }
+    *core = SymbolTable();
+    core->ShareNames(all);
+    core->lazy_ = std::move(lazy);
+    return true;
+  }
+  // perf fixes the ends over all symbols together (module ones included),
+  // then splits the modules off.
+  BigVector<Symbol>& syms = *all.mutable_symbols();
+  if (scanned) {
+    syms.reserve(lazy->lines.size());
+    for (const KallsymsLine& l : lazy->lines) {
+      syms.push_back(Symbol{l.start, l.start,
+                            text.substr(l.name_at, l.name_size), l.binding,
+                            false});
+    }
+  } else {
+    ParseKallsyms(text, &all);
+  }
+  lazy.reset();
   all.CleanUp(true);
   // The kernel's symbols stay where they are; the modules' move out.
-  BigVector<Symbol>& syms = *all.mutable_symbols();
   size_t kept = 0;
   for (size_t i = 0; i < syms.size(); ++i) {
     Symbol& s = syms[i];
@@ -785,6 +1025,7 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
     it->table.mutable_symbols()->push_back(s);
   }
   syms.resize(kept);
+  core->lazy_.reset();
   core->ShareNames(all);
   *core->mutable_symbols() = std::move(syms);
   core->Finish(true, false);

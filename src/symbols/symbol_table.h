@@ -10,6 +10,7 @@
 #define FLAMEFOLD_SYMBOLS_SYMBOL_TABLE_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,6 +36,8 @@ struct Symbol {
   uint32_t alias_group = 0;
 };
 static_assert(sizeof(Symbol) == 40, "the alias group fits in the padding");
+
+struct KallsymsModule;
 
 class SymbolTable {
  public:
@@ -68,11 +71,20 @@ class SymbolTable {
   /// The symbol containing `addr`, or nullptr. Without a tree: the closest
   /// symbol at or below `addr`, when it holds it.
   const Symbol* Find(uint64_t addr) const;
+  /// The first symbol's start and the last one's end; false when empty.
+  bool Range(uint64_t* start, uint64_t* end) const;
+  /// Whether the table makes its symbols when looked up (LoadKallsyms).
+  bool lazy() const { return lazy_ != nullptr; }
 
-  size_t size() const { return syms_.size(); }
-  const BigVector<Symbol>& symbols() const { return syms_; }
+  /// A kernel table read lazily (see LoadKallsyms) makes its symbols here,
+  /// all of them, on the first call.
+  size_t size() const { return symbols().size(); }
+  const BigVector<Symbol>& symbols() const;
   /// Symbols put here directly must have their names in names().
-  BigVector<Symbol>* mutable_symbols() { return &syms_; }
+  BigVector<Symbol>* mutable_symbols() {
+    Eager();
+    return &syms_;
+  }
   NameStore* names() { return &names_; }
   /// Keeps the names of `other` valid as long as this table, for symbols
   /// moved from there to here.
@@ -93,6 +105,16 @@ class SymbolTable {
   int32_t Next(int32_t n) const;
   int32_t First() const;
   void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
+  // A kernel table whose symbols are made when looked up (KallsymsIndex,
+  // in symbol_table.cc); null for all others. Eager() makes them all.
+  struct KallsymsIndex;
+  friend bool LoadKallsyms(const std::string& path, SymbolTable* core,
+                           std::vector<KallsymsModule>* modules,
+                           std::string* err, bool in_place);
+  std::shared_ptr<KallsymsIndex> lazy_;
+  void Eager();
+  const Symbol* FindLazy(uint64_t addr) const;
+
   void SortByStart();
   static BigVector<Symbol> SortedByStart(const BigVector<Symbol>& syms);
   void BuildSearch();
@@ -146,6 +168,11 @@ class SymbolTable {
 /// perf keeps them. `in_place`: a regular file is mapped, not read (the
 /// tools, which guard mapped files against SIGBUS: io/mapped_file.h; the
 /// library installs no handler and reads).
+/// A file without module symbols whose lines come by address (a kernel
+/// without modules, as the kernel writes it) becomes a lazy `core`: its
+/// lines are indexed, and a symbol is made, with perf's clean-ups, when an
+/// address in it is looked up. A system-wide recording hits a few thousand
+/// of the 120,000 addresses; making every symbol was a tenth of its fold.
 struct KallsymsModule {
   std::string name;  // without brackets
   SymbolTable table;
