@@ -329,6 +329,10 @@ void SymbolTable::BuildBuckets() {
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {
   if (lazy_) return FindLazy(addr);
+  if (const Symbol* in_tree = nullptr;
+      lazy_tree_ && FindInLazyTree(addr, &in_tree)) {
+    return in_tree;
+  }
   if (!search_.empty()) {
     // perf's symbols__find: left when below the start, right when at or
     // past the end, else found.
@@ -572,12 +576,81 @@ int32_t SymbolTable::Next(int32_t n) const {
   return p;
 }
 
+namespace {
+
+// The addresses where a search of perf's tree of `seq` (finished, sorted)
+// may find other than the closest symbol at or below: the ranges of the
+// symbols that are not clean, merged. A clean symbol holds bytes, starts
+// after every other one ends and ends before the next one starts: an
+// address in it makes each node of the tree it meets send the walk
+// towards it (were a node's start below it and its end above the address,
+// the two would overlap), so the walk finds it, as a binary search does.
+// An address in no symbol is found by neither.
+std::vector<std::pair<uint64_t, uint64_t>> OverlapRanges(
+    const BigVector<Symbol>& seq) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  uint64_t ended = 0;  // the greatest end so far
+  for (size_t i = 0; i < seq.size(); ++i) {
+    const Symbol& s = seq[i];
+    bool clean = s.end > s.start &&
+                 (i == 0 || (seq[i - 1].start < s.start && ended <= s.start)) &&
+                 (i + 1 == seq.size() || (seq[i + 1].start > s.start &&
+                                          s.end <= seq[i + 1].start));
+    ended = std::max(ended, s.end);
+    if (clean || s.end <= s.start) continue;
+    if (!out.empty() && s.start <= out.back().second) {
+      out.back().second = std::max(out.back().second, s.end);
+    } else {
+      out.emplace_back(s.start, s.end);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// What FinishAsPerfTree's tree would be, built when first needed: the
+// symbols as added and the late ones, and where the tree's answers may
+// differ from the sorted table's (OverlapRanges). Most look-ups land
+// outside those; building the tree (a red-black insertion a symbol, in
+// the order added) was half of loading libc's 8,000 debug symbols.
+struct SymbolTable::LazyTree {
+  BigVector<Symbol> added;
+  std::vector<Symbol> late;
+  std::vector<std::pair<uint64_t, uint64_t>> overlaps;
+  std::once_flag built;
+  SymbolTable tree;  // perf's tree of `added` and `late`, once built
+
+  bool Covers(uint64_t addr) const {
+    auto it = std::upper_bound(
+        overlaps.begin(), overlaps.end(), addr,
+        [](uint64_t a, const std::pair<uint64_t, uint64_t>& r) {
+          return a < r.first;
+        });
+    return it != overlaps.begin() && addr < std::prev(it)->second;
+  }
+  SymbolTable& Tree() {
+    std::call_once(built, [this] {
+      tree.syms_ = std::move(added);
+      tree.FinishAsPerfTree(late, false);
+    });
+    return tree;
+  }
+};
+
+bool SymbolTable::FindInLazyTree(uint64_t addr, const Symbol** found) const {
+  if (!lazy_tree_->Covers(addr)) return false;
+  *found = lazy_tree_->Tree().Find(addr);
+  return true;
+}
+
 // The steps of the tree version below depend on the tree's order alone,
 // which is the symbols stably sorted by start, so they run here on a
-// sorted copy. Returns false, changing nothing, when the result would
-// hold overlapping symbols: only there does the tree's shape decide what
-// a search finds.
-bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
+// sorted copy. When the result holds overlapping symbols (only there does
+// the tree's shape decide what a search finds), the table keeps its
+// symbols as added for the tree, built at the first look-up that needs it
+// (LazyTree), unless `tree_now` (then it returns false, changing nothing).
+bool SymbolTable::FinishSorted(std::span<const Symbol> late, bool tree_now) {
   auto by_start = [](const Symbol& a, const Symbol& b) {
     return a.start < b.start;
   };
@@ -619,14 +692,23 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
       seq[--k] = extra[--j];
     }
   }
-  for (size_t i = 0; i < seq.size(); ++i) {
-    bool overlap = seq[i].end < seq[i].start ||
-                   (i + 1 < seq.size() && seq[i].end > seq[i + 1].start);
-    if (overlap) {
-      alias_groups_.clear();
-      alias_members_.clear();
-      return false;
-    }
+  bool overlap = false;
+  for (size_t i = 0; !overlap && i < seq.size(); ++i) {
+    overlap = seq[i].end < seq[i].start ||
+              (i + 1 < seq.size() && seq[i].end > seq[i + 1].start);
+  }
+  if (overlap && tree_now) {
+    alias_groups_.clear();
+    alias_members_.clear();
+    return false;
+  }
+  if (overlap) {
+    auto lazy = std::make_shared<LazyTree>();
+    lazy->added = std::move(syms_);
+    lazy->late.assign(late.begin(), late.end());
+    lazy->overlaps = OverlapRanges(seq);
+    lazy->tree.ShareNames(*this);
+    lazy_tree_ = std::move(lazy);
   }
   syms_ = std::move(seq);
   tree_.clear();
@@ -638,7 +720,7 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late) {
 void SymbolTable::FinishAsPerfTree(std::span<const Symbol> late,
                                    bool allow_sorted) {
   Eager();
-  if (allow_sorted && FinishSorted(late)) return;
+  if (FinishSorted(late, !allow_sorted)) return;
   tree_.clear();
   root_ = -1;
   tree_.reserve(syms_.size() + late.size());
@@ -929,8 +1011,23 @@ const BigVector<Symbol>& SymbolTable::symbols() const {
   return lazy_ ? lazy_->All() : syms_;
 }
 
-// A lazy table becomes an ordinary one, finished, before it changes.
+// A lazy table becomes an ordinary one, finished, before it changes: a
+// kallsyms index makes all its symbols; a table waiting for its tree
+// becomes the tree, as FinishAsPerfTree would have left it.
 void SymbolTable::Eager() {
+  if (lazy_tree_) {
+    std::shared_ptr<LazyTree> lazy = std::move(lazy_tree_);
+    SymbolTable& tree = lazy->Tree();
+    names_.Share(tree.names_);
+    alias_groups_.clear();
+    alias_members_.clear();
+    syms_ = std::move(tree.syms_);
+    tree_ = std::move(tree.tree_);
+    root_ = tree.root_;
+    search_ = std::move(tree.search_);
+    bounds_.clear();
+    buckets_.clear();
+  }
   if (!lazy_) return;
   std::shared_ptr<KallsymsIndex> lazy = std::move(lazy_);
   syms_ = lazy->All();

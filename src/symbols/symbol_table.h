@@ -75,6 +75,9 @@ class SymbolTable {
   bool Range(uint64_t* start, uint64_t* end) const;
   /// Whether the table makes its symbols when looked up (LoadKallsyms).
   bool lazy() const { return lazy_ != nullptr; }
+  /// Whether FinishAsPerfTree left perf's tree to be built at the first
+  /// look-up where the symbols overlap.
+  bool tree_pending() const { return lazy_tree_ != nullptr; }
 
   /// A kernel table read lazily (see LoadKallsyms) makes its symbols here,
   /// all of them, on the first call.
@@ -114,12 +117,18 @@ class SymbolTable {
   std::shared_ptr<KallsymsIndex> lazy_;
   void Eager();
   const Symbol* FindLazy(uint64_t addr) const;
+  // A table finished by FinishAsPerfTree whose symbols overlap: sorted as
+  // others are, with perf's tree of them built at the first look-up in an
+  // overlap (LazyTree, in symbol_table.cc); null for all others.
+  struct LazyTree;
+  std::shared_ptr<LazyTree> lazy_tree_;
+  bool FindInLazyTree(uint64_t addr, const Symbol** found) const;
 
   void SortByStart();
   static BigVector<Symbol> SortedByStart(const BigVector<Symbol>& syms);
   void BuildSearch();
   void BuildBuckets();
-  bool FinishSorted(std::span<const Symbol> late);
+  bool FinishSorted(std::span<const Symbol> late, bool tree_now);
   // Aliases whose choice waits for their names (Symbol::alias_group):
   // members [begin, end) of alias_members_, in the order perf meets them.
   struct AliasGroup {
