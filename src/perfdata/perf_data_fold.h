@@ -46,6 +46,9 @@ struct PerfDataStats {
   // Samples let go before held ones, their frames all named (see
   // Replayer::MayGoAhead).
   uint64_t samples_ahead = 0;
+  // DSOs mapped but not in the build-id list, their symbols loaded on
+  // another thread as their mappings were met (Replayer::LoadAhead).
+  uint64_t dsos_loaded_ahead = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early
   // or went on by the frame-pointer guess, by (reason, DSO name).

@@ -98,7 +98,8 @@ void ThreadMaps::OnFork(const PerfFork& f, bool clone) {
   }
 }
 
-void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode) {
+void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode,
+                        bool load_ahead) {
   if (cpumode == abi::kMiscGuestKernel || cpumode == abi::kMiscGuestUser) {
     return;
   }
@@ -130,6 +131,7 @@ void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode) {
                                        : symbols_->OwnVdso(id);
     } else {
       map.dso = symbols_->User(file, id);
+      if (load_ahead && (m.prot & kProtExec)) symbols_->LoadSoon(map.dso);
     }
   }
   map.identity = anon || no_dso;

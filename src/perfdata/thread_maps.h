@@ -158,8 +158,10 @@ class ThreadMaps {
   /// (`clone`: not an exec), a copy of its maps, unless perf synthesized
   /// the FORK for a running task.
   void OnFork(const PerfFork& f, bool clone);
-  /// A mapping made in `cpumode` (PERF_RECORD_MISC_*).
-  void OnMmap(const PerfMmap& m, uint16_t cpumode);
+  /// A mapping made in `cpumode` (PERF_RECORD_MISC_*). With `load_ahead`,
+  /// an executable file mapped in user space has its symbols loaded on
+  /// another thread from now on (SymbolResolver::LoadSoon).
+  void OnMmap(const PerfMmap& m, uint16_t cpumode, bool load_ahead = false);
 
   /// The map of `ip` in `cpumode`, as perf's thread__find_map: kernel
   /// addresses in the kernel maps, user ones in the process's, none else.

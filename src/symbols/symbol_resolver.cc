@@ -54,7 +54,12 @@ SymbolResolver::SymbolResolver(SymbolOptions options)
 }
 
 SymbolResolver::~SymbolResolver() {
-  stop_.store(true);
+  {
+    std::lock_guard<std::mutex> lock(mu_);  // LoadSoonLoop waits under it
+    stop_.store(true);
+  }
+  soon_added_.notify_all();
+  if (soon_loader_.joinable()) soon_loader_.join();
   if (preloader_.joinable()) preloader_.join();
   if (kernel_reader_.joinable()) kernel_reader_.join();
 }
@@ -71,6 +76,39 @@ void SymbolResolver::Preload(std::vector<Dso*> dsos) {
     }
     preloading_.store(false, std::memory_order_release);
   });
+}
+
+void SymbolResolver::LoadSoon(Dso* dso) {
+  if (dso->kind != DsoKind::kUser || dso->soon || dso->preloaded ||
+      dso->loaded || dso->load_state.load() != Dso::kIdle) {
+    return;
+  }
+  dso->soon = true;
+  ++loaded_soon_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    soon_.push_back(dso);
+  }
+  soon_added_.notify_one();
+  if (!soon_loader_.joinable()) {
+    soon_loader_ = std::thread([this] { LoadSoonLoop(); });
+  }
+}
+
+// LoadSoon's thread: loads the DSOs handed to it, in order, until the
+// resolver goes.
+void SymbolResolver::LoadSoonLoop() {
+  for (;;) {
+    Dso* dso = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      soon_added_.wait(lock, [&] { return stop_.load() || !soon_.empty(); });
+      if (stop_.load()) return;
+      dso = soon_.front();
+      soon_.pop_front();
+    }
+    TryLoadUser(dso);  // unless a thread that needs it has begun
+  }
 }
 
 void SymbolResolver::HelpPreload() {

@@ -25,6 +25,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -75,6 +76,7 @@ struct Dso {
   enum LoadState : uint8_t { kIdle, kLoading, kLoaded };
   std::atomic<uint8_t> load_state{kIdle};
   bool preloaded = false;  // in Preload's list (set before its thread runs)
+  bool soon = false;  // handed to LoadSoon (by the replay's thread)
   bool touched = false;    // first used (SymbolResolver::Touch)
   int8_t elf_object = -1;  // HasElfObject's answer; -1: not asked yet
   std::vector<std::string> load_warnings;
@@ -192,6 +194,16 @@ class SymbolResolver {
     return dso->preloaded && dso->load_state.load() != Dso::kLoaded &&
            preloading_.load(std::memory_order_acquire);
   }
+  /// Has the symbols of the user DSO `dso` loaded on another thread
+  /// (started at the first call) unless it is loaded or being loaded: for
+  /// the DSOs a recording maps that its build-id list leaves out, which
+  /// the replay would otherwise load where it first names one of their
+  /// frames. Naming one waits for the loading, or does it if it has not
+  /// begun (AwaitLoaded). What loading has to say still waits until the
+  /// DSO is first used.
+  void LoadSoon(Dso* dso);
+  /// How many DSOs LoadSoon handed to its thread.
+  size_t loaded_soon() const { return loaded_soon_; }
   /// Whether Preload's thread is still loading. Never blocks.
   bool Preloading() const {
     return preloading_.load(std::memory_order_acquire);
@@ -249,6 +261,12 @@ class SymbolResolver {
   std::thread preloader_;
   std::atomic<bool> preloading_{false};  // preloader_ is still loading
   std::atomic<bool> stop_{false};
+  // LoadSoon's DSOs, under `mu_`, and the thread that loads them.
+  std::deque<Dso*> soon_;
+  std::condition_variable soon_added_;
+  std::thread soon_loader_;
+  size_t loaded_soon_ = 0;  // the calling thread's
+  void LoadSoonLoop();
   std::mutex mu_;
   std::condition_variable done_;
   // PreloadKernel: the thread, its warning ("" if none) and whether it is

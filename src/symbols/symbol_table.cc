@@ -98,16 +98,19 @@ std::vector<StartKey> OrderByStart(const BigVector<Symbol>& syms) {
   constexpr int kBits = 11;
   constexpr size_t kDigits = size_t{1} << kBits;
   std::vector<Key> keys(syms.size()), other(syms.size());
+  uint64_t any = 0, all = ~uint64_t{0};  // bits set in some start, in all
   for (size_t i = 0; i < syms.size(); ++i) {
     keys[i] = Key{syms[i].start, static_cast<uint32_t>(i)};
+    any |= syms[i].start;
+    all &= syms[i].start;
   }
   std::vector<size_t> count(kDigits + 1);
   for (int shift = 0; shift < 64; shift += kBits) {
+    if ((((any ^ all) >> shift) & (kDigits - 1)) == 0) {
+      continue;  // one digit for all, not even counted: the order stays
+    }
     std::fill(count.begin(), count.end(), 0);
     for (const Key& k : keys) ++count[((k.start >> shift) & (kDigits - 1)) + 1];
-    if (std::find(count.begin(), count.end(), keys.size()) != count.end()) {
-      continue;  // one digit for all: the order stays
-    }
     for (size_t d = 1; d <= kDigits; ++d) count[d] += count[d - 1];
     for (const Key& k : keys) {
       other[count[(k.start >> shift) & (kDigits - 1)]++] = k;

@@ -552,6 +552,48 @@ TEST_CASE("the lines thread from the first sample gives the same result") {
                                  opts);
 }
 
+// Regression: a build host's recording lists few of the DSOs its samples
+// hit (perf record marks those of the samples' own addresses); each other
+// one was loaded on the replay's thread where a frame of it was first
+// named. Those mapped are loaded on another thread as their mappings come.
+TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
+  PerfDataBuilder b = UserOnly(600, 0);
+  b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 700);
+  b.Mmap(42, 0x7f0000000000, 0x1000, 0, "/nonexistent/libgone.so", 701);
+  b.Mmap(42, 0x7f1000000000, 0x1000, 0, "/nonexistent/libunused.so", 702);
+  for (uint64_t i = 0; i < 700; ++i) {
+    uint64_t fill = 0x555555554000 + 0x22c0 + i % 16;
+    uint64_t sort_all = 0x555555554000 + 0x1af0 + i % 8;
+    std::vector<uint64_t> chain = {kUser, i % 3 ? fill : sort_all, 0x1010};
+    if (i % 50 == 7) chain.insert(chain.begin() + 1, 0x7f0000000010);
+    b.Sample(42, 42, 1000 + i, 1, chain);
+  }
+  SymbolOptions o;
+  o.symfs = testing::TestFile("perf-data/dyn-cxx-fp/root");
+  o.kallsyms = "/nonexistent/kallsyms";
+  o.debug_dir = "/nonexistent";
+  CheckLinesThreadChangesNothing(b.Build(), o);
+  PerfScriptOptions modern;  // keeps "(anonymous namespace)::Fill" whole
+  modern.modern = true;
+  CheckLinesThreadChangesNothing(b.Build(), o, modern);
+  ParserFold with(modern), without(modern);
+  without.lines_thread = false;
+  REQUIRE(with.Run(b.Build(), o));
+  REQUIRE(without.Run(b.Build(), o));
+  CHECK(with.stats.dsos_loaded_ahead == 3);  // //anon is a JIT map's
+  CHECK(without.stats.dsos_loaded_ahead == 0);
+  std::string folded = testing::FoldedText(with.trie);
+  CHECK(folded.find("java;[perf-42.map];(anonymous namespace)::Fill 457\n") !=
+        std::string::npos);
+  CHECK(folded.find(";(anonymous namespace)::SortAll;[libgone.so] 5\n") !=
+        std::string::npos);
+  // The JIT map's warning, then the DSO's, in the order met; none for the
+  // DSO loaded but never used.
+  REQUIRE(with.stats.warnings.size() == 2);
+  CHECK(with.stats.warnings[1].find("libgone.so: no symbols found") !=
+        std::string::npos);
+}
+
 TEST_CASE("a name with a NUL byte folds alike with the lines thread") {
   // The lines thread waits for each sample with a NUL byte in its text
   // (Replayer::MayRefuse), which the parser could refuse.

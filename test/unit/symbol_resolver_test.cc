@@ -89,6 +89,45 @@ TEST_CASE("a replay may ask, without waiting, what preloading has left") {
   CHECK(r.warnings().empty());  // none used yet
 }
 
+TEST_CASE("a DSO handed to LoadSoon names addresses as one loaded on first use") {
+  SymbolOptions o;
+  o.kallsyms = "/nonexistent";
+  SymbolResolver plain(o), soon(o);
+  Dso* self = plain.User("/proc/self/exe", "");
+  Dso* gone = plain.User("/nonexistent/libgone.so", "");
+  Dso* soon_self = soon.User("/proc/self/exe", "");
+  Dso* soon_gone = soon.User("/nonexistent/libgone.so", "");
+  soon.LoadSoon(soon_gone);
+  soon.LoadSoon(soon_self);
+  soon.LoadSoon(soon_self);  // once is enough
+  soon.LoadSoon(soon.Kernel());  // user DSOs only
+  CHECK(soon.loaded_soon() == 2);
+  // No warning before the first use, whoever loads.
+  CHECK(soon.warnings().empty());
+  soon.AwaitLoaded(soon_self);
+  soon.AwaitLoaded(soon_gone);
+  CHECK(soon.warnings().empty());
+  plain.Prepare(self);
+  uint64_t main_at = 0;
+  for (const Symbol& s : self->table.symbols()) {
+    if (s.name == "main") main_at = s.start;
+  }
+  REQUIRE(main_at != 0);
+  CHECK(soon.Name(soon_self, main_at + 1) == plain.Name(self, main_at + 1));
+  CHECK(soon.Name(soon_gone, 0x10) == plain.Name(gone, 0x10));
+  CHECK(soon.warnings() == plain.warnings());
+  // Loaded (or begun) elsewhere first: not handed over.
+  SymbolResolver late(o);
+  Dso* a = late.User("/nonexistent/liba.so", "");
+  Dso* b = late.User("/proc/self/exe", "");
+  late.Prepare(a);
+  late.LoadSoon(a);
+  late.LoadSoon(b);
+  late.AwaitLoaded(b);  // here, unless its thread has begun
+  CHECK(late.loaded_soon() == 1);
+  CHECK(b->load_state.load() == Dso::kLoaded);
+}
+
 // Regression: a replay that names some frames later than it meets them
 // gave the DSOs' warnings in the order the loading threads finished.
 TEST_CASE("warnings come in the order DSOs were first met, not loaded") {
