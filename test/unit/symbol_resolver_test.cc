@@ -13,28 +13,39 @@
 namespace flamefold {
 namespace {
 
-TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
+SymbolOptions NoKernel() {
   SymbolOptions o;
   o.kallsyms = "/nonexistent";
-  SymbolResolver plain(o), pre(o);
-  Dso* self = plain.User("/proc/self/exe", "");
-  Dso* gone = plain.User("/nonexistent/libgone.so", "");
+  return o;
+}
+
+// That `self` (this program) and `gone` (no file) of `r`, loaded however
+// `r` loads them, name addresses and warn as DSOs loaded on first use.
+void CheckNamedAsLoadedOnFirstUse(SymbolResolver* r, Dso* self, Dso* gone) {
+  SymbolResolver plain(NoKernel());
+  Dso* plain_self = plain.User("/proc/self/exe", "");
+  Dso* plain_gone = plain.User("/nonexistent/libgone.so", "");
+  plain.Prepare(plain_self);
+  uint64_t main_at = 0;
+  for (const Symbol& s : plain_self->table.symbols()) {
+    if (s.name == "main") main_at = s.start;
+  }
+  REQUIRE(main_at != 0);
+  CHECK(r->Name(self, main_at + 1) == plain.Name(plain_self, main_at + 1));
+  CHECK(r->warnings().empty());
+  CHECK(r->Name(gone, 0x10) == plain.Name(plain_gone, 0x10));
+  CHECK(r->warnings() == plain.warnings());
+  CHECK(r->warnings().size() == 1);
+}
+
+TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
+  SymbolResolver pre(NoKernel());
   Dso* pre_self = pre.User("/proc/self/exe", "");
   Dso* pre_gone = pre.User("/nonexistent/libgone.so", "");
   pre.Preload({pre_gone, pre_self});
   // Warnings wait for the first use, whatever the preloading has done.
   CHECK(pre.warnings().empty());
-  plain.Prepare(self);
-  uint64_t main_at = 0;
-  for (const Symbol& s : self->table.symbols()) {
-    if (s.name == "main") main_at = s.start;
-  }
-  REQUIRE(main_at != 0);
-  CHECK(pre.Name(pre_self, main_at + 1) == plain.Name(self, main_at + 1));
-  CHECK(pre.warnings().empty());
-  CHECK(pre.Name(pre_gone, 0x10) == plain.Name(gone, 0x10));
-  CHECK(pre.warnings() == plain.warnings());
-  CHECK(pre.warnings().size() == 1);
+  CheckNamedAsLoadedOnFirstUse(&pre, pre_self, pre_gone);
 }
 
 TEST_CASE("[vdso] without a build-id table entry is named from our own vDSO") {
@@ -90,11 +101,7 @@ TEST_CASE("a replay may ask, without waiting, what preloading has left") {
 }
 
 TEST_CASE("a DSO handed to LoadSoon names addresses as one loaded on first use") {
-  SymbolOptions o;
-  o.kallsyms = "/nonexistent";
-  SymbolResolver plain(o), soon(o);
-  Dso* self = plain.User("/proc/self/exe", "");
-  Dso* gone = plain.User("/nonexistent/libgone.so", "");
+  SymbolResolver soon(NoKernel());
   Dso* soon_self = soon.User("/proc/self/exe", "");
   Dso* soon_gone = soon.User("/nonexistent/libgone.so", "");
   soon.LoadSoon(soon_gone);
@@ -103,21 +110,12 @@ TEST_CASE("a DSO handed to LoadSoon names addresses as one loaded on first use")
   soon.LoadSoon(soon.Kernel());  // user DSOs only
   CHECK(soon.loaded_soon() == 2);
   // No warning before the first use, whoever loads.
-  CHECK(soon.warnings().empty());
   soon.AwaitLoaded(soon_self);
   soon.AwaitLoaded(soon_gone);
   CHECK(soon.warnings().empty());
-  plain.Prepare(self);
-  uint64_t main_at = 0;
-  for (const Symbol& s : self->table.symbols()) {
-    if (s.name == "main") main_at = s.start;
-  }
-  REQUIRE(main_at != 0);
-  CHECK(soon.Name(soon_self, main_at + 1) == plain.Name(self, main_at + 1));
-  CHECK(soon.Name(soon_gone, 0x10) == plain.Name(gone, 0x10));
-  CHECK(soon.warnings() == plain.warnings());
+  CheckNamedAsLoadedOnFirstUse(&soon, soon_self, soon_gone);
   // Loaded (or begun) elsewhere first: not handed over.
-  SymbolResolver late(o);
+  SymbolResolver late(NoKernel());
   Dso* a = late.User("/nonexistent/liba.so", "");
   Dso* b = late.User("/proc/self/exe", "");
   late.Prepare(a);
