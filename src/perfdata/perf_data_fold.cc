@@ -170,7 +170,7 @@ class Replayer : public OrderedRecords {
         // The held samples' kernel frames are named in the kernel maps of
         // their moment.
         if (cpumode == abi::kMiscKernel && !LetGo(err)) return false;
-        threads_.OnMmap(m, cpumode, LoadAhead());
+        threads_.OnMmap(m, cpumode, LoadAhead(rec));
         return true;
       }
       case abi::kRecordSample: return OnSample(rec, parsed, err);
@@ -178,16 +178,19 @@ class Replayer : public OrderedRecords {
     }
   }
 
-  // Whether the files the recording maps have their symbols loaded on
-  // another thread as they are met (ThreadMaps::OnMmap): the DSOs its
-  // build-id list leaves out (perf record lists those of the samples' own
-  // addresses; a build host's libstdc++, libisl, perf's own libraries)
-  // were loaded on this thread, 11 ms of its 50, where a frame of each was
-  // first named, while the other core had time to spare. A few never hit
-  // are loaded too. Not where unwinding (--call-graph dwarf) reads what
-  // loading writes, nor for the text, which has no thread to spare.
-  bool LoadAhead() const {
+  // Whether the file the MMAP record `rec` maps has its symbols loaded on
+  // another thread now (ThreadMaps::OnMmap): the DSOs the build-id list
+  // leaves out (perf record lists those of the samples' own addresses; a
+  // build host's libstdc++, libisl, libm) were loaded on this thread, 7 ms
+  // of its 50, where a frame of each was first named, while the other core
+  // had time to spare. Only for mappings made while perf recorded: those
+  // perf wrote at its start (time 0) are every running process's, most
+  // never sampled on a busy host. Not where unwinding (--call-graph dwarf)
+  // reads what loading writes, nor for the text.
+  bool LoadAhead(const PerfRecord& rec) const {
     if (!lines_thread_allowed_) return false;
+    uint64_t time = reader_->TimeOf(rec);
+    if (time == 0 || time == UINT64_MAX) return false;
     const std::vector<PerfAttr>& attrs = reader_->info().attrs;
     return std::none_of(attrs.begin(), attrs.end(), IsDwarf);
   }
