@@ -584,22 +584,23 @@ namespace {
 // The addresses where a search of perf's tree of `seq` (finished, sorted)
 // may find other than the closest symbol at or below: the ranges of the
 // symbols that are not clean, merged. A clean symbol holds bytes, starts
-// after every other one ends and ends before the next one starts: an
-// address in it makes each node of the tree it meets send the walk
-// towards it (were a node's start below it and its end above the address,
-// the two would overlap), so the walk finds it, as a binary search does.
-// An address in no symbol is found by neither.
+// after its neighbours' starts and ends before the next one starts. An
+// address in a clean symbol and outside the overlaps is in no other
+// symbol, so each node of the tree the walk meets sends it towards that
+// symbol (were a node's start below it and its end above the address, the
+// node would hold the address), and the walk finds it, as a binary search
+// does. An address in no symbol is found by neither.
 std::vector<std::pair<uint64_t, uint64_t>> OverlapRanges(
     const BigVector<Symbol>& seq) {
   std::vector<std::pair<uint64_t, uint64_t>> out;
-  uint64_t ended = 0;  // the greatest end so far
   for (size_t i = 0; i < seq.size(); ++i) {
     const Symbol& s = seq[i];
+    // An earlier symbol reaching into this one is not clean itself, and
+    // its range is among the overlaps: only the neighbours are compared.
     bool clean = s.end > s.start &&
-                 (i == 0 || (seq[i - 1].start < s.start && ended <= s.start)) &&
+                 (i == 0 || seq[i - 1].start < s.start) &&
                  (i + 1 == seq.size() || (seq[i + 1].start > s.start &&
                                           s.end <= seq[i + 1].start));
-    ended = std::max(ended, s.end);
     if (clean || s.end <= s.start) continue;
     if (!out.empty() && s.start <= out.back().second) {
       out.back().second = std::max(out.back().second, s.end);
@@ -809,33 +810,6 @@ bool ReadWhole(const std::string& path, bool in_place, NameStore* names,
   return true;
 }
 
-// Adds the text symbols of kallsyms `text` ("ffffffff81000000 T _text",
-// "ffffffffc0a01000 t foo\t[mod]") to `all`, their names viewing `text`.
-// Only t, T, w and W lines are kept, as perf keeps them.
-void ParseKallsyms(std::string_view text, SymbolTable* all) {
-  const char* p = text.data();
-  const char* end = p + text.size();
-  while (p < end) {
-    size_t left = static_cast<size_t>(end - p);
-    const char* eol = static_cast<const char*>(std::memchr(p, '\n', left));
-    if (!eol) eol = end;
-    std::string_view line(p, static_cast<size_t>(eol - p));
-    p = eol + 1;
-    uint64_t addr = 0;
-    size_t n = ParseHex(line, &addr);
-    if (n == 0 || n + 3 > line.size() || line[n] != ' ') continue;
-    char type = line[n + 1];
-    char up = type >= 'a' && type <= 'z' ? static_cast<char>(type - 32) : type;
-    if (up != 'T' && up != 'W') continue;
-    std::string_view name = line.substr(n + 3);
-    if (name.empty() || name[0] == '$') continue;
-    SymbolBinding b = up == 'W'     ? SymbolBinding::kWeak
-                      : type == 'T' ? SymbolBinding::kGlobal
-                                    : SymbolBinding::kLocal;
-    all->mutable_symbols()->push_back(Symbol{addr, addr, name, b, false});
-  }
-}
-
 // The kept lines of a kallsyms file: its text symbols (t, T, w, W) in the
 // file's order, each as compact as its text allows (a symbol is made only
 // when asked for).
@@ -880,18 +854,15 @@ const char* KallsymsLineEnd(const char* p, const char* end, bool* marked) {
   return end;
 }
 
-// The kept lines of kallsyms `text` ("ffffffff81000000 T _text",
-// "ffffffffc0a01000 t foo\t[mod]"): t, T, w and W lines, as perf keeps
-// them, but for empty names and names starting with '$'. False when a name
-// is too long for a KallsymsLine or the text too big (never in a real
-// file); `*marked` tells whether a kept name holds '[' or '\t'.
-bool ScanKallsyms(std::string_view text, BigVector<KallsymsLine>* lines,
-                  bool* marked) {
-  if (text.size() > UINT32_MAX) return false;
-  const char* base = text.data();
-  const char* p = base;
+// Calls `visit(addr, name, binding, marked)` for each kept line of
+// kallsyms `text` ("ffffffff81000000 T _text", "ffffffffc0a01000 t
+// foo\t[mod]"), in order: t, T, w and W lines, as perf keeps them, but for
+// empty names and names starting with '$'; `marked`: the name holds '['
+// or '\t' (a module's). `visit` returns false to stop.
+template <typename Visit>
+void ScanKallsyms(std::string_view text, Visit visit) {
+  const char* p = text.data();
   const char* end = p + text.size();
-  lines->reserve(text.size() / 40);
   while (p < end) {
     // Up to the '\n' ParseHex stops at, as it stops at any non-digit.
     uint64_t addr = 0;
@@ -908,20 +879,40 @@ bool ScanKallsyms(std::string_view text, BigVector<KallsymsLine>* lines,
       continue;
     }
     const char* name = p + n + 3;
-    bool name_marked = false;
-    const char* eol = KallsymsLineEnd(name, end, &name_marked);
+    bool marked = false;
+    const char* eol = KallsymsLineEnd(name, end, &marked);
     p = eol + 1;
     if (eol == name || *name == '$') continue;
-    size_t size = static_cast<size_t>(eol - name);
-    if (size > UINT16_MAX) return false;
-    *marked |= name_marked;
     SymbolBinding b = up == 'W'     ? SymbolBinding::kWeak
                       : type == 'T' ? SymbolBinding::kGlobal
                                     : SymbolBinding::kLocal;
-    lines->push_back(KallsymsLine{addr, static_cast<uint32_t>(name - base),
-                                  static_cast<uint16_t>(size), b});
+    if (!visit(addr, std::string_view(name, static_cast<size_t>(eol - name)),
+               b, marked)) {
+      return;
+    }
   }
-  return true;
+}
+
+// The kept lines of kallsyms `text` (ScanKallsyms) as KallsymsLines;
+// false when one does not fit one (never in a real file). `*marked` tells
+// whether a kept name holds '[' or '\t'.
+bool IndexKallsyms(std::string_view text, BigVector<KallsymsLine>* lines,
+                   bool* marked) {
+  if (text.size() > UINT32_MAX) return false;
+  lines->reserve(text.size() / 40);
+  bool fits = true;
+  ScanKallsyms(text, [&](uint64_t addr, std::string_view name,
+                         SymbolBinding b, bool name_marked) {
+    fits = name.size() <= UINT16_MAX;
+    *marked |= name_marked;
+    if (fits) {
+      lines->push_back(
+          KallsymsLine{addr, static_cast<uint32_t>(name.data() - text.data()),
+                       static_cast<uint16_t>(name.size()), b});
+    }
+    return fits;
+  });
+  return fits;
 }
 
 }  // namespace
@@ -1068,12 +1059,12 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
     return false;
   }
   auto lazy = std::make_shared<SymbolTable::KallsymsIndex>();
-  bool marked = false;
-  bool scanned = ScanKallsyms(text, &lazy->lines, &marked);
   auto by_start = [](const KallsymsLine& a, const KallsymsLine& b) {
     return a.start < b.start;
   };
-  if (scanned && !marked &&
+  bool marked = false;
+  bool indexed = IndexKallsyms(text, &lazy->lines, &marked);
+  if (indexed && !marked &&
       std::is_sorted(lazy->lines.begin(), lazy->lines.end(), by_start)) {
     lazy->text = text;
     for (size_t i = 0; i < lazy->lines.size();
@@ -1088,7 +1079,7 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
   // perf fixes the ends over all symbols together (module ones included),
   // then splits the modules off.
   BigVector<Symbol>& syms = *all.mutable_symbols();
-  if (scanned) {
+  if (indexed) {
     syms.reserve(lazy->lines.size());
     for (const KallsymsLine& l : lazy->lines) {
       syms.push_back(Symbol{l.start, l.start,
@@ -1096,7 +1087,11 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
                             false});
     }
   } else {
-    ParseKallsyms(text, &all);
+    ScanKallsyms(text, [&](uint64_t addr, std::string_view name,
+                           SymbolBinding b, bool) {
+      syms.push_back(Symbol{addr, addr, name, b, false});
+      return true;
+    });
   }
   lazy.reset();
   all.CleanUp(true);

@@ -558,6 +558,8 @@ TEST_CASE("the lines thread from the first sample gives the same result") {
 // named. Those mapped are loaded on another thread as their mappings come.
 TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
   PerfDataBuilder b = UserOnly(600, 0);
+  // Written by perf at its start (time 0): not loaded ahead.
+  b.Mmap(42, 0x7f2000000000, 0x1000, 0, "/nonexistent/libatstart.so", 0);
   b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 700);
   b.Mmap(42, 0x7f0000000000, 0x1000, 0, "/nonexistent/libgone.so", 701);
   b.Mmap(42, 0x7f1000000000, 0x1000, 0, "/nonexistent/libunused.so", 702);

@@ -372,6 +372,13 @@ TEST_CASE("a kallsyms file with modules or out of order is read whole") {
   testing::TempFile bracket("ffffffff81000000 T _text\nffffffff81000100 t a[1]\n");
   REQUIRE(LoadKallsyms(bracket.path, &core, &modules, &err));
   CHECK_FALSE(core.lazy());
+  // A name too long for the index: the file is read whole, the name kept.
+  std::string long_name(70000, 'x');
+  testing::TempFile long_line("ffffffff81000000 T _text\nffffffff81000100 t " +
+                              long_name + "\n");
+  REQUIRE(LoadKallsyms(long_line.path, &core, &modules, &err));
+  CHECK_FALSE(core.lazy());
+  CHECK(NameAt(core, 0xffffffff81000110) == long_name);
   // A table changed after a lazy read becomes an ordinary one.
   testing::TempFile plain("ffffffff81000000 T _text\nffffffff81000100 t helper\n");
   REQUIRE(LoadKallsyms(plain.path, &core, &modules, &err));
