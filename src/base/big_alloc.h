@@ -23,6 +23,20 @@ void* BigAllocate(size_t bytes);
 /// used whole (a hash table more than a quarter full).
 void* BigAllocateZeroed(size_t bytes);
 void BigFree(void* p, size_t bytes);
+/// Faults in, writable and in one call, the first `bytes` of the block `p`
+/// of `alloc_bytes` (from BigAllocate or operator new), when that is 64 KiB
+/// or more: for a buffer about to be written whole (a symbol table filled
+/// in a loop). Page by page, each first write took a fault of its own, in
+/// a VM several microseconds each. The contents stay as they are; pages
+/// already there cost a look.
+void BigPrefault(void* p, size_t alloc_bytes, size_t bytes);
+/// BigPrefault of a BigVector's reserved capacity.
+template <typename V>
+void BigPrefaultCapacity(V* v) {
+  using T = typename V::value_type;
+  BigPrefault(v->data(), v->capacity() * sizeof(T),
+              v->capacity() * sizeof(T));
+}
 /// How many bytes BigAllocate(bytes) really provides (a mapped block is a
 /// whole number of 2 MiB pages): callers that can use them all ask for
 /// this much, and give this size back to BigFree and BigReallocate.

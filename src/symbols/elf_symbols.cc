@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "base/big_alloc.h"
+
 
 namespace flamefold {
 namespace {
@@ -175,6 +177,7 @@ void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
   // Room for them all at once: growing the vector step by step costs more
   // in page faults and moves than the symbols' own parsing.
   table->mutable_symbols()->reserve(table->size() + std::min<size_t>(count, 1u << 22));
+  BigPrefaultCapacity(table->mutable_symbols());
   // The names go into one block the size of the string table (the pages
   // of names not kept are never touched).
   GElf_Shdr strtab;

@@ -23,6 +23,7 @@ NameStore& NameStore::operator=(NameStore&& o) noexcept {
 
 char* NameStore::Allocate(size_t bytes) {
   char* p = static_cast<char*>(BigAllocate(bytes));
+  BigPrefault(p, bytes, bytes);  // filled in order: wholly, but the last
   blocks_.push_back(
       std::shared_ptr<const void>(p, [bytes](const void* q) {
         BigFree(const_cast<void*>(q), bytes);

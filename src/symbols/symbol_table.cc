@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 #include <utility>
 
@@ -93,13 +94,22 @@ struct StartKey {
   uint64_t start;
   uint32_t at;  // the symbol's position
 };
-std::vector<StartKey> OrderByStart(const BigVector<Symbol>& syms) {
+// Returns the keys in order, which `buf` holds (with room for the sort's
+// second copy, in one block faulted in at once: for a big binary, two
+// fresh vectors took more page faults than the sort took time).
+std::span<const StartKey> OrderByStart(const BigVector<Symbol>& syms,
+                                       BigVector<StartKey>* buf) {
   using Key = StartKey;
   constexpr int kBits = 11;
   constexpr size_t kDigits = size_t{1} << kBits;
-  std::vector<Key> keys(syms.size()), other(syms.size());
+  const size_t n = syms.size();
+  buf->reserve(2 * n);
+  BigPrefaultCapacity(buf);
+  buf->resize(2 * n);
+  Key* keys = buf->data();
+  Key* other = keys + n;
   uint64_t any = 0, all = ~uint64_t{0};  // bits set in some start, in all
-  for (size_t i = 0; i < syms.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     keys[i] = Key{syms[i].start, static_cast<uint32_t>(i)};
     any |= syms[i].start;
     all &= syms[i].start;
@@ -110,14 +120,17 @@ std::vector<StartKey> OrderByStart(const BigVector<Symbol>& syms) {
       continue;  // one digit for all, not even counted: the order stays
     }
     std::fill(count.begin(), count.end(), 0);
-    for (const Key& k : keys) ++count[((k.start >> shift) & (kDigits - 1)) + 1];
+    for (size_t i = 0; i < n; ++i) {
+      ++count[((keys[i].start >> shift) & (kDigits - 1)) + 1];
+    }
     for (size_t d = 1; d <= kDigits; ++d) count[d] += count[d - 1];
-    for (const Key& k : keys) {
+    for (size_t i = 0; i < n; ++i) {
+      const Key& k = keys[i];
       other[count[(k.start >> shift) & (kDigits - 1)]++] = k;
     }
-    keys.swap(other);
+    std::swap(keys, other);
   }
-  return keys;
+  return {keys, n};
 }
 
 }  // namespace
@@ -131,7 +144,11 @@ BigVector<Symbol> SymbolTable::SortedByStart(const BigVector<Symbol>& syms) {
   BigVector<Symbol> sorted;
   if (std::is_sorted(syms.begin(), syms.end(), by_start)) return sorted;
   sorted.reserve(syms.size());
-  for (const StartKey& k : OrderByStart(syms)) sorted.push_back(syms[k.at]);
+  BigPrefaultCapacity(&sorted);
+  BigVector<StartKey> buf;
+  for (const StartKey& k : OrderByStart(syms, &buf)) {
+    sorted.push_back(syms[k.at]);
+  }
   return sorted;
 }
 
@@ -288,6 +305,7 @@ void SymbolTable::BuildSearch() {
   buckets_.clear();
   if (root_ < 0) {
     bounds_.reserve(syms_.size());
+    BigPrefaultCapacity(&bounds_);
     for (const Symbol& s : syms_) bounds_.push_back({s.start, s.end});
     BuildBuckets();
     return;
@@ -320,6 +338,8 @@ void SymbolTable::BuildBuckets() {
   bucket_shift_ = 0;
   while (bucket_shift_ < 63 && (range >> bucket_shift_) >= n) ++bucket_shift_;
   size_t count = static_cast<size_t>(range >> bucket_shift_) + 1;
+  buckets_.reserve(count + 1);
+  BigPrefaultCapacity(&buckets_);
   buckets_.resize(count + 1);
   size_t j = 0;
   for (size_t b = 0; b < count; ++b) {
@@ -900,6 +920,7 @@ bool IndexKallsyms(std::string_view text, BigVector<KallsymsLine>* lines,
                    bool* marked) {
   if (text.size() > UINT32_MAX) return false;
   lines->reserve(text.size() / 40);
+  BigPrefaultCapacity(lines);
   bool fits = true;
   ScanKallsyms(text, [&](uint64_t addr, std::string_view name,
                          SymbolBinding b, bool name_marked) {
