@@ -179,14 +179,15 @@ class Replayer : public OrderedRecords {
   }
 
   // Whether the file the MMAP record `rec` maps has its symbols loaded on
-  // another thread now (ThreadMaps::OnMmap): the DSOs the build-id list
-  // leaves out (perf record lists those of the samples' own addresses; a
-  // build host's libstdc++, libisl, libm) were loaded on this thread, 7 ms
-  // of its 50, where a frame of each was first named, while the other core
-  // had time to spare. Only for mappings made while perf recorded: those
-  // perf wrote at its start (time 0) are every running process's, most
-  // never sampled on a busy host. Not where unwinding (--call-graph dwarf)
-  // reads what loading writes, nor for the text.
+  // another thread from its process's first sample on (ThreadMaps::OnMmap,
+  // FirstSampleOf; a process never sampled has none loaded): the DSOs the
+  // build-id list leaves out (perf record lists those of the samples' own
+  // addresses; a build host's libstdc++, libisl, libm) were loaded on this
+  // thread, 7 ms of its 50, where a frame of each was first named, while
+  // the other core had time to spare. Only for mappings made while perf
+  // recorded: those perf wrote at its start (time 0) are every running
+  // process's, most never sampled on a busy host. Not where unwinding
+  // (--call-graph dwarf) reads what loading writes, nor for the text.
   bool LoadAhead(const PerfRecord& rec) const {
     if (!lines_thread_allowed_) return false;
     uint64_t time = reader_->TimeOf(rec);
@@ -264,6 +265,7 @@ class Replayer : public OrderedRecords {
     if (dwarf && !unwinder_) stats_->dwarf_chains++;
     const Thread* t = threads_.FindNew(static_cast<int32_t>(cur_->pid),
                                        static_cast<int32_t>(cur_->tid));
+    if (t->maps && !t->maps->sampled()) threads_.FirstSampleOf(t);
     bool chain = st & abi::kSampleCallchain;
     if (chain && PlainHeader(a, *t)) {
       HeaderValues v{cur_->period, static_cast<uint32_t>(cur_->attr),

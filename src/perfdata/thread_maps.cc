@@ -131,11 +131,21 @@ void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode,
                                        : symbols_->OwnVdso(id);
     } else {
       map.dso = symbols_->User(file, id);
-      if (load_ahead && (m.prot & kProtExec)) symbols_->LoadSoon(map.dso);
+      if (load_ahead && (m.prot & kProtExec)) {
+        if (t->maps->sampled()) {
+          symbols_->LoadSoon(map.dso);
+        } else {
+          t->maps->LoadWhenSampled(map.dso);
+        }
+      }
     }
   }
   map.identity = anon || no_dso;
   t->maps->Insert(map);
+}
+
+void ThreadMaps::FirstSampleOf(const Thread* t) {
+  for (Dso* dso : t->maps->TakeLoadWhenSampled()) symbols_->LoadSoon(dso);
 }
 
 // "[kernel.kallsyms]_text" maps the kernel; other names are modules.

@@ -563,12 +563,19 @@ TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
   b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 700);
   b.Mmap(42, 0x7f0000000000, 0x1000, 0, "/nonexistent/libgone.so", 701);
   b.Mmap(42, 0x7f1000000000, 0x1000, 0, "/nonexistent/libunused.so", 702);
+  // A process never sampled: what it maps is not loaded. One sampled
+  // after it mapped a file: loaded at its first sample.
+  b.Comm(77, 77, "seq", 703);
+  b.Mmap(77, 0x7f3000000000, 0x1000, 0, "/nonexistent/libnever.so", 704);
+  b.Comm(88, 88, "late", 705);
+  b.Mmap(88, 0x7f4000000000, 0x1000, 0, "/nonexistent/liblate.so", 706);
   for (uint64_t i = 0; i < 700; ++i) {
     uint64_t fill = 0x555555554000 + 0x22c0 + i % 16;
     uint64_t sort_all = 0x555555554000 + 0x1af0 + i % 8;
     std::vector<uint64_t> chain = {kUser, i % 3 ? fill : sort_all, 0x1010};
     if (i % 50 == 7) chain.insert(chain.begin() + 1, 0x7f0000000010);
     b.Sample(42, 42, 1000 + i, 1, chain);
+    if (i == 400) b.Sample(88, 88, 1000 + i, 1, {kUser, 0x9000});
   }
   SymbolOptions o;
   o.symfs = testing::TestFile("perf-data/dyn-cxx-fp/root");
@@ -582,7 +589,8 @@ TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
   without.lines_thread = false;
   REQUIRE(with.Run(b.Build(), o));
   REQUIRE(without.Run(b.Build(), o));
-  CHECK(with.stats.dsos_loaded_ahead == 3);  // //anon is a JIT map's
+  // dyncxx-fp, libgone, libunused and liblate; //anon is a JIT map's.
+  CHECK(with.stats.dsos_loaded_ahead == 4);
   CHECK(without.stats.dsos_loaded_ahead == 0);
   std::string folded = testing::FoldedText(with.trie);
   CHECK(folded.find("java;[perf-42.map];(anonymous namespace)::Fill 457\n") !=
