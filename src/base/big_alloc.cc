@@ -18,6 +18,10 @@ constexpr size_t kMapped = 512u << 10;
 constexpr size_t kPage = 4096;
 // Below this, BigPrefault's call costs about what the faults it saves do.
 constexpr size_t kPrefaultMin = 64u << 10;
+// BigPrefault's most: room reserved for all of a table (a debug file's
+// symbols, of which the functions are kept) may go half unused, and past a
+// few MB that costs more memory than its faults cost time.
+constexpr size_t kPrefaultMax = 8u << 20;
 }  // namespace
 
 #ifndef MADV_POPULATE_WRITE
@@ -88,7 +92,8 @@ void BigPrefault(void* p, size_t alloc_bytes, size_t bytes) {
   // The pages the block's bytes are on: the first and last may hold other
   // blocks of the heap too, which the advice leaves as they are.
   uintptr_t from = reinterpret_cast<uintptr_t>(p) / kPage * kPage;
-  uintptr_t to = reinterpret_cast<uintptr_t>(p) + std::min(bytes, alloc_bytes);
+  uintptr_t to = reinterpret_cast<uintptr_t>(p) +
+                 std::min({bytes, alloc_bytes, kPrefaultMax});
   to = (to + kPage - 1) / kPage * kPage;
   // Refused before Linux 5.14: the pages then fault as they are written.
   madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);

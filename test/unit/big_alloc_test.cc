@@ -167,3 +167,16 @@ TEST_CASE("BigPrefaultCapacity faults in a vector's reserved room") {
   flamefold::BigPrefaultCapacity(&empty);  // nothing to do, no crash
   CHECK(empty.empty());
 }
+
+TEST_CASE("BigPrefault faults in at most 8 MiB of a larger block") {
+  if (!KernelPopulates()) return;
+  size_t n = size_t{12} << 20;
+  char* p = static_cast<char*>(flamefold::BigAllocate(n));
+  flamefold::BigPrefault(p, n, n);
+  std::vector<unsigned char> r(n / 4096);
+  REQUIRE(mincore(p, n, r.data()) == 0);
+  size_t in = 0;
+  for (unsigned char c : r) in += c & 1;
+  CHECK(in == (size_t{8} << 20) / 4096);
+  flamefold::BigFree(p, n);
+}
