@@ -47,7 +47,8 @@ struct PerfDataStats {
   // Replayer::MayGoAhead).
   uint64_t samples_ahead = 0;
   // DSOs mapped but not in the build-id list, their symbols loaded on
-  // another thread as their mappings were met (Replayer::LoadAhead).
+  // another thread from their process's first sample on
+  // (Replayer::LoadAhead, ThreadMaps::FirstSampleOf).
   uint64_t dsos_loaded_ahead = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early

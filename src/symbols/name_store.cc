@@ -23,7 +23,9 @@ NameStore& NameStore::operator=(NameStore&& o) noexcept {
 
 char* NameStore::Allocate(size_t bytes) {
   char* p = static_cast<char*>(BigAllocate(bytes));
-  BigPrefault(p, bytes, bytes);  // filled in order: wholly, but the last
+  // Names are copied in order: a block is filled up but for its end, or
+  // for the names of symbols not kept when its size was Reserve()d.
+  BigPrefault(p, bytes, bytes);
   blocks_.push_back(
       std::shared_ptr<const void>(p, [bytes](const void* q) {
         BigFree(const_cast<void*>(q), bytes);

@@ -95,17 +95,16 @@ struct StartKey {
   uint32_t at;  // the symbol's position
 };
 // Returns the keys in order, which `buf` holds (with room for the sort's
-// second copy, in one block faulted in at once: for a big binary, two
-// fresh vectors took more page faults than the sort took time).
+// second copy, in one block faulted in at once and not zeroed: for a big
+// binary, two fresh vectors took more page faults than the sort took time).
 std::span<const StartKey> OrderByStart(const BigVector<Symbol>& syms,
-                                       BigVector<StartKey>* buf) {
+                                       BigArray<StartKey>* buf) {
   using Key = StartKey;
   constexpr int kBits = 11;
   constexpr size_t kDigits = size_t{1} << kBits;
   const size_t n = syms.size();
-  buf->reserve(2 * n);
-  BigPrefaultCapacity(buf);
-  buf->resize(2 * n);
+  buf->resize_for_overwrite(2 * n);
+  BigPrefault(buf->data(), 2 * n * sizeof(Key), 2 * n * sizeof(Key));
   Key* keys = buf->data();
   Key* other = keys + n;
   uint64_t any = 0, all = ~uint64_t{0};  // bits set in some start, in all
@@ -145,7 +144,7 @@ BigVector<Symbol> SymbolTable::SortedByStart(const BigVector<Symbol>& syms) {
   if (std::is_sorted(syms.begin(), syms.end(), by_start)) return sorted;
   sorted.reserve(syms.size());
   BigPrefaultCapacity(&sorted);
-  BigVector<StartKey> buf;
+  BigArray<StartKey> buf;
   for (const StartKey& k : OrderByStart(syms, &buf)) {
     sorted.push_back(syms[k.at]);
   }
