@@ -52,7 +52,7 @@ if [ -z "${DWARF_DATA:-}" ] && ! perf record -q -F "${FREQ:-4000}" --call-graph 
 fi
 samples=$(perf script -i "$data" -F comm 2>/dev/null | wc -l)
 echo "recording: $(du -h "$data" | cut -f1), $samples samples; load: $(uptime | sed 's/.*load average: //')"
-read -r w c <<< "$(t sh -c "perf script -i \"$data\" > /dev/null 2>&1")"
+read -r w c <<< "$(t "perf script -i \"$data\" > /dev/null")"
 echo "perf script > /dev/null: $w s wall, $c s CPU"
 [ -f "$perl_script" ] || { echo "bench-dwarf: no $perl_script: the pipeline is not timed"; exit 0; }
 status=0

@@ -57,7 +57,7 @@ if [ -z "$data" ]; then
 fi
 samples=$(perf script -i "$data" -F comm 2>/dev/null | wc -l)
 echo "== system-wide frame-pointer recording: $(du -h "$data" | cut -f1), $samples samples; load: $(uptime | sed 's/.*load average: //')"
-read -r w c <<< "$(t sh -c "perf script -i \"$data\" > /dev/null 2>&1")"
+read -r w c <<< "$(t "perf script -i \"$data\" > /dev/null")"
 echo "perf script > /dev/null: $w s wall, $c s CPU"
 status=0
 compare "system-wide frame pointers" "$data" | tee "$out/summary.txt"

@@ -2,18 +2,17 @@
 # bench-dwarf.sh). They use $out (the folder for scratch files), $fold
 # (flamefold) and $perl_script (stackcollapse-perf.pl).
 
-# t CMD...: wall seconds, then CPU seconds (user + system, children included).
-# The wall time is read from the clock in nanoseconds: time(1)'s %e keeps
-# hundredths, cut short, so that a 69 ms fold read 0.06 s, 14% fast, and
-# the ratios of a fold that takes some 60 ms moved by a sixth at a time.
-# (The CPU time has time(1)'s 10 ms steps.)
+# t CMD: wall seconds, then CPU seconds (user + system, children included)
+# of the shell command CMD, timed by bash's `time` keyword around it alone
+# (milliseconds; CMD's own stderr is dropped). Until session 28 the times
+# came from two date(1) processes around /usr/bin/time around `sh -c CMD`:
+# starting those added 4-6 ms to every command (`/bin/true` took 0.005 s), a
+# fourteenth of a 70 ms fold and nothing of a 1.5 s pipeline, so the fold's
+# ratios read 6-8% low. Now `/bin/true` takes 0.001 s, its own start.
 t() {
-  local start end
-  start=$(date +%s%N)
-  /usr/bin/time -f "%U %S" -o "$out/time" "$@"
-  end=$(date +%s%N)
-  awk -v ns=$((end - start)) '{ printf "%.4f %.3f", ns / 1e9, $1 + $2 }' \
-    "$out/time"
+  local TIMEFORMAT='%3R %3U %3S'
+  { time eval "$1" 2> /dev/null; } 2> "$out/time"
+  awk '{ printf "%.4f %.3f", $1, $2 + $3 }' "$out/time"
 }
 
 # stats X...: "median (min-max)" of the numbers, with $STATS_FORMAT's
@@ -44,9 +43,9 @@ compare() {
   local label=$1 data=$2 opts=${3:-} i w c
   local fw=() fc=() pw=() pc=() rw=() rc=()
   for i in $(seq "${RUNS:-3}"); do
-    read -r w c <<< "$(t sh -c "\"$fold\" -q $opts \"$data\" > \"$out/fold.txt\"")"
+    read -r w c <<< "$(t "\"$fold\" -q $opts \"$data\" > \"$out/fold.txt\"")"
     fw+=("$w"); fc+=("$c")
-    read -r w c <<< "$(t sh -c "perf script -i \"$data\" 2>/dev/null | perl \"$perl_script\" $opts > \"$out/perl.txt\" 2>/dev/null")"
+    read -r w c <<< "$(t "perf script -i \"$data\" 2>/dev/null | perl \"$perl_script\" $opts > \"$out/perl.txt\" 2>/dev/null")"
     pw+=("$w"); pc+=("$c")
     rw+=("$(ratio "$w" "${fw[-1]}")"); rc+=("$(ratio "$c" "${fc[-1]}")")
   done
