@@ -102,8 +102,10 @@ class HeldSamples {
   bool unwound_later() const { return unwound_later_; }
   /// Whether a held sample has a frame of a DSO still loading to name.
   bool named_later() const { return named_later_; }
-  /// The keys of the unwound frames to name, by HeldFrame::later.
+  /// The keys of the frames to name later (unwound, or of a DSO loading),
+  /// by HeldFrame::later.
   const FrameKey& later(size_t i) const { return later_[i]; }
+  size_t later_count() const { return later_.size(); }
   /// The memory the held samples take, about.
   size_t bytes() const {
     return headers_.size() + frames_.size() * sizeof(HeldFrame) +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
 #include <map>
 #include <memory>
 #include <thread>
@@ -33,6 +34,9 @@ constexpr size_t kMaxHeldBytes = 16u << 20;
 // The samples in a batch for the lines thread: enough that handing one
 // over costs little, few enough that the thread starts soon.
 constexpr size_t kLinesBatch = 256;
+// Batches that may wait for loads (Replayer::WaitForLoads): some 8,000
+// samples, a few MB; the first then waits.
+constexpr size_t kMaxWaiting = 32;
 constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bits
 constexpr int kFreqBit = 10;
 constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
@@ -121,6 +125,7 @@ class Replayer : public OrderedRecords {
     }
     stats_->frames = sample_lines_.frame_count();
     stats_->dsos_loaded_ahead = symbols_->loaded_soon();
+    stats_->dsos_loaded_aside = symbols_->loaded_aside();
     std::map<std::string, uint64_t> by_name = frames_.NoSymbolByDso();
     auto& dsos = stats_->no_symbol_dsos;
     dsos.assign(by_name.begin(), by_name.end());
@@ -253,7 +258,7 @@ class Replayer : public OrderedRecords {
   bool Deliver(const PerfRecord& rec, std::string* err) {
     if (lines_thread_ && events_given_ != reader_->info().attrs_changes) {
       // The samples before this one go with the events they had.
-      SendHeld();
+      SendAll();
       if (!lines_thread_->Drain(err)) return false;
       SyncEvents();
     }
@@ -441,14 +446,32 @@ class Replayer : public OrderedRecords {
   }
 
   // A frame outside the kernel: named now, unless its DSO is still being
-  // loaded on the preloading thread.
+  // loaded on another thread (LoadingAhead, LoadingAside).
   void HoldUserFrame(const FrameKey& k) {
-    if (k.dso && symbols_->LoadingAhead(k.dso)) {
+    if (k.dso && (symbols_->LoadingAhead(k.dso) || LoadingAside(k.dso))) {
       symbols_->Touch(k.dso);
       held_.AddNamedLater(k);
     } else {
       HoldNamed(frames_.Frame(k));
     }
+  }
+
+  // With the lines thread, whether the frames of `dso`, whose symbols are
+  // not loaded, are named when their batch goes (WaitForLoads) while
+  // another thread loads them: on a build host's recording the replay
+  // thread loaded 15 DSOs that way, 6 ms of its 50 late in the replay,
+  // while the other core had time to spare. Their frames are garbage
+  // addresses of cc1plus's call chains (built without frame pointers) in
+  // the libraries it inherited from perf through fork: libpython,
+  // libstdc++, libperl. Not where unwinding reads what loading writes
+  // (see LoadAhead). A user DSO's frames are named from its ELF symbols
+  // and its path, neither of which holds a NUL byte, so naming them later
+  // never makes a sample one the parser may refuse (see PassOn).
+  bool LoadingAside(Dso* dso) {
+    if (!lines_thread_ || dso->loaded) return false;
+    const std::vector<PerfAttr>& attrs = reader_->info().attrs;
+    return std::none_of(attrs.begin(), attrs.end(), IsDwarf) &&
+           symbols_->LoadingAside(dso);
   }
 
   // perf script's callee-first walk of the call chain. A guest or corrupt
@@ -578,19 +601,58 @@ class Replayer : public OrderedRecords {
   // would without the thread, no frame after that sample named.
   bool PassOn(std::string* err) {
     if (sample_nul_) {
-      SendHeld();
+      SendAll();
       return lines_thread_->Drain(err);
     }
     if (held_.size() >= kLinesBatch) SendHeld();
     return true;
   }
 
-  // The held samples, all named, to the lines thread.
+  // The held samples to the lines thread, or to wait behind the batches
+  // that wait for loads (WaitForLoads).
   void SendHeld() {
     if (held_.empty()) return;
     std::unique_ptr<HeldSamples> batch = lines_thread_->Empty();
     std::swap(*batch, held_);
-    lines_thread_->Send(std::move(batch));
+    if (!batch->named_later() && waiting_.empty()) {
+      lines_thread_->Send(std::move(batch));
+      return;
+    }
+    waiting_.push_back(std::move(batch));
+    WaitForLoads(kMaxWaiting);
+  }
+
+  // Sends the lines thread the batches waiting for loads, in order, their
+  // frames named, as long as the first one's DSOs are loaded or more than
+  // `most` batches wait (then the first waits for its loads).
+  void WaitForLoads(size_t most) {
+    while (!waiting_.empty() &&
+           (waiting_.size() > most || Loaded(*waiting_.front()))) {
+      HeldSamples* batch = waiting_.front().get();
+      for (size_t i = 0; i < batch->size(); ++i) {
+        if (!batch->at(i).gone) NameFrames(batch, i);
+      }
+      lines_thread_->Send(std::move(waiting_.front()));
+      waiting_.pop_front();
+    }
+  }
+
+  // Whether the DSOs of the frames `batch` names later are all loaded.
+  static bool Loaded(const HeldSamples& batch) {
+    for (size_t i = 0; i < batch.later_count(); ++i) {
+      const Dso* dso = batch.later(i).dso;
+      if (dso && dso->load_state.load(std::memory_order_acquire) !=
+                     Dso::kLoaded) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Every sample held or waiting to the lines thread.
+  void SendAll() {
+    SendHeld();
+    WaitForLoads(0);
   }
 
   // Sends the lines thread the samples held, waits for it to put every
@@ -599,7 +661,7 @@ class Replayer : public OrderedRecords {
   // the end or after a read error.)
   bool StopLinesThread(std::string* err) {
     if (!lines_thread_) return true;
-    SendHeld();
+    SendAll();
     bool ok = lines_thread_->Drain(err);
     lines_thread_.reset();
     return ok;
@@ -638,9 +700,10 @@ class Replayer : public OrderedRecords {
   // Names the frames of the held sample `i` that were left to name when it
   // was let go: kernel frames, frames of DSOs that were loading, unwound
   // frames whose debug files were being opened.
-  void NameFrames(size_t i) {
-    HeldFrame* frames = held_.MutableFrames(i);
-    for (size_t j = 0, n = held_.at(i).frame_count; j < n; ++j) {
+  void NameFrames(size_t i) { NameFrames(&held_, i); }
+  void NameFrames(HeldSamples* held, size_t i) {
+    HeldFrame* frames = held->MutableFrames(i);
+    for (size_t j = 0, n = held->at(i).frame_count; j < n; ++j) {
       HeldFrame& f = frames[j];
       switch (f.kind) {
         case HeldFrame::Kind::kNamed:
@@ -652,11 +715,11 @@ class Replayer : public OrderedRecords {
           f.kind = HeldFrame::Kind::kNamed;
           break;
         case HeldFrame::Kind::kNamedLater:
-          f.named = frames_.Frame(held_.later(f.later));
+          f.named = frames_.Frame(held->later(f.later));
           f.kind = HeldFrame::Kind::kNamed;
           break;
         case HeldFrame::Kind::kUnwoundLater:
-          f.unwound = frames_.Unwound(held_.later(f.later));
+          f.unwound = frames_.Unwound(held->later(f.later));
           f.kind = HeldFrame::Kind::kUnwound;
           break;
       }
@@ -767,6 +830,8 @@ class Replayer : public OrderedRecords {
   // Whether the lines thread may be used, and it once started (LetGo).
   const bool lines_thread_allowed_;
   std::unique_ptr<SampleLinesThread> lines_thread_;
+  // Full batches whose frames wait for loads (WaitForLoads), in order.
+  std::deque<std::unique_ptr<HeldSamples>> waiting_;
 };
 
 

@@ -50,6 +50,10 @@ struct PerfDataStats {
   // another thread from their process's first sample on
   // (Replayer::LoadAhead, ThreadMaps::FirstSampleOf).
   uint64_t dsos_loaded_ahead = 0;
+  // DSOs whose symbols were not loaded when the replay met a frame of
+  // theirs, loaded on another thread while their frames waited to be named
+  // (Replayer::LoadingAside).
+  uint64_t dsos_loaded_aside = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early
   // or went on by the frame-pointer guess, by (reason, DSO name).

@@ -83,8 +83,25 @@ void SymbolResolver::LoadSoon(Dso* dso) {
       dso->loaded || dso->load_state.load() != Dso::kIdle) {
     return;
   }
-  dso->soon = true;
   ++loaded_soon_;
+  QueueSoon(dso);
+}
+
+bool SymbolResolver::LoadingAside(Dso* dso) {
+  if (dso->kind != DsoKind::kUser || dso->loaded || dso->preloaded ||
+      dso->load_state.load(std::memory_order_acquire) == Dso::kLoaded) {
+    return false;
+  }
+  if (!dso->soon) {
+    ++loaded_aside_;
+    QueueSoon(dso);
+  }
+  return true;
+}
+
+// Hands `dso` to LoadSoon's thread, started at the first call.
+void SymbolResolver::QueueSoon(Dso* dso) {
+  dso->soon = true;
   {
     std::lock_guard<std::mutex> lock(mu_);
     soon_.push_back(dso);

@@ -204,6 +204,14 @@ class SymbolResolver {
   void LoadSoon(Dso* dso);
   /// How many DSOs LoadSoon handed to its thread.
   size_t loaded_soon() const { return loaded_soon_; }
+  /// Whether the symbols of the user DSO `dso` are still to come: then
+  /// LoadSoon's thread loads them (handed to it here, unless it has them
+  /// already), for a caller that can name `dso`'s frames later instead of
+  /// waiting for them or loading them itself. False for a DSO loaded, or
+  /// one Preload's thread has (see LoadingAhead). Never blocks.
+  bool LoadingAside(Dso* dso);
+  /// How many DSOs LoadingAside handed to LoadSoon's thread.
+  size_t loaded_aside() const { return loaded_aside_; }
   /// Whether Preload's thread is still loading. Never blocks.
   bool Preloading() const {
     return preloading_.load(std::memory_order_acquire);
@@ -266,7 +274,9 @@ class SymbolResolver {
   std::condition_variable soon_added_;
   std::thread soon_loader_;
   size_t loaded_soon_ = 0;  // the calling thread's
+  size_t loaded_aside_ = 0;  // the calling thread's
   void LoadSoonLoop();
+  void QueueSoon(Dso* dso);
   std::mutex mu_;
   std::condition_variable done_;
   // PreloadKernel: the thread, its warning ("" if none) and whether it is

@@ -604,6 +604,53 @@ TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
         std::string::npos);
 }
 
+// Regression: on a build host's recording the replay's thread loaded 15
+// DSOs where it first named a frame of theirs, 6 ms of its 50: mapped at
+// perf's start (not loaded ahead), they are the libraries perf's fork
+// left in cc1plus's maps (libpython, libstdc++), hit by the garbage past
+// the first frames of its call chains. With the lines thread those frames
+// wait in their batch while another thread loads the DSO.
+TEST_CASE("frames of DSOs not loaded wait in their batch, alike") {
+  PerfDataBuilder b = UserOnly(600, 0);
+  b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 0);
+  b.Mmap(42, 0x7f0000000000, 0x1000, 0, "/nonexistent/libgone.so", 0);
+  for (uint64_t i = 0; i < 3000; ++i) {
+    uint64_t fill = 0x555555554000 + 0x22c0 + i % 16;
+    uint64_t sort_all = 0x555555554000 + 0x1af0 + i % 8;
+    std::vector<uint64_t> chain = {kUser, 0x1010};
+    if (i >= 1000) chain.push_back(i % 3 ? fill : sort_all);
+    if (i >= 2000 && i % 50 == 7) chain.push_back(0x7f0000000010);
+    b.Sample(42, 42, 1000 + i, 1, chain);
+    if (i % 300 == 299) b.FinishedRound();
+  }
+  SymbolOptions o;
+  o.symfs = testing::TestFile("perf-data/dyn-cxx-fp/root");
+  o.kallsyms = "/nonexistent/kallsyms";
+  o.debug_dir = "/nonexistent";
+  CheckLinesThreadChangesNothing(b.Build(), o);
+  PerfScriptOptions modern;
+  modern.modern = true;
+  CheckLinesThreadChangesNothing(b.Build(), o, modern);
+  ParserFold with(modern), without(modern);
+  without.lines_thread = false;
+  REQUIRE(with.Run(b.Build(), o));
+  REQUIRE(without.Run(b.Build(), o));
+  CHECK(with.stats.dsos_loaded_ahead == 0);
+  CHECK(with.stats.dsos_loaded_aside == 2);
+  CHECK(without.stats.dsos_loaded_aside == 0);
+  CHECK(testing::FoldedText(with.trie) ==
+        "java;(anonymous namespace)::Fill;[perf-42.map] 1321\n"
+        "java;(anonymous namespace)::SortAll;[perf-42.map] 659\n"
+        "java;[libgone.so];(anonymous namespace)::Fill;[perf-42.map] 13\n"
+        "java;[libgone.so];(anonymous namespace)::SortAll;[perf-42.map] 7\n"
+        "java;[perf-42.map] 1000\n"
+        "java;[perf-42.map];[perf-42.map];[perf-42.map] 1200\n");
+  // The JIT map's warning, then the DSO's, in the order met.
+  REQUIRE(with.stats.warnings.size() == 2);
+  CHECK(with.stats.warnings[1].find("libgone.so: no symbols found") !=
+        std::string::npos);
+}
+
 TEST_CASE("a name with a NUL byte folds alike with the lines thread") {
   // The lines thread waits for each sample with a NUL byte in its text
   // (Replayer::MayRefuse), which the parser could refuse.
