@@ -93,7 +93,12 @@ struct Batch {
       item.copy_at = bytes.size();
       bytes.append(rec.body);
     } else if (rec.type == abi::kRecordSample) {
-      if (parsed == samples.size()) samples.emplace_back();
+      if (parsed == samples.size()) {
+        // Room for most call chains at once (a build host's hold 2 to 6
+        // entries, context markers included): grown from empty, each new
+        // sample's took three or four allocations.
+        samples.emplace_back().callchain.reserve(16);
+      }
       std::string ignored;  // the replay parses it again, and says why
       if (reader.ParseSample(rec, &samples[parsed], &ignored)) {
         item.sample = parsed++;

@@ -38,12 +38,12 @@ void SortRuns(std::vector<Key>* keys, std::vector<Key>* scratch,
 bool RecordOrder::Add(const PerfRecord& rec, uint64_t time, std::string* err) {
   if (time == 0 || time == UINT64_MAX) return deliver_(rec, err);
   max_time_ = std::max(max_time_, time);
-  Queued q{time, rec.type, rec.misc, rec.attr, rec.offset, {}, rec.body};
+  Queued& q = queue_.emplace_back(
+      Queued{time, rec.offset, rec.body, nullptr, rec.type, rec.attr, rec.misc});
   if (!rec.stable) {
-    q.owned.assign(rec.body);
-    q.view = {};
+    q.owned = std::make_unique<std::string>(rec.body);
+    q.body = *q.owned;
   }
-  queue_.push_back(std::move(q));
   return true;
 }
 
@@ -66,7 +66,7 @@ bool RecordOrder::FlushUpTo(uint64_t limit, std::string* err) {
   for (; n < order_.size() && order_[n].first <= limit; ++n) {
     const Queued& q = queue_[order_[n].second];
     // A copy's bytes go with the queue; the reader's own stay.
-    PerfRecord rec{q.type, q.misc, q.body(), q.offset, q.owned.empty(),
+    PerfRecord rec{q.type, q.misc, q.body, q.offset, q.owned == nullptr,
                    q.attr};
     if (!deliver_(rec, err)) return false;
   }
