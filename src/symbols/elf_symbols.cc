@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "base/big_alloc.h"
@@ -169,6 +170,41 @@ SymbolBinding Binding(const GElf_Sym& sym) {
   }
 }
 
+std::string_view NullableView(const char* s) {
+  return s ? std::string_view(s) : std::string_view();
+}
+
+// A string table's bytes, read in place: the name at an offset is what
+// elf_strptr gives, up to its NUL, or "" past the table's end or where no
+// NUL ends it (elf_strptr: nullptr).
+class StringTable {
+ public:
+  StringTable(const ElfHandle& h, size_t index) {
+    GElf_Shdr shdr;
+    Elf_Scn* scn = elf_getscn(h.elf(), index);
+    if (!scn || !gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_STRTAB ||
+        (shdr.sh_flags & SHF_COMPRESSED)) {
+      return;  // gelf_getsym and elf_strptr, which know such tables
+    }
+    Elf_Data* data = elf_rawdata(scn, nullptr);
+    if (!data || !data->d_buf) return;
+    bytes_ = {static_cast<const char*>(data->d_buf), data->d_size};
+    ok_ = true;
+  }
+  bool ok() const { return ok_; }
+  std::string_view At(uint64_t offset) const {
+    if (offset >= bytes_.size()) return {};
+    const char* from = bytes_.data() + offset;
+    const void* nul = std::memchr(from, '\0', bytes_.size() - offset);
+    if (!nul) return {};
+    return {from, static_cast<size_t>(static_cast<const char*>(nul) - from)};
+  }
+
+ private:
+  std::string_view bytes_;
+  bool ok_ = false;
+};
+
 void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
                 Elf_Scn* scn, const GElf_Shdr& symtab, SymbolTable* table) {
   Elf_Data* data = elf_getdata(scn, nullptr);
@@ -186,12 +222,27 @@ void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
     table->names()->Reserve(std::min<uint64_t>(strtab.sh_size, 64u << 20));
   }
   ElfLayout layout = ReadLayout(syms, runtime);
+  StringTable names(syms, symtab.sh_link);
+  // A 64-bit file's symbols, which libelf has in this machine's byte
+  // order, are read in place; through gelf_getsym and elf_strptr, two
+  // calls a symbol, loading cc1plus's 31,000 took a third longer.
+  const bool in_place = gelf_getclass(syms.elf()) == ELFCLASS64 &&
+                        data->d_type == ELF_T_SYM && names.ok() &&
+                        data->d_size / sizeof(Elf64_Sym) >= count;
+  const auto* raw = static_cast<const Elf64_Sym*>(data->d_buf);
   for (size_t i = 0; i < count; ++i) {
     GElf_Sym sym;
-    if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
+    if (in_place) {
+      sym = raw[i];
+    } else if (!gelf_getsym(data, static_cast<int>(i), &sym)) {
+      break;
+    }
     if (!Wanted(sym, layout)) continue;
-    const char* name = elf_strptr(syms.elf(), symtab.sh_link, sym.st_name);
-    if (!name || !*name) continue;
+    std::string_view name =
+        in_place ? names.At(sym.st_name)
+                 : NullableView(elf_strptr(syms.elf(), symtab.sh_link,
+                                           sym.st_name));
+    if (name.empty()) continue;
     uint64_t value = sym.st_value;
     const GElf_Phdr* phdr = LoadSegment(layout, value);
     if (!phdr) continue;

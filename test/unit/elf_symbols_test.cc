@@ -1,6 +1,12 @@
 // ELF reading: the symbols and facts of a real binary (this test's own),
 // and errors naming the file.
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "symbols/elf_symbols.h"
 #include "symbols/symbol_table.h"
@@ -44,6 +50,44 @@ TEST_CASE("PLT entries are named after their symbols, demangled when shown") {
   const Symbol* s = t.Find(0x1080);
   REQUIRE(s);
   CHECK(s->name == "_ZNSt6thread6_StateD2Ev");  // not demangled yet
+}
+
+// A 64-bit file's symbols are read in place, a 32-bit one's through
+// libelf's conversions (gelf_getsym, elf_strptr): both give the same
+// table for the same file. The 32-bit copy is objcopy's (elf32-x86-64).
+TEST_CASE("ELF symbols read in place and through libelf agree") {
+  std::string bin = testing::TestFile("perf-data/dyn-root/tmp/ffdyn/dyncxx-fp");
+  char dir[] = "/tmp/ff-elf32-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  std::string copy = std::string(dir) + "/dyncxx-fp32";
+  std::string cmd = "objcopy -O elf32-x86-64 '" + bin + "' '" + copy +
+                    "' 2>/dev/null";
+  if (std::system(cmd.c_str()) != 0) {
+    MESSAGE("objcopy could not make a 32-bit copy: not checked");
+    return;
+  }
+  ElfInfo info;
+  std::string err;
+  REQUIRE(ReadElfInfo(copy, &info, &err));
+  SymbolTable in_place, converted;
+  REQUIRE(LoadElfSymbols(bin, bin, &in_place, &err));
+  REQUIRE(LoadElfSymbols(copy, copy, &converted, &err));
+  // objcopy's 32-bit copy loses the PLT's relocations: its entries are
+  // left out on both sides.
+  auto listed = [](const SymbolTable& t) {
+    std::vector<std::string> out;
+    for (const Symbol& s : t.symbols()) {
+      if (s.plt) continue;
+      out.push_back(std::string(s.name) + " " + std::to_string(s.start) +
+                    " " + std::to_string(s.end));
+    }
+    return out;
+  };
+  std::vector<std::string> a = listed(in_place), b = listed(converted);
+  CHECK(a.size() > 20);
+  CHECK(a == b);
+  std::remove(copy.c_str());
+  rmdir(dir);
 }
 
 TEST_CASE("ElfInfo's text_offset: .text's address minus its file offset") {
