@@ -698,6 +698,17 @@ void PerfScriptParser::StackLine(uint32_t id) {
   }
 }
 
+void PerfScriptParser::StackLines(std::span<const uint32_t> ids) {
+  for (uint32_t id : ids) StackLine(id);
+}
+
+void PerfScriptParser::BlankLine() {
+  // OnNumberedLine's way with an empty line, which never fails.
+  ++lines_given_;
+  stats_.lines++;
+  EndSample();
+}
+
 // A stack line, or a line the Perl script does not recognise.
 void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
                                         std::string_view file,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -129,6 +130,11 @@ class PerfScriptParser {
   }
   /// The stack line StackLineId gave `id` for, read in place.
   void StackLine(uint32_t id);
+  /// StackLine for each of `ids`, in order: one call a sample, not a line.
+  void StackLines(std::span<const uint32_t> ids);
+  /// An empty line, what Line("") does (it ends the sample): for a replay
+  /// that gives lines by their fields and ids.
+  void BlankLine();
   /// The lines given since StartLines, which number them; a replay that
   /// gives a sample before others that stand ahead of it in the text sets
   /// the count back, so that every line keeps its number.

@@ -62,6 +62,7 @@ class alignas(64) SampleLines {
     bool shown;  // EventShown
   };
   void PutHeader(const HeldSample& s);
+  void PutFramesById(const HeldSample& s);
   void PutFrame(const HeldFrame& f);
   void PutFrameLine(FrameText* f);
   void PutUnwoundLines(UnwoundText* u);
@@ -76,6 +77,7 @@ class alignas(64) SampleLines {
   std::string out_;         // the text not yet handed on (lines_: the line)
   std::string line_;        // a stack line for lines_
   std::string line_error_;  // the first error lines_ gave
+  std::vector<uint32_t> ids_;  // PutFramesById's line ids
   uint64_t frame_count_ = 0;
 };
 

@@ -100,6 +100,60 @@ TEST_CASE("a sample's lines to the parser, by their fields and line ids") {
   CHECK(p.parser.lines_given() == given + 5);
 }
 
+// The frames with a line id go to the parser in one call a sample
+// (PutFramesById), one without between them by its text, in its place: the
+// folded stacks, the line count and the unrecognised line's number are
+// those of the text read line by line.
+TEST_CASE("lines by id around a line by text keep their order") {
+  Frames f;
+  FrameText odd{"not a frame line"};
+  HeldSamples held;
+  for (int i = 0; i < 2; ++i) {
+    HeaderValues v{2, 0, 42, 42};
+    held.Begin(true, &v);
+    *held.header() += "app";
+    held.AddNamed(&f.leaf);
+    held.AddNamed(&odd);
+    held.AddNamed(&f.unknown);
+  }
+  Parser by_id;
+  SampleLines lines(&by_id.parser, false);
+  lines.SetEvents(Events());
+  std::string err;
+  for (size_t i = 0; i < held.size(); ++i) {
+    REQUIRE(lines.Put(held.at(i), &err));
+  }
+  CHECK(f.leaf.line_id[0] != PerfScriptParser::kNoStackLineId);
+  CHECK(odd.line_id[0] == PerfScriptParser::kNoStackLineId);
+  // The same samples as text ("app 42 ..." headers), read line by line.
+  Parser by_text;
+  SampleLines text(nullptr, false);
+  text.SetEvents(Events());
+  for (size_t i = 0; i < held.size(); ++i) {
+    HeldSamples one;
+    one.Begin(true);
+    *one.header() += "app    42     1.000000:          2 cpu-clock: ";
+    one.AddNamed(&f.leaf);
+    one.AddNamed(&odd);
+    one.AddNamed(&f.unknown);
+    REQUIRE(text.Put(one.at(0), &err));
+  }
+  std::string_view all = *text.text();
+  for (size_t start = 0; start < all.size();) {
+    size_t nl = all.find('\n', start);
+    REQUIRE(by_text.parser.Line(all.substr(start, nl - start), &err));
+    start = nl + 1;
+  }
+  const PerfScriptStats& a = by_id.parser.stats();
+  const PerfScriptStats& b = by_text.parser.stats();
+  CHECK(a.lines == b.lines);
+  CHECK(a.unrecognized_lines == 2);
+  CHECK(a.unrecognized_lines == b.unrecognized_lines);
+  CHECK(a.first_unrecognized_at == b.first_unrecognized_at);
+  CHECK(by_id.parser.lines_given() == by_text.parser.lines_given());
+  CHECK(by_id.Folded() == by_text.Folded());
+}
+
 TEST_CASE("the lines thread puts batches in order, as Put would") {
   Frames f;
   Parser p;
