@@ -84,7 +84,7 @@ void SymbolResolver::LoadSoon(Dso* dso) {
     return;
   }
   ++loaded_soon_;
-  QueueSoon(dso);
+  QueueSoon(dso, false);
 }
 
 bool SymbolResolver::LoadingAside(Dso* dso) {
@@ -94,17 +94,22 @@ bool SymbolResolver::LoadingAside(Dso* dso) {
   }
   if (!dso->soon) {
     ++loaded_aside_;
-    QueueSoon(dso);
+    QueueSoon(dso, true);  // frames wait for it: before those loaded ahead
   }
   return true;
 }
 
-// Hands `dso` to LoadSoon's thread, started at the first call.
-void SymbolResolver::QueueSoon(Dso* dso) {
+// Hands `dso` to LoadSoon's thread (started at the first call), at the
+// front of its queue or at the back.
+void SymbolResolver::QueueSoon(Dso* dso, bool first) {
   dso->soon = true;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    soon_.push_back(dso);
+    if (first) {
+      soon_.push_front(dso);
+    } else {
+      soon_.push_back(dso);
+    }
   }
   soon_added_.notify_one();
   if (!soon_loader_.joinable()) {

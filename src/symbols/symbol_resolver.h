@@ -276,7 +276,7 @@ class SymbolResolver {
   size_t loaded_soon_ = 0;  // the calling thread's
   size_t loaded_aside_ = 0;  // the calling thread's
   void LoadSoonLoop();
-  void QueueSoon(Dso* dso);
+  void QueueSoon(Dso* dso, bool first);
   std::mutex mu_;
   std::condition_variable done_;
   // PreloadKernel: the thread, its warning ("" if none) and whether it is
