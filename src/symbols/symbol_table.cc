@@ -134,15 +134,17 @@ std::span<const StartKey> OrderByStart(const BigVector<Symbol>& syms,
 
 }  // namespace
 
-// A copy of `syms` sorted by start, stable; empty when `syms` is sorted
-// already (kallsyms mostly is) or empty.
-BigVector<Symbol> SymbolTable::SortedByStart(const BigVector<Symbol>& syms) {
+// A copy of `syms` sorted by start, stable, with room for `room` more
+// symbols; empty when `syms` is sorted already (kallsyms mostly is) or
+// empty.
+BigVector<Symbol> SymbolTable::SortedByStart(const BigVector<Symbol>& syms,
+                                             size_t room) {
   auto by_start = [](const Symbol& a, const Symbol& b) {
     return a.start < b.start;
   };
   BigVector<Symbol> sorted;
   if (std::is_sorted(syms.begin(), syms.end(), by_start)) return sorted;
-  sorted.reserve(syms.size());
+  sorted.reserve(syms.size() + room);
   BigPrefaultCapacity(&sorted);
   BigArray<StartKey> buf;
   for (const StartKey& k : OrderByStart(syms, &buf)) {
@@ -678,8 +680,14 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late, bool tree_now) {
     return a.start < b.start;
   };
   ResolveAliases();  // an earlier finish's groups: none is left after it
-  BigVector<Symbol> seq = SortedByStart(syms_);
-  if (seq.empty()) seq.assign(syms_.begin(), syms_.end());
+  // Room for the late symbols (a binary's PLT entries) merged in below:
+  // growing the vector then moved a big binary's whole table (1.2 MB of
+  // fresh pages for cc1plus).
+  BigVector<Symbol> seq = SortedByStart(syms_, late.size());
+  if (seq.empty()) {
+    seq.reserve(syms_.size() + late.size());
+    seq.assign(syms_.begin(), syms_.end());
+  }
   for (size_t i = 0; i + 1 < seq.size(); ++i) {
     if (seq[i].end == seq[i].start) seq[i].end = seq[i + 1].start;
   }

@@ -125,7 +125,8 @@ class SymbolTable {
   bool FindInLazyTree(uint64_t addr, const Symbol** found) const;
 
   void SortByStart();
-  static BigVector<Symbol> SortedByStart(const BigVector<Symbol>& syms);
+  static BigVector<Symbol> SortedByStart(const BigVector<Symbol>& syms,
+                                         size_t room = 0);
   void BuildSearch();
   void BuildBuckets();
   bool FinishSorted(std::span<const Symbol> late, bool tree_now);
