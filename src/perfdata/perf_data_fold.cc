@@ -475,13 +475,14 @@ class Replayer : public OrderedRecords {
   }
 
   // perf script's callee-first walk of the call chain. A guest or corrupt
-  // context within the frames perf shows makes perf drop them all.
+  // context within the frames perf shows makes perf drop them all: the
+  // frames are held only once the walk has found none.
   // The user frames are located first and their cache slots fetched
   // together: the look-ups then wait for memory once, not once a frame.
   void HoldChain(const Thread* t, const std::vector<uint64_t>& chain) {
-    if (DroppedChain(chain)) return;
     uint8_t cpumode = abi::kMiscUser;
     chain_keys_.clear();
+    chain_kernel_.clear();
     for (size_t i = 0, n = 0; i < chain.size() && n < kMaxStack; ++i) {
       uint64_t ip = chain[i];
       if (ip >= abi::kContextMax) {
@@ -491,6 +492,8 @@ class Replayer : public OrderedRecords {
           cpumode = abi::kMiscKernel;
         } else if (ip == abi::kContextUser) {
           cpumode = abi::kMiscUser;
+        } else {
+          return;  // dropped
         }
         continue;
       }
@@ -509,7 +512,6 @@ class Replayer : public OrderedRecords {
         HoldUserFrame(chain_keys_[i]);
       }
     }
-    chain_kernel_.clear();
   }
 
   // Names the held frames of DSOs that were still loading when their
@@ -734,22 +736,6 @@ class Replayer : public OrderedRecords {
     if (!sample_lines_.Put(s, err)) return false;
     if (sample_lines_.text()->size() >= kEmitBytes) return EmitPending(err);
     return true;
-  }
-
-  // Whether a context other than kernel, user and hypervisor comes before
-  // the walk above has taken its kMaxStack frames.
-  static bool DroppedChain(const std::vector<uint64_t>& chain) {
-    size_t entries = 0;
-    for (size_t i = 0; i < chain.size() && entries < kMaxStack; ++i) {
-      uint64_t ip = chain[i];
-      if (ip < abi::kContextMax) {
-        ++entries;
-      } else if (ip != abi::kContextHv && ip != abi::kContextKernel &&
-                 ip != abi::kContextUser) {
-        return true;
-      }
-    }
-    return false;
   }
 
   // perf's DWARF post-unwind: the user frames from the sample's registers
