@@ -459,14 +459,15 @@ class Replayer : public OrderedRecords {
   // With the lines thread, whether the frames of `dso`, whose symbols are
   // not loaded, are named when their batch goes (WaitForLoads) while
   // another thread loads them: on a build host's recording the replay
-  // thread loaded 15 DSOs that way, 6 ms of its 50 late in the replay,
-  // while the other core had time to spare. Their frames are garbage
-  // addresses of cc1plus's call chains (built without frame pointers) in
-  // the libraries it inherited from perf through fork: libpython,
-  // libstdc++, libperl. Not where unwinding reads what loading writes
-  // (see LoadAhead). A user DSO's frames are named from its ELF symbols
-  // and its path, neither of which holds a NUL byte, so naming them later
-  // never makes a sample one the parser may refuse (see PassOn).
+  // thread loaded 15 DSOs itself, 6 ms of its 50 late in the replay, the
+  // thread whose work bounds the fold where cores are to spare (on 2
+  // cores, both busy, the wall time stayed as it was). Their frames are
+  // garbage addresses of cc1plus's call chains (built without frame
+  // pointers) in the libraries it inherited from perf through fork:
+  // libpython, libstdc++, libperl. Not where unwinding reads what loading
+  // writes (see LoadAhead). A user DSO's frames are named from its ELF
+  // symbols and its path, neither of which holds a NUL byte, so naming
+  // them later never makes a sample one the parser may refuse (PassOn).
   bool LoadingAside(Dso* dso) {
     if (!lines_thread_ || dso->loaded) return false;
     const std::vector<PerfAttr>& attrs = reader_->info().attrs;

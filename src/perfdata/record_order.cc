@@ -38,8 +38,8 @@ void SortRuns(std::vector<Key>* keys, std::vector<Key>* scratch,
 bool RecordOrder::Add(const PerfRecord& rec, uint64_t time, std::string* err) {
   if (time == 0 || time == UINT64_MAX) return deliver_(rec, err);
   max_time_ = std::max(max_time_, time);
-  Queued& q = queue_.emplace_back(
-      Queued{time, rec.offset, rec.body, nullptr, rec.type, rec.attr, rec.misc});
+  Queued& q = queue_.emplace_back(Queued{time, rec.offset, rec.body, nullptr,
+                                          rec.type, rec.attr, rec.misc});
   if (!rec.stable) {
     q.owned = std::make_unique<std::string>(rec.body);
     q.body = *q.owned;

@@ -229,11 +229,13 @@ void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
   const bool in_place = gelf_getclass(syms.elf()) == ELFCLASS64 &&
                         data->d_type == ELF_T_SYM && names.ok() &&
                         data->d_size / sizeof(Elf64_Sym) >= count;
-  const auto* raw = static_cast<const Elf64_Sym*>(data->d_buf);
+  // (Copied out: libelf may leave a hostile file's table unaligned.)
+  static_assert(sizeof(GElf_Sym) == sizeof(Elf64_Sym));
+  const char* raw = static_cast<const char*>(data->d_buf);
   for (size_t i = 0; i < count; ++i) {
     GElf_Sym sym;
     if (in_place) {
-      sym = raw[i];
+      std::memcpy(&sym, raw + i * sizeof(Elf64_Sym), sizeof(Elf64_Sym));
     } else if (!gelf_getsym(data, static_cast<int>(i), &sym)) {
       break;
     }
