@@ -552,6 +552,29 @@ TEST_CASE("the lines thread from the first sample gives the same result") {
                                  opts);
 }
 
+// --modern: keeps "(anonymous namespace)::Fill" whole.
+PerfScriptOptions Modern() {
+  PerfScriptOptions modern;
+  modern.modern = true;
+  return modern;
+}
+
+// Checks that `bytes`, with dyn-cxx-fp's root for symbols, folds alike
+// with and without the lines thread, by default and with --modern; then
+// folds it with --modern into `with` and, without the thread, `without`.
+void FoldBothWays(const std::string& bytes, ParserFold* with,
+                  ParserFold* without) {
+  SymbolOptions o;
+  o.symfs = testing::TestFile("perf-data/dyn-cxx-fp/root");
+  o.kallsyms = "/nonexistent/kallsyms";
+  o.debug_dir = "/nonexistent";
+  CheckLinesThreadChangesNothing(bytes, o);
+  CheckLinesThreadChangesNothing(bytes, o, Modern());
+  without->lines_thread = false;
+  REQUIRE(with->Run(bytes, o));
+  REQUIRE(without->Run(bytes, o));
+}
+
 // Regression: a build host's recording lists few of the DSOs its samples
 // hit (perf record marks those of the samples' own addresses); each other
 // one was loaded on the replay's thread where a frame of it was first
@@ -577,18 +600,8 @@ TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
     b.Sample(42, 42, 1000 + i, 1, chain);
     if (i == 400) b.Sample(88, 88, 1000 + i, 1, {kUser, 0x9000});
   }
-  SymbolOptions o;
-  o.symfs = testing::TestFile("perf-data/dyn-cxx-fp/root");
-  o.kallsyms = "/nonexistent/kallsyms";
-  o.debug_dir = "/nonexistent";
-  CheckLinesThreadChangesNothing(b.Build(), o);
-  PerfScriptOptions modern;  // keeps "(anonymous namespace)::Fill" whole
-  modern.modern = true;
-  CheckLinesThreadChangesNothing(b.Build(), o, modern);
-  ParserFold with(modern), without(modern);
-  without.lines_thread = false;
-  REQUIRE(with.Run(b.Build(), o));
-  REQUIRE(without.Run(b.Build(), o));
+  ParserFold with(Modern()), without(Modern());
+  FoldBothWays(b.Build(), &with, &without);
   // dyncxx-fp, libgone, libunused and liblate; //anon is a JIT map's.
   CHECK(with.stats.dsos_loaded_ahead == 4);
   CHECK(without.stats.dsos_loaded_ahead == 0);
@@ -623,18 +636,8 @@ TEST_CASE("frames of DSOs not loaded wait in their batch, alike") {
     b.Sample(42, 42, 1000 + i, 1, chain);
     if (i % 300 == 299) b.FinishedRound();
   }
-  SymbolOptions o;
-  o.symfs = testing::TestFile("perf-data/dyn-cxx-fp/root");
-  o.kallsyms = "/nonexistent/kallsyms";
-  o.debug_dir = "/nonexistent";
-  CheckLinesThreadChangesNothing(b.Build(), o);
-  PerfScriptOptions modern;
-  modern.modern = true;
-  CheckLinesThreadChangesNothing(b.Build(), o, modern);
-  ParserFold with(modern), without(modern);
-  without.lines_thread = false;
-  REQUIRE(with.Run(b.Build(), o));
-  REQUIRE(without.Run(b.Build(), o));
+  ParserFold with(Modern()), without(Modern());
+  FoldBothWays(b.Build(), &with, &without);
   CHECK(with.stats.dsos_loaded_ahead == 0);
   CHECK(with.stats.dsos_loaded_aside == 2);
   CHECK(without.stats.dsos_loaded_aside == 0);
