@@ -7,9 +7,6 @@
 // (but where perf's own end arithmetic wraps); a build id is no longer
 // than the notes; the currency check answers, and says no to an empty
 // first page.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -17,30 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "mem_file.h"
 #include "symbols/kallsyms_copy.h"
 #include "symbols/symbol_table.h"
 
 namespace {
-
-// `text` in an anonymous file, by a path LoadKallsyms can open.
-class MemFile {
- public:
-  explicit MemFile(std::string_view text) {
-    fd_ = memfd_create("kallsyms", 0);
-    if (fd_ < 0) abort();
-    size_t done = 0;
-    while (done < text.size()) {
-      ssize_t n = write(fd_, text.data() + done, text.size() - done);
-      if (n <= 0) abort();
-      done += static_cast<size_t>(n);
-    }
-  }
-  ~MemFile() { close(fd_); }
-  std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
-
- private:
-  int fd_;
-};
 
 void CheckTable(const flamefold::SymbolTable& t) {
   const auto& syms = t.symbols();

@@ -31,6 +31,9 @@ seeds() {  # the seed files of target $1
         "$TESTDATA"/perf-script/cxx-fp.txt* "$TESTDATA"/perf-data/zstd/perf.data ;;
     kallsyms_fuzzer)
       ls "$TESTDATA"/perf-data/*/kallsyms ;;
+    elf_symbols_fuzzer)  # the small ELF files (the first 64 KiB are kept)
+      find "$TESTDATA"/perf-data -type f -size -64k -path '*/root/*'
+      ls "$TESTDATA"/bad/elf-* ;;
     input_fuzzer)
       ls "$TESTDATA"/perf-script/*.gz "$TESTDATA"/perf-script/*.zst \
         "$TESTDATA"/bad/* "$TESTDATA"/perf-data/zstd/perf.data ;;

@@ -81,7 +81,7 @@ std::string ReadBuildId(const ElfHandle& h) {
        scn = elf_nextscn(h.elf(), scn)) {
     if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
-    if (!data) continue;
+    if (!data || !data->d_buf) continue;  // (a section without bytes)
     size_t off = 0, name_off = 0, desc_off = 0;
     GElf_Nhdr nhdr;
     while ((off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
@@ -208,7 +208,7 @@ class StringTable {
 void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
                 Elf_Scn* scn, const GElf_Shdr& symtab, SymbolTable* table) {
   Elf_Data* data = elf_getdata(scn, nullptr);
-  if (!data || symtab.sh_entsize == 0) return;
+  if (!data || !data->d_buf || symtab.sh_entsize == 0) return;
   size_t count = symtab.sh_size / symtab.sh_entsize;
   // Room for them all at once: growing the vector step by step costs more
   // in page faults and moves than the symbols' own parsing.
@@ -268,7 +268,7 @@ void SynthesizePlt(const ElfHandle& h, SymbolTable* table) {
   uint64_t entry = plt_shdr.sh_entsize;
   Elf_Data* rel_data = elf_getdata(rel, nullptr);
   Elf_Data* sym_data = elf_getdata(dynsym, nullptr);
-  if (!rel_data || !sym_data) return;
+  if (!rel_data || !sym_data || !rel_data->d_buf || !sym_data->d_buf) return;
   uint64_t at = plt_shdr.sh_offset + entry;
   size_t n = rel_shdr.sh_size / rel_shdr.sh_entsize;
   for (size_t i = 0; i < n; ++i) {
@@ -320,7 +320,8 @@ bool ReadElfInfo(const std::string& path, ElfInfo* info, std::string* err) {
   info->debuglink.clear();
   if (Elf_Scn* scn = h.Section(".gnu_debuglink", &shdr)) {
     Elf_Data* data = elf_getdata(scn, nullptr);
-    if (data && data->d_size > 0) {
+    // SHT_NOBITS: a size but no bytes (libelf's d_buf is null).
+    if (data && data->d_buf && data->d_size > 0) {
       const char* p = static_cast<const char*>(data->d_buf);
       info->debuglink.assign(p, strnlen(p, data->d_size));
     }

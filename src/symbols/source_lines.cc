@@ -192,7 +192,10 @@ struct SourceFile::Impl {
     if (!scn) return;
     GElf_Shdr sh;
     Elf_Data* data = elf_getdata(scn, nullptr);
-    if (!gelf_getshdr(scn, &sh) || !data || sh.sh_entsize == 0) return;
+    if (!gelf_getshdr(scn, &sh) || !data || !data->d_buf ||
+        sh.sh_entsize == 0) {
+      return;
+    }
     size_t n = sh.sh_size / sh.sh_entsize;
     for (size_t i = 1; i < n; ++i) {
       GElf_Sym s;

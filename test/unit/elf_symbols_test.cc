@@ -90,6 +90,21 @@ TEST_CASE("ELF symbols read in place and through libelf agree") {
   rmdir(dir);
 }
 
+// Regression (the ELF symbols fuzz target): a .gnu_debuglink of type
+// SHT_NOBITS has a size but no bytes, and reading its name crashed.
+TEST_CASE("a debug link section without bytes reads as no link") {
+  std::string bad = testing::TestFile("bad/elf-nobits-debuglink");
+  ElfInfo info;
+  std::string err;
+  REQUIRE(ReadElfInfo(bad, &info, &err));
+  CHECK(info.debuglink.empty());
+  SymbolTable t;
+  CHECK(LoadElfSymbols(bad, bad, &t, &err));
+  std::string good = testing::TestFile("perf-data/root/tmp/ffrec/work-stripped");
+  REQUIRE(ReadElfInfo(good, &info, &err));
+  CHECK(!info.debuglink.empty());
+}
+
 TEST_CASE("ElfInfo's text_offset: .text's address minus its file offset") {
   // GNU ld places .text at its offset; lld (rustc's linker) a page past it:
   // dwarf-lld's .text is at address 0x3ac80, offset 0x39c80.

@@ -34,6 +34,22 @@ def flip(data, seed, count):
     return bytes(b)
 
 
+def nobits_section(elf, name):
+    """`elf` (64-bit, little-endian) with section `name` made SHT_NOBITS."""
+    b = bytearray(elf)
+    shoff, = struct.unpack_from("<Q", b, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", b, 0x3A)
+    strtab_off, = struct.unpack_from("<Q", b, shoff + shstrndx * shentsize + 24)
+    for i in range(shnum):
+        at = shoff + i * shentsize
+        name_off, = struct.unpack_from("<I", b, at)
+        start = strtab_off + name_off
+        if bytes(b[start:start + len(name) + 1]) == name + b"\0":
+            struct.pack_into("<I", b, at + 4, 8)  # SHT_NOBITS
+            return bytes(b)
+    raise ValueError("no section " + name.decode())
+
+
 def main():
     rng = random.Random(8)
     # perf.data: cut short at the header, inside the attributes, inside the
@@ -140,6 +156,10 @@ def main():
     write("srcline-semicolons.perf-script.txt",
           b"prog 1 [000] 1.0: 1 cycles:\n\t1 leaf (/bin/prog)\n"
           b"  a.c;b;c;d;e:1\n\t2 main (/bin/prog)\n  main.c:7\n\n")
+    # An ELF file whose .gnu_debuglink takes no bytes in the file
+    # (SHT_NOBITS): libelf gives its data without a buffer.
+    write("elf-nobits-debuglink", nobits_section(
+        read("perf-data/root/tmp/ffrec/work-stripped"), b".gnu_debuglink"))
     # Lines without counts, huge counts, odd numbers.
     write("odd-counts.folded",
           b"a;b 99999999999999999999999999999999999999\n"
