@@ -197,6 +197,13 @@ class Replayer : public OrderedRecords {
     if (!lines_thread_allowed_) return false;
     uint64_t time = reader_->TimeOf(rec);
     if (time == 0 || time == UINT64_MAX) return false;
+    return NoDwarfEvent();
+  }
+
+  // Whether no event of the recording is sampled with --call-graph dwarf,
+  // whose unwinding reads what loading a DSO writes: loading ahead or
+  // aside is for the other recordings only.
+  bool NoDwarfEvent() const {
     const std::vector<PerfAttr>& attrs = reader_->info().attrs;
     return std::none_of(attrs.begin(), attrs.end(), IsDwarf);
   }
@@ -470,9 +477,7 @@ class Replayer : public OrderedRecords {
   // them later never makes a sample one the parser may refuse (PassOn).
   bool LoadingAside(Dso* dso) {
     if (!lines_thread_ || dso->loaded) return false;
-    const std::vector<PerfAttr>& attrs = reader_->info().attrs;
-    return std::none_of(attrs.begin(), attrs.end(), IsDwarf) &&
-           symbols_->LoadingAside(dso);
+    return NoDwarfEvent() && symbols_->LoadingAside(dso);
   }
 
   // perf script's callee-first walk of the call chain. A guest or corrupt

@@ -35,7 +35,7 @@ class RecordOrder {
  private:
   // A queued record. Its copy, if any, is held by pointer: a std::string
   // here (a mapped file's records have none) made each record's moves
-  // through the queue copy its bytes, a tenth of the reading thread.
+  // through the queue copy its bytes, 7% of the reading thread's time.
   struct Queued {
     uint64_t time;
     uint64_t offset;

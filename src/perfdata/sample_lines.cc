@@ -34,12 +34,13 @@ bool SampleLines::Put(const HeldSample& s, std::string* err) {
     lines_->set_lines_given(lines_->lines_given() + s.gone_lines);
     return true;
   }
-  if (s.chain && lines_) {
+  if (s.chain) {
     PutHeader(s);
-    PutFramesById(s);
-  } else if (s.chain) {
-    PutHeader(s);
-    for (size_t i = 0; i < s.frame_count; ++i) PutFrame(s.frames[i]);
+    if (lines_) {
+      PutFramesById(s);
+    } else {
+      for (size_t i = 0; i < s.frame_count; ++i) PutFrame(s.frames[i]);
+    }
   } else {  // the header line ends with the sample's one frame
     out_ += s.header;
     out_ += ' ';
