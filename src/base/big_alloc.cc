@@ -35,16 +35,13 @@ size_t BigUsable(size_t bytes) {
 void* BigAllocate(size_t bytes) {
   if (bytes < kMapped) return ::operator new(bytes);
   size_t len = (bytes + kUnit - 1) / kUnit * kUnit;
-  // No MADV_HUGEPAGE: the pages stay the kernel's default size. In VMs
-  // whose balloon reports free memory to the host (virtio free page
-  // reporting, order 9: exactly a 2 MiB page), the host takes back the
-  // free 2 MiB blocks a few seconds after they are freed, so a huge page
-  // fault in a process started on an idle machine waits for the host to
-  // back its 512 pages: 6-14 ms, against 1.4 ms for 512 small faults and
-  // 0.2 ms for a warm huge page. flamefold runs once on a fresh machine
-  // at least as often as in a loop: measured on the 75,000-sample
-  // perf.data bench after 7 idle seconds, 0.25-0.34 s with huge pages
-  // against 0.10-0.11 s without.
+  // No MADV_HUGEPAGE: the pages stay the kernel's default size. In VMs whose
+  // balloon reports free memory to the host (virtio free page reporting, order
+  // 9: exactly a 2 MiB page), the host takes back the free 2 MiB blocks a few
+  // seconds after they are freed, so a huge page fault in a process started on
+  // an idle machine waits for the host to back all its 512 pages, which is
+  // slower than faulting them in one by one. flamefold runs once on a fresh
+  // machine at least as often as in a loop.
   void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();

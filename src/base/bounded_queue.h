@@ -84,10 +84,10 @@ class BoundedQueue {
  private:
   // Before it sleeps, a thread that is to wait spins a while, watching for
   // the change it waits for: most waits here are short (a block being
-  // written, a chunk being cut), and waking a sleeping thread costs its
-  // waker an interrupt to the sleeper's core, dear in a VM (9% of
-  // flamefold's output thread, whose writer slept at every block). A
-  // notify with no sleeper is a no-op.
+  // written, a chunk being cut), and waking a sleeping thread costs its waker
+  // an interrupt to the sleeper's core, dear in a VM (an output thread whose
+  // writer slept at every block would pay one per block). A notify with no
+  // sleeper is a no-op.
   template <typename Waiting>
   static void SpinWhile(std::chrono::microseconds spin,
                         const Waiting& waiting) {

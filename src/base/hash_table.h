@@ -4,10 +4,10 @@
 // The table stores slots of the caller's type; what a slot holds (a key, a
 // hash, an index into the caller's own arrays) and how two keys compare is
 // the caller's business, so each user keeps its compact slot and its own
-// equality test (bytes where they lie, ids, tags). The table owns what
-// every user used to write again: a power-of-two array, linear probing from
-// the hash's low bits, growth by doubling when more than half full, and the
-// memory that array lives in.
+// equality test (bytes where they lie, ids, tags). The table owns what every
+// user would otherwise write itself: a power-of-two array, linear probing
+// from the hash's low bits, growth by doubling when more than half full, and
+// the memory that array lives in.
 //
 // A slot whose bytes are all zero is free, and `slot.empty()` must say so.
 // The array comes from BigAllocateZeroed: a large one is mapped from the

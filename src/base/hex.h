@@ -70,10 +70,9 @@ inline bool SixteenDigits(const char* p, uint64_t* v) {
 
 /// perf's hex2u64: the hex digits at the front of `s` into `*v` (0 when
 /// there are none); returns how many there were. Digits beyond 16 shift
-/// the older ones out, as in perf. Kallsyms' 120,000 lines each start
-/// with a 16-digit address: those are read 16 at once (this was 40% of
-/// reading kallsyms with a table look-up a digit), the rest a digit at a
-/// time.
+/// the older ones out, as in perf. Every line of kallsyms starts with a
+/// 16-digit address, and reading kallsyms is mostly reading those: they
+/// are read 16 at once, the rest a digit at a time.
 inline size_t ParseHex(std::string_view s, uint64_t* v) {
   uint64_t value = 0;
   size_t i = 0;

@@ -71,12 +71,11 @@ class OutputSink {
   std::string error_;
 };
 
-/// Writes to a file descriptor. Once the output has filled the buffer a
-/// few times (a large output: 57 MB of folded stacks, say), full buffers are
-/// written by a thread of the sink's own while the caller fills the next:
-/// a write(2) to a file costs the kernel's copy and its file system work
-/// (for flamefold writing 57 MB to ext4, 13 ms of a 42 ms output phase),
-/// and to a pipe it waits for the reader. Bytes come out in the order
+/// Writes to a file descriptor. Once the output has filled the buffer a few
+/// times (a large output, such as a big profile's folded stacks), full
+/// buffers are written by a thread of the sink's own while the caller fills
+/// the next: a write(2) to a file costs the kernel's copy and its file system
+/// work, and to a pipe it waits for the reader. Bytes come out in the order
 /// written; Flush waits for them and reports the first error.
 class FdSink : public OutputSink {
  public:

@@ -22,14 +22,14 @@ uint64_t ChunkAt(std::string_view text, size_t depth, uint16_t* left) {
 
 }  // namespace
 
-// The entries are sorted by their chunks, then each run of strings equal
-// in all 8 bytes the same way from 8 bytes further on. A string's text is
-// read once for two levels (16 bytes), the entries' own numbers serving the
-// second. A byte-by-byte multikey quicksort read a string's text once per
-// byte of depth and partition, a cache miss each where the strings outgrow
-// the cache: with 390,000 distinct frame names, a quarter of the misses of
-// the whole fold. Runs wait on a list, not the call stack, so strings that
-// share long beginnings cost no deep recursion.
+// The entries are sorted by their chunks, then each run of strings equal in
+// all 8 bytes the same way from 8 bytes further on. A string's text is read
+// once for two levels (16 bytes), the entries' own numbers serving the
+// second. A byte-by-byte multikey quicksort would read a string's text once
+// per byte of depth and partition, a cache miss each where the strings
+// outgrow the cache, as the distinct frame names of a big profile do. Runs
+// wait on a list, not the call stack, so strings that share long beginnings
+// cost no deep recursion.
 void SortDistinctStrings(SortableString* a, size_t n) {
   struct Run {
     SortableString* begin;

@@ -123,8 +123,8 @@ SvgArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
     return SvgArgsResult::kUsageError;
   }
   // Each tooltip's percentage divides by the total times the factor:
-  // flamegraph.pl dies of the division by zero, its SVG unwritten, where
-  // we drew "-nan%".
+  // flamegraph.pl dies of the division by zero, its SVG unwritten; a usage
+  // error says so rather than drawing "-nan%".
   if (g.factor == 0) {
     *err = "--factor must not be 0 (the percentages divide by it)";
     return SvgArgsResult::kUsageError;

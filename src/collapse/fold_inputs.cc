@@ -39,12 +39,11 @@ struct FoldWorker {
 
 namespace {
 
-// Small enough that the threads end at about the same time, that a chunk
-// read by the thread that parses it is still in that core's cache, and
-// that the buffers in flight stay small (with 1 MiB chunks, when big blocks
-// were mapped in huge pages, they took 10 MiB more peak RSS on 2 threads).
-// Large enough that handing a chunk over costs little next to parsing it
-// (about 0.15 ms).
+// Small enough that the threads end at about the same time, that a chunk read
+// by the thread that parses it is still in that core's cache, and that the
+// buffers in flight stay small (larger chunks, in blocks mapped in huge
+// pages, raise the peak memory with every thread). Large enough that handing
+// a chunk over costs little next to parsing it.
 constexpr size_t kChunkBytes = 128u << 10;
 // Text held without a sample boundary before the rest of the input is
 // parsed sequentially.
@@ -52,14 +51,12 @@ constexpr size_t kMaxUncut = 4u << 20;
 // A file smaller than this is read rather than mapped: mapping costs more
 // than copying a few pages.
 constexpr size_t kMinMapped = 1u << 20;
-// How far ahead of the chunk being cut a mapped file's pages are asked
-// for, and every how many bytes those already parsed are given back: the
-// memory held stays a few of these whatever the file's size. Each release
-// with --jobs N makes the kernel stop the other threads' cores to flush
-// their TLBs (an IPI, dear in a VM): on the C++-service transcript, 100
-// releases of 2 MiB took a tenth of the reading thread's time, and
-// releasing every 8 MiB made the fold 6 ms (5%) faster for 6 MiB more
-// peak RSS.
+// How far ahead of the chunk being cut a mapped file's pages are asked for,
+// and every how many bytes those already parsed are given back: the memory
+// held stays a few of these whatever the file's size. Each release with
+// --jobs N makes the kernel stop the other threads' cores to flush their TLBs
+// (an IPI, dear in a VM), so releases come in steps several times the
+// read-ahead: fewer interruptions for a little more memory held.
 constexpr size_t kMapAhead = 2u << 20;
 constexpr size_t kReleaseStep = 8u << 20;
 // With one thread, a mapped file is fed in windows of whole lines of about
@@ -341,10 +338,9 @@ bool FoldInputs::AddInput(Input& in, std::string* err) {
 
 // One thread. A regular file is mapped (MappedFile) and fed in windows of
 // whole lines, the pages behind given back, so that its bytes are read in
-// place rather than copied by read(2) (on the C++-service transcript a
-// sixth of the time); the rest after the last window, anything else and
-// --srcline (a frame's source line is the line after it, which a window
-// may not hold) are read.
+// place rather than copied by read(2); the rest after the last window,
+// anything else and --srcline (a frame's source line is the line after it,
+// which a window may not hold) are read.
 bool FoldInputs::AddSequential(const std::string& file, uint64_t index,
                                ByteSource* source, std::string* err) {
   std::string why;
@@ -414,19 +410,17 @@ void FoldInputs::StartWorkers(const PerfScriptOptions& options) {
 // output does not depend on the number of threads or their timing.
 //
 // A regular file (not compressed) is mapped rather than read (MappedFile):
-// on the C++-service transcript, 200 MiB, read(2)'s copies and this
-// thread's newline counts were a fifth of the CPU time; mapped, this
-// thread only looks for the last empty line of each chunk, and the thread
-// that parses a chunk counts its lines (LineBases).
+// read(2)'s copies and a newline count of every chunk would all fall on this
+// thread; mapped, this thread only looks for the last empty line of each
+// chunk, and the thread that parses a chunk counts its lines (LineBases).
 bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
                              ByteSource* source, std::string* err) {
   PerfScriptOptions options = config_.perf;
   const size_t jobs = static_cast<size_t>(config_.jobs);
   // Six chunks per worker thread: a worker finds the next one ready while
   // this thread parses a chunk of its own, even one that takes long (new
-  // frames, tables growing). With two, a worker on the C++-service
-  // transcript waited for a chunk 290 times in 85 ms (609 context
-  // switches in the run; now 304, and 4 ms less of 135).
+  // frames, tables growing). With fewer, workers often wait for a chunk, each
+  // wait a context switch.
   BoundedQueue<Chunk> chunks(6 * (jobs - 1));
   bool started = false;  // this input's worker threads are running
   std::vector<std::thread> threads;

@@ -566,14 +566,14 @@ inline bool PerfScriptParser::FastFields(const char* base, size_t n,
   return true;
 }
 
-// In a run of stack lines that the line cache did not hold (where nearly
-// every frame is new, as in a profile of many distinct functions), each
-// frame key's look-up waited for memory twice once the keys outgrew the
-// CPU's caches: its slot, then its stored key. The next line is parsed now
-// and its slot fetched while this line's frame is looked up; FastStackLine
-// takes the fields and hash from here if the line is still where it was.
-// Below kLookAheadKeys keys the table stays in the caches and the work
-// ahead only costs (3% more time on the C++-service transcript).
+// In a run of stack lines that the line cache does not hold (where nearly
+// every frame is new, as in a profile of many distinct functions), each frame
+// key's look-up waits for memory twice once the keys outgrow the CPU's
+// caches: its slot, then its stored key. So the next line is parsed now and
+// its slot fetched while this line's frame is looked up; FastStackLine takes
+// the fields and hash from here if the line is still where it was. Below
+// kLookAheadKeys keys the table stays in the caches and the work ahead would
+// only cost time.
 void PerfScriptParser::LookAhead(LineReader* reader) {
   std::string_view rest = reader->Buffered();  // after the line just read
   if (rest.empty()) return;
@@ -1072,7 +1072,7 @@ PerfScriptParser::LineResult PerfScriptParser::ProcessFrame(
 
 // Perl's tr/;/:/ and s/["']//g. Names seldom hold those bytes: memchr looks
 // for them many bytes at a time, where a byte-by-byte pass over a long C++
-// name cost more than the rest of the name's tidying.
+// name would cost more than the rest of the name's tidying.
 void PerfScriptParser::TidyPiece(std::string* func, uint8_t* quirks) const {
   for (char* p = func->data(), *end = p + func->size();
        (p = static_cast<char*>(std::memchr(p, ';', end - p))) != nullptr;) {

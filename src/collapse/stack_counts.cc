@@ -16,11 +16,10 @@ void StackCounts::Add(std::span<const SymbolId> frames,
   uint64_t h = HashBytes(std::string_view(
       reinterpret_cast<const char*>(frames.data()), frames.size_bytes()));
   total_samples_ += samples;
-  // While the table is small enough to stay in the cache there is nothing
-  // to prefetch: the sample goes in at once, without a queue's copies (a
-  // tenth of the in-order work of a perf.data replay, whose distinct
-  // stacks are few). Once it is large, it stays so: the queue keeps the
-  // order.
+  // While the table is small enough to stay in the cache there is nothing to
+  // prefetch: the sample goes in at once, without a queue's copies, which a
+  // perf.data replay (whose distinct stacks are few) would otherwise pay at
+  // every sample. Once it is large, it stays so: the queue keeps the order.
   if (queued_ == 0 && entries_.size() < kCachedEntries) {
     Insert(frames, h, weight, samples);
     return;
@@ -175,10 +174,9 @@ void SetLcp(const StackOrder& order, const SortItem* a, uint32_t* lcp,
 //
 // It also tells how many leading keys each stack shares with the one before
 // (`lcp`, along `a`; see SetLcp): across the boundary of two parts, `depth`.
-// `keys` (along `a`) holds each stack's key at `depth` when `have_keys`:
-// reading them from the stacks in one pass and moving them with the stacks
-// made the sort of the C++-service transcript's 60,000 stacks per table
-// 5.2 -> 4.4 ms.
+// `keys` (along `a`) holds each stack's key at `depth` when `have_keys`: read
+// from the stacks in one pass and moved with the stacks, they spare the less
+// and greater parts a second read of each stack's ids.
 void MultikeySort(const StackOrder& order, SortItem* a, uint32_t* lcp,
                   uint32_t* keys, size_t n, size_t depth, int budget,
                   bool have_keys) {
@@ -360,10 +358,8 @@ class StackCounts::MergedStacks {
         __builtin_prefetch(e);
         __builtin_prefetch(reinterpret_cast<const char*>(e + 1) - 1);
         // GCC 12 counts prefetches as no side effect: a function of
-        // prefetches only is found pure, and its calls, which return
-        // nothing, are dropped. This one's were, until this empty
-        // volatile asm (a side effect) kept them (flamefold --jobs 1 on
-        // the C++-service transcript: 6% faster).
+        // prefetches only is found pure, and its calls, which return nothing,
+        // are dropped. This empty volatile asm (a side effect) keeps them.
         asm volatile("");
       }
     }
@@ -497,10 +493,9 @@ void StackCounts::VisitSorted(std::span<StackCounts* const> tables,
   const SortItem* item;
   uint32_t level;
   while (merged.Next(&run, &item, &level)) {
-    // The names are not asked for ahead: walking the ids of the stack 4
-    // places ahead to prefetch them took a tenth of the sweep (the lines of
-    // the C++-service transcript: 22.6 -> 20.1 ms without), and gained
-    // nothing even with 390,000 names (66 ms either way).
+    // The names are not asked for ahead: walking a stack's ids a few places
+    // ahead to prefetch them costs more than the misses it could hide, even
+    // with many distinct names.
     merged.PrefetchAhead();
     const SortItem& s = *item;
     const Entry& e = merged.EntryOf(run, s);

@@ -129,8 +129,8 @@ class StackCounts : public SampleSink {
     uint64_t samples = 0;
   };
   static constexpr size_t kDepth = 3;
-  // Up to this many stacks (some 1-2 MB of table, entries and ids), Add
-  // inserts at once instead of queueing.
+  // Up to this many stacks (a table, entries and ids small enough to stay in
+  // the CPU's caches), Add inserts at once instead of queueing.
   static constexpr size_t kCachedEntries = 16384;
   Queued queue_[kDepth];  // a ring: the oldest at queue_head_
   size_t queue_head_ = 0, queued_ = 0;

@@ -95,8 +95,9 @@ class StackTrie : public SampleSink {
   bool IdsInWalkOrder() const;
   /// For the builder of a fresh trie from stacks in KeyRanks order
   /// (StackCounts::MoveSortedInto, whose tests check IdsInWalkOrder after
-  /// it): Walk then goes in id order without checking (the check costs
-  /// about half as much as the walk). A later node or line unmarks it.
+  /// it): Walk then goes in id order without checking (the check is a pass
+  /// over every node of its own, and compares names). A later node or line
+  /// unmarks it.
   void MarkIdsInWalkOrder() { walk_order_marked_ = true; }
 
   /// The rank of every key "name" (at 2 * id) and "name;" (at 2 * id + 1)

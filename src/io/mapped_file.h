@@ -1,11 +1,10 @@
 // MappedFile: a regular file's bytes read in place (mmap), not copied.
 //
-// Reading perf script text with read(2) costs the kernel's copy into the
-// caller's buffers: 17% of flamefold's CPU time on a 200 MiB transcript,
-// on the one thread that reads. Mapped, the page cache's pages are read
-// where they are, by the threads that parse them. The pages already read
-// are given back as the reading goes on (Release), so that the memory a
-// fold holds stays that of the text in flight, not of the file.
+// Reading perf script text with read(2) costs the kernel's copy of every byte
+// into the caller's buffers, on the one thread that reads. Mapped, the page
+// cache's pages are read where they are, by the threads that parse them. The
+// pages already read are given back as the reading goes on (Release), so that
+// the memory a fold holds stays that of the text in flight, not of the file.
 //
 // A mapped file that another process truncates while it is read would kill
 // the reader with SIGBUS at the first page past the new end; instead, while
