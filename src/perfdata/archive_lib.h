@@ -3,13 +3,9 @@
 // opened rather than linked into every program.
 //
 // Why: libarchive brings libxml2, ICU, nettle, acl and lz4 with it, and
-// loading and relocating them cost every run of flamefold, flamediff,
-// flamereport and flamebatch, whether or not a perf archive is read. On an
-// idle machine here (perf stat -r 40): `flamefold --version` took 3.79 ms
-// of CPU and 6.1 ms of wall time with libarchive linked, 3.03 ms and
-// 4.0 ms without (an empty program linking only libarchive: 2.59 ms and
-// 4.3 ms, against 0.74 ms and 1.3 ms); with other work running the gap
-// was 6 ms a run. A perf.data fold takes 80-130 ms.
+// loading and relocating them would cost every run of flamefold, flamediff,
+// flamereport and flamebatch, whether or not a perf archive is read: a
+// start-up cost that matters to a short run, such as a perf.data fold.
 #ifndef FLAMEFOLD_PERFDATA_ARCHIVE_LIB_H_
 #define FLAMEFOLD_PERFDATA_ARCHIVE_LIB_H_
 

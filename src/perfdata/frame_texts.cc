@@ -207,8 +207,9 @@ void FrameTexts::AppendSrcline(const std::string& line) {
   text_ += line;
 }
 
-// printf's "%16" PRIx64 (without the padding when not exact), in one
-// append: a character at a time cost a tenth of the replay.
+// printf's "%16" PRIx64 (without the padding when not exact), in one append
+// rather than a character at a time: nearly every frame line of a replay
+// holds one.
 void FrameTexts::AppendHex16(uint64_t v) {
   char buf[16];
   char* p = buf + sizeof buf;

@@ -156,11 +156,11 @@ class FrameTexts {
     FrameText* frame;  // nullptr: a free slot
     bool empty() const { return frame == nullptr; }
   };
-  // Style::by_symbol: the frames of the addresses met last, in sets of
-  // two slots (the more recent first), by hash. A whole table of the
-  // addresses met (75,000 on a build host, in 76,000 samples) cost more to
-  // grow than its hits saved; a recording of a few busy programs meets a
-  // few thousand at most, and then finds nearly all here.
+  // Style::by_symbol: the frames of the addresses met last, in sets of two
+  // slots (the more recent first), by hash. A whole table of the addresses
+  // met would cost more to grow than its hits save where nearly every sample
+  // meets new addresses (a build host's recording); a recording of a few busy
+  // programs meets a few thousand at most, and then finds nearly all here.
   static constexpr size_t kRecentSets = 4096;
   // The first slot of the set of `k` in recent_.
   static size_t RecentSet(const FrameKey& k) {

@@ -1,16 +1,15 @@
-// HeldSamples: samples made ready to print but for the names of some
-// frames, kept in their order while what names them is still being read
-// on another thread: the kernel symbols (reading /proc/kallsyms costs the
-// kernel about 50 ms of formatting, as long as the rest of a 75,000-sample
-// replay) and the debug files of unwound frames (inflating a compressed
-// libc debug file takes a quarter of a --call-graph dwarf replay).
-// Holding the samples lets the replay go on meanwhile instead of waiting
-// at the first such frame; those frames are named when the samples are
-// let go. So are the frames of user DSOs whose symbols another thread
-// is still loading. A sample whose frames can all be named may go ahead
-// of the held ones when that changes nothing the parser keeps (see
-// Replayer::MayGoAhead): it is then marked gone and keeps its place, so
-// that the lines after it are numbered as in the text.
+// HeldSamples: samples made ready to print but for the names of some frames,
+// kept in their order while what names them is still being read on another
+// thread: the kernel symbols (the kernel formats all of /proc/kallsyms as it
+// is read, which is slow next to a replay) and the debug files of unwound
+// frames (a compressed debug file, libc's say, is inflated before it is
+// read). Holding the samples lets the replay go on meanwhile instead of
+// waiting at the first such frame; those frames are named when the samples
+// are let go. So are the frames of user DSOs whose symbols another thread is
+// still loading. A sample whose frames can all be named may go ahead of the
+// held ones when that changes nothing the parser keeps (see
+// Replayer::MayGoAhead): it is then marked gone and keeps its place, so that
+// the lines after it are numbered as in the text.
 #ifndef FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 #define FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 
@@ -68,10 +67,9 @@ struct HeldSample {
   uint64_t gone_lines;
 };
 
-/// Samples are held in arrays that grow without copying (BigArray), so
-/// that holding a whole recording's samples while the kernel symbols are
-/// read faults in their memory once: fresh pages cost a tenth of the
-/// replay.
+/// Samples are held in arrays that grow without copying (BigArray), so that
+/// holding a whole recording's samples while the kernel symbols are read
+/// faults in their memory once, not again in fresh pages at every growth.
 class HeldSamples {
  public:
   /// Starts a sample, which takes the frames added until the next one

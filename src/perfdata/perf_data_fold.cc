@@ -187,12 +187,12 @@ class Replayer : public OrderedRecords {
   // another thread from its process's first sample on (ThreadMaps::OnMmap,
   // FirstSampleOf; a process never sampled has none loaded): the DSOs the
   // build-id list leaves out (perf record lists those of the samples' own
-  // addresses; a build host's libstdc++, libisl, libm) were loaded on this
-  // thread, 7 ms of its 50, where a frame of each was first named, while
-  // the other core had time to spare. Only for mappings made while perf
-  // recorded: those perf wrote at its start (time 0) are every running
-  // process's, most never sampled on a busy host. Not where unwinding
-  // (--call-graph dwarf) reads what loading writes, nor for the text.
+  // addresses; on a build host, libstdc++, libisl, libm) would otherwise be
+  // loaded on this thread, where a frame of each is first named, while the
+  // other core has time to spare. Only for mappings made while perf recorded:
+  // those perf wrote at its start (time 0) are every running process's, most
+  // never sampled on a busy host. Not where unwinding (--call-graph dwarf)
+  // reads what loading writes, nor for the text.
   bool LoadAhead(const PerfRecord& rec) const {
     if (!lines_thread_allowed_) return false;
     uint64_t time = reader_->TimeOf(rec);
@@ -212,10 +212,9 @@ class Replayer : public OrderedRecords {
     return FrameTexts::KeyOf(threads_.FindMap(t, cpumode, ip), ip);
   }
 
-  // A sample, parsed here or, on the reading thread, into `parsed`, which
-  // is replayed where it is (its buffers stay with the reading thread's
-  // batch, for reuse there): swapping it with a sample of this thread's was
-  // a twentieth of the replay.
+  // A sample, parsed here or, on the reading thread, into `parsed`, which is
+  // replayed where it is, not swapped with a sample of this thread's: its
+  // buffers stay with the reading thread's batch, for reuse there.
   bool OnSample(const PerfRecord& rec, PerfSample* parsed, std::string* err) {
     if (parsed) {
       cur_ = parsed;
@@ -463,18 +462,16 @@ class Replayer : public OrderedRecords {
     }
   }
 
-  // With the lines thread, whether the frames of `dso`, whose symbols are
-  // not loaded, are named when their batch goes (WaitForLoads) while
-  // another thread loads them: on a build host's recording the replay
-  // thread loaded 15 DSOs itself, 6 ms of its 50 late in the replay, the
-  // thread whose work bounds the fold where cores are to spare (on 2
-  // cores, both busy, the wall time stayed as it was). Their frames are
-  // garbage addresses of cc1plus's call chains (built without frame
-  // pointers) in the libraries it inherited from perf through fork:
-  // libpython, libstdc++, libperl. Not where unwinding reads what loading
-  // writes (see LoadAhead). A user DSO's frames are named from its ELF
-  // symbols and its path, neither of which holds a NUL byte, so naming
-  // them later never makes a sample one the parser may refuse (PassOn).
+  // With the lines thread, whether the frames of `dso`, whose symbols are not
+  // loaded, are named when their batch goes (WaitForLoads) while another
+  // thread loads them, rather than loaded on this thread, whose work bounds
+  // the fold where cores are to spare. On a build host such frames are
+  // garbage addresses of cc1plus's call chains (built without frame pointers)
+  // in the libraries it inherited from perf through fork: libpython,
+  // libstdc++, libperl. Not where unwinding reads what loading writes (see
+  // LoadAhead). A user DSO's frames are named from its ELF symbols and its
+  // path, neither of which holds a NUL byte, so naming them later never makes
+  // a sample one the parser may refuse (PassOn).
   bool LoadingAside(Dso* dso) {
     if (!lines_thread_ || dso->loaded) return false;
     return NoDwarfEvent() && symbols_->LoadingAside(dso);
@@ -520,14 +517,14 @@ class Replayer : public OrderedRecords {
     }
   }
 
-  // Names the held frames of DSOs that were still loading when their
-  // samples were held and looks up, for the parser, the stack lines of the
-  // held frames named. Letting the samples go would do both anyway, but
-  // only once the kernel symbols are read; at the end of the recording
-  // many samples may still be held and this thread would wait for those
-  // meanwhile (on a build host, demangling cc1plus's symbols is a tenth of
-  // the replay). A sample's process name is known here when its header
-  // goes by its fields: its comm starts it.
+  // Names the held frames of DSOs that were still loading when their samples
+  // were held and looks up, for the parser, the stack lines of the held
+  // frames named. Letting the samples go would do both anyway, but only once
+  // the kernel symbols are read; at the end of the recording many samples may
+  // still be held and this thread would wait for those meanwhile (demangling
+  // a big C++ binary's symbols, cc1plus's say, takes long). A sample's
+  // process name is known here when its header goes by its fields: its comm
+  // starts it.
   void PrepareHeld() {
     if (held_.named_later()) symbols_->HelpPreload();
     for (size_t i = 0; i < held_.size(); ++i) {
@@ -810,8 +807,9 @@ class Replayer : public OrderedRecords {
   PerfSample* cur_ = &sample_;  // the sample OnSample replays, while it does
   std::vector<uint64_t> attr_samples_;  // samples of each attr
   std::vector<FrameKey> chain_keys_;    // HoldChain's frames
-  // ... and which are the kernel's (bytes: vector<bool>'s bit arithmetic
-  // cost 2% of the replay's instructions)
+  // ... and which are the kernel's (bytes, not vector<bool>: one is written
+  // and read per frame, and a bit's arithmetic costs more than a byte's store
+  // and load)
   std::vector<uint8_t> chain_kernel_;
   HeldSamples held_;                    // the samples not yet let go
   bool preloaded_seen_ = false;  // LoadedSinceLook saw the preloading end
@@ -884,10 +882,10 @@ static bool Replay(const std::string& name, ByteSource* src,
                    PerfScriptParser* lines, PerfDataStats* stats,
                    std::string* err, PerfDataText text,
                    DeferredFree* later = nullptr) {
-  // A regular file is mapped; one that shrinks under the mapping ends with
-  // a message, not a SIGBUS. Its pages come as they are read (asking for
-  // all at once, MAP_POPULATE, held the replay's start back: the DWARF
-  // bench's 124 MB recording took 91.1 ms that way, 86.5 ms this way).
+  // A regular file is mapped; one that shrinks under the mapping ends with a
+  // message, not a SIGBUS. Its pages come as they are read: asking for all at
+  // once (MAP_POPULATE) would hold the replay's start back until the whole
+  // file is in.
   std::unique_ptr<MappedFile> mapped;
   FilePosition at;
   if (src->InFile(&at)) {
@@ -907,9 +905,8 @@ static bool Replay(const std::string& name, ByteSource* src,
                                            stats, text);
   // A mapped file's records are read and ordered on a thread of their own,
   // unless they are --call-graph dwarf samples: unwinding one takes far
-  // longer than reading it, so the hand-over only cost (the DWARF bench
-  // went from 155 to 166 ms, the unwinder reading the stack copies from
-  // another core's cache).
+  // longer than reading it, so the hand-over would only cost (the unwinder
+  // would read the stack copies from another core's cache).
   RecordCounts counts;
   bool threaded = mapped && !DwarfRecording(name, mapped->bytes());
   bool ok = FeedRecords(&reader, replay.get(), threaded, &counts, err) &&

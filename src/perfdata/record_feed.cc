@@ -95,8 +95,8 @@ struct Batch {
     } else if (rec.type == abi::kRecordSample) {
       if (parsed == samples.size()) {
         // Room for most call chains at once (a build host's hold 2 to 6
-        // entries, context markers included): grown from empty, each new
-        // sample's took three or four allocations.
+        // entries, context markers included), rather than three or four
+        // allocations as each new sample's grows from empty.
         samples.emplace_back().callchain.reserve(16);
       }
       std::string ignored;  // the replay parses it again, and says why
@@ -126,15 +126,14 @@ struct Batch {
   }
 };
 
-// About 100 KB of a frame-pointer recording's records a batch, a few
-// batches ahead: the reading thread waits (and wakes) once a batch, not
-// once a record, and the replay still starts with the first round. At most
-// 1 MB of records a batch (a --call-graph dwarf sample holds 8 KB of
-// stack or more): the reading thread stays a few MB ahead of the replay,
-// well within the lag behind which it gives the mapped file's pages back
-// (PerfDataReader::kReleaseLag), so that the replay does not read them in
-// again to keep them to the end (a 188 MB DWARF recording's peak memory
-// went from 96 MB to 243 MB with 2,048-record batches of any size).
+// About 100 KB of a frame-pointer recording's records a batch, a few batches
+// ahead: the reading thread waits (and wakes) once a batch, not once a
+// record, and the replay still starts with the first round. At most 1 MB of
+// records a batch, however few records that is (a --call-graph dwarf sample
+// holds 8 KB of stack or more): the reading thread stays a few MB ahead of
+// the replay, well within the lag behind which it gives the mapped file's
+// pages back (PerfDataReader::kReleaseLag), so that the replay does not read
+// them in again and keep them to the end.
 constexpr size_t kBatchRecords = 1024;
 constexpr size_t kBatchBytes = 1u << 20;
 constexpr size_t kQueuedBatches = 4;
@@ -212,8 +211,8 @@ class Handover {
  private:
   const PerfDataReader* reader_;
   OrderedRecords* replay_;
-  // The reading thread is mostly ahead and waits for room: without
-  // spinning, which took 2 ms of the two cores from the replay.
+  // The reading thread is mostly ahead and waits for room: without spinning,
+  // which would take the replay's cores for nothing.
   BoundedQueue<Batch> queue_{kQueuedBatches,
                              {.push = std::chrono::microseconds(0)}};
   BoundedQueue<Batch> spare_{kQueuedBatches + 2};  // for reuse

@@ -1,9 +1,9 @@
 // RecordFeed: the records of a perf.data, read and put in perf's order
 // (RecordOrder), handed to the replay one by one. Reading, ordering and
-// parsing the samples are a quarter of a frame-pointer recording's
-// replay; for a recording in memory (a mapped file) they run on a thread
-// of their own, the records going over in batches, so that the replay's
-// thread only replays.
+// parsing the samples are a good part of a frame-pointer recording's replay;
+// for a recording in memory (a mapped file) they run on a thread of their
+// own, the records going over in batches, so that the replay's thread only
+// replays.
 #ifndef FLAMEFOLD_PERFDATA_RECORD_FEED_H_
 #define FLAMEFOLD_PERFDATA_RECORD_FEED_H_
 

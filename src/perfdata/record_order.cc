@@ -54,8 +54,8 @@ bool RecordOrder::FinishRound(std::string* err) {
 }
 
 // Delivers the queued records up to `limit` in time order, those of equal
-// times in the order they came. The sort moves small (time, index) keys,
-// not the records: a stable sort of these took a twentieth of the replay.
+// times in the order they came. The sort moves small (time, index) keys, not
+// the records.
 bool RecordOrder::FlushUpTo(uint64_t limit, std::string* err) {
   order_.clear();
   for (size_t i = 0; i < queue_.size(); ++i) {

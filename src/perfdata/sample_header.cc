@@ -21,8 +21,8 @@ void AppendNumber(Int v, size_t width, std::string* out) {
   out->append(buf, n);
 }
 
-// "[%03d] " without snprintf, which took as long as the rest of the
-// sample's header.
+// "[%03d] " without snprintf, whose format parsing would cost as much as the
+// rest of the sample's header.
 void AppendCpu(int32_t cpu, std::string* out) {
   char buf[24];
   char* p = buf;

@@ -97,10 +97,10 @@ void SampleLines::PutFrame(const HeldFrame& f) {
   }
 }
 
-// The stack lines of `s` to the parser: those of frames named with a line
-// id in one call (PerfScriptParser::StackLines), the others one by one in
-// their place. Line by line, the calls between the two threads' code were
-// a third of this thread's work.
+// The stack lines of `s` to the parser: those of frames named with a line id
+// in one call (PerfScriptParser::StackLines), the others one by one in their
+// place. Line by line, the calls between the two threads' code would be a
+// large share of this thread's work.
 void SampleLines::PutFramesById(const HeldSample& s) {
   const bool java = lines_->java_process();
   ids_.clear();

@@ -1,8 +1,8 @@
-// SampleLinesThread: SampleLines on a thread of its own. The replay sends
-// it batches of held samples whose frames are all named, in order, and
-// goes on naming the next samples' frames meanwhile: on a build host's
-// recording the parser's share (stack line look-ups, the sample's frames
-// assembled and counted) is a third of the replay thread's work.
+// SampleLinesThread: SampleLines on a thread of its own. The replay sends it
+// batches of held samples whose frames are all named, in order, and goes on
+// naming the next samples' frames meanwhile: the parser's share (stack line
+// look-ups, the sample's frames assembled and counted) is a large part of the
+// replay thread's work.
 #ifndef FLAMEFOLD_PERFDATA_SAMPLE_LINES_THREAD_H_
 #define FLAMEFOLD_PERFDATA_SAMPLE_LINES_THREAD_H_
 
@@ -44,12 +44,12 @@ class SampleLinesThread {
   void Run();
 
   SampleLines* lines_;
-  // Batches to put, and batches put, emptied for reuse. As the thread
-  // starts, the replay sends it the samples it held (a build host's
-  // recording: half of them) faster than they are put, and should not
-  // wait for it: room for 128 batches of a few hundred samples. Then the
-  // thread is mostly ahead of the replay and waits for each batch: without
-  // spinning first, which took a sixth of its time from the other threads.
+  // Batches to put, and batches put, emptied for reuse. As the thread starts,
+  // the replay sends it the samples it held (on a build host's recording,
+  // many of them) faster than they are put, and should not wait for it: room
+  // for 128 batches of a few hundred samples. Then the thread is mostly ahead
+  // of the replay and waits for each batch: without spinning first, which
+  // would take time from the other threads.
   BoundedQueue<std::unique_ptr<HeldSamples>> full_{
       128, {.pop = std::chrono::microseconds(0)}};
   BoundedQueue<std::unique_ptr<HeldSamples>> empty_{128};
