@@ -56,10 +56,10 @@ class DiffTable {
   struct Row {
     PerlNumber count[2];
   };
-  // Each stack once, by id (its bytes stored once, no string of its own),
-  // and its row at that id: a line allocates nothing unless its stack is
-  // new. std::unordered_map's look-ups and a sort that compared whole
-  // stacks were 60% of flamediff on two profiles of 127,000 stacks.
+  // Each stack once, by id (its bytes stored once, no string of its own), and
+  // its row at that id: a line allocates nothing unless its stack is new. The
+  // output's order comes from SortedStrings, which sorts the distinct stacks
+  // 8 bytes at a time rather than comparing whole stacks.
   StringInterner stacks_;
   std::vector<Row> rows_;
   PerlNumber total_[2];

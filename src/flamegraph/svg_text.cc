@@ -101,8 +101,9 @@ void AppendFixed(double v, int decimals, std::string* out) {
     out->append(p, static_cast<size_t>(end - p));
     return;
   }
-  // std::to_chars with a precision prints what printf's "%.*f" prints, much
-  // faster; printf stays for what does not fit the buffer and for inf/nan.
+  // std::to_chars with a precision prints what printf's "%.*f" prints,
+  // without parsing a format; printf stays for what does not fit the buffer
+  // and for inf/nan.
   char buf[512];
   if (std::isfinite(v)) {
     std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v,

@@ -106,8 +106,9 @@ namespace {
 
 // The functions by `first`, then `second`, heaviest first, then by name
 // (each function has its own: a total order); the `limit` first (0: all).
-// Only those are sorted: with 440,000 functions (every frame distinct),
-// sorting them all for the top 20 was a third of flamereport's time.
+// Only those are sorted (a partial sort): a profile whose every frame is
+// distinct has hundreds of thousands of functions, of which a report shows a
+// few.
 std::vector<size_t> Rank(const std::vector<FunctionStat>& fs, size_t limit,
                          PerlNumber FunctionStat::*first,
                          PerlNumber FunctionStat::*second) {
@@ -218,8 +219,7 @@ std::vector<CallNode> ProfileSummary::Callees(size_t index, int depth,
 // Each function's tree is then merged from its own calls and converted,
 // one function at a time: the work is the nodes times `depth` and memory
 // holds one merged tree. (Walking the whole profile for each batch of
-// functions took time quadratic in the depth: minutes for `flamereport
-// --top 0` on a 100,000-deep stack.)
+// functions would take time quadratic in the depth of a deep stack.)
 std::vector<std::pair<size_t, NodeId>> ProfileSummary::OutermostCalls(
     const std::vector<size_t>& indexes) const {
   std::vector<int64_t> slot(trie_.names().size(), -1);

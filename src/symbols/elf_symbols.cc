@@ -21,7 +21,7 @@ class ElfHandle {
  public:
   // `mapped`: the file is mapped (for its symbols, read whole); else its
   // parts are read as asked for, which for a few headers costs less than
-  // mapping a 35 MB binary, faulting its pages in and unmapping it (an
+  // mapping a big binary, faulting its pages in and unmapping it (an
   // unmapping interrupts every core running one of our threads).
   bool Open(const std::string& path, std::string* err, bool mapped = true) {
     static const bool init = elf_version(EV_CURRENT) != EV_NONE;
@@ -95,9 +95,9 @@ std::string ReadBuildId(const ElfHandle& h) {
   return "";
 }
 
-// What the symbol loop asks of each section and load segment, read once
-// up front: through libelf for every symbol this took longer than the rest
-// of the loading.
+// What the symbol loop asks of each section and load segment, read once up
+// front rather than through libelf for every symbol, which would cost more
+// than the rest of the loading.
 struct SectionFacts {
   bool alloc = false;          // SHF_ALLOC
   bool text_or_data = false;   // its name holds "text" or "data"
@@ -223,9 +223,9 @@ void LoadSymtab(const ElfHandle& syms, const ElfHandle& runtime,
   }
   ElfLayout layout = ReadLayout(syms, runtime);
   StringTable names(syms, symtab.sh_link);
-  // A 64-bit file's symbols, which libelf has in this machine's byte
-  // order, are read in place; through gelf_getsym and elf_strptr, two
-  // calls a symbol, loading cc1plus's 31,000 took a third longer.
+  // A 64-bit file's symbols, which libelf has in this machine's byte order,
+  // are read in place rather than through gelf_getsym and elf_strptr, two
+  // library calls a symbol.
   const bool in_place = gelf_getclass(syms.elf()) == ELFCLASS64 &&
                         data->d_type == ELF_T_SYM && names.ok() &&
                         data->d_size / sizeof(Elf64_Sym) >= count;

@@ -2,12 +2,12 @@
 // /proc/kallsyms, when that copy says what /proc/kallsyms says now.
 //
 // Why: the kernel formats /proc/kallsyms anew on every read, a page at a
-// time; its 120,000 lines cost about 50 ms of kernel CPU (vsnprintf,
-// kallsyms_expand_symbol), a quarter of the CPU of folding a system-wide
-// recording. perf record leaves a copy in the build-id cache,
+// time, each of its lines through vsnprintf and kallsyms_expand_symbol: dear
+// next to the rest of folding a system-wide recording. perf record leaves a
+// copy in the build-id cache,
 // DEBUG_DIR/[kernel.kallsyms]/<build id>/kallsyms, written when that
-// directory was first made (possibly in an earlier boot, before modules
-// came or went). Reading it is a plain file read.
+// directory was first made (possibly in an earlier boot, before modules came
+// or went). Reading it is a plain file read.
 //
 // When it stands in (all must hold):
 //   - the running kernel's build id (/sys/kernel/notes) names the copy;

@@ -1,7 +1,7 @@
 // NameStore: the bytes of the names of a symbol table, stored together.
 //
-// A big binary or the kernel has some 100,000 symbols: one heap string
-// each cost as much in malloc, page faults and frees as reading them did.
+// A big binary or the kernel has some 100,000 symbols: one heap string each
+// would cost as much in malloc, page faults and frees as reading them.
 // Here names are views into a few shared blocks, which tables that take
 // each other's symbols (kallsyms modules, PLT entries) keep alive together.
 // Blocks of 2 MiB and more are mapped directly (BigAllocate), and only the

@@ -224,9 +224,9 @@ struct SourceFile::Impl {
   // with the highest start at or below `addr` (bigger size on a tie, else
   // the first seen; its size is not checked), and the STT_FILE symbol
   // before it as the file name (for a global symbol only when no other
-  // symbol came between the file symbol and the first symbol). binutils
-  // walks the whole table for each address; that walk, over the 10,000s
-  // of symbols of a debug file such as python3's, was a quarter of a
+  // symbol came between the file symbol and the first symbol). binutils walks
+  // the whole table for each address; that walk, over the tens of thousands
+  // of symbols of a debug file such as python3's, would be a large part of a
   // --call-graph dwarf replay, so the answers per start are made once
   // (IndexFunctions) and looked up.
   const ElfSym* ElfFunction(const Section& sec, uint64_t addr,

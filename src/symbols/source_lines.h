@@ -100,7 +100,7 @@ class SourceLines {
   /// being opened: meant for another thread, ahead of the File or Lookup
   /// calls of the thread using this, which then wait for it rather than
   /// open it again. Opening a big separate debug file means inflating its
-  /// compressed DWARF sections, a quarter of a --call-graph dwarf replay.
+  /// compressed DWARF sections, a large part of a --call-graph dwarf replay.
   /// Safe to call while File and Lookup run; everything else is for one
   /// thread.
   void Preopen(const std::string& path);

@@ -127,9 +127,9 @@ class SymbolResolver {
   SymbolResolver(const SymbolResolver&) = delete;
   SymbolResolver& operator=(const SymbolResolver&) = delete;
 
-  /// Starts loading the symbols of the user DSOs `dsos` on a thread of
-  /// its own, in that order, ahead of their first use: loading them took a
-  /// third of a replay that otherwise waits for each at its first frame.
+  /// Starts loading the symbols of the user DSOs `dsos` on a thread of its
+  /// own, in that order, ahead of their first use: loading them is a large
+  /// part of a replay that otherwise waits for each at its first frame.
   /// A DSO first used while the thread loads it is waited for; one it has
   /// not reached yet is loaded by the user. At most one call.
   void Preload(std::vector<Dso*> dsos);

@@ -70,10 +70,10 @@ bool FirstByName(std::string_view a, std::string_view b) {
   return a.size() >= b.size();
 }
 
-// True when `a` is the one to keep of two symbols at the same address
-// (perf's choose_best_symbol). The names are demangled only when the
-// choice comes down to them and they differ: demangling every alias took
-// a tenth of the replay, and most are told apart by size or binding.
+// True when `a` is the one to keep of two symbols at the same address (perf's
+// choose_best_symbol). The names are demangled only when the choice comes
+// down to them and they differ: demangling is dear, and most aliases are told
+// apart by size or binding.
 bool KeepFirst(Symbol* a, Symbol* b, NameStore* names) {
   AliasChoice c = ChooseByAttributes(*a, *b);
   if (c != AliasChoice::kByName) return c == AliasChoice::kFirst;
@@ -85,18 +85,19 @@ bool KeepFirst(Symbol* a, Symbol* b, NameStore* names) {
 
 uint64_t RoundUpPage(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 
-// The positions of `syms` ordered by start, equal starts in the order
-// given: a least-significant-digit radix sort of (start, position) pairs,
-// 11 bits a pass, passing over the digits that all starts share (most of
-// the high ones). std::stable_sort of the 40-byte symbols was a quarter of
-// loading a binary's 30,000 dynamic symbols.
+// The positions of `syms` ordered by start, equal starts in the order given:
+// a least-significant-digit radix sort of (start, position) pairs, 11 bits a
+// pass, passing over the digits that all starts share (most of the high
+// ones), rather than a comparison sort that moves the 40-byte symbols
+// themselves.
 struct StartKey {
   uint64_t start;
   uint32_t at;  // the symbol's position
 };
 // Returns the keys in order, which `buf` holds (with room for the sort's
 // second copy, in one block faulted in at once and not zeroed: for a big
-// binary, two fresh vectors took more page faults than the sort took time).
+// binary, two fresh vectors would take more page faults than the sort takes
+// time).
 std::span<const StartKey> OrderByStart(const BigVector<Symbol>& syms,
                                        BigArray<StartKey>* buf) {
   using Key = StartKey;
@@ -196,14 +197,14 @@ std::string SymbolTable::ChooseAlias(const AliasGroup& g) const {
   return kept;
 }
 
-// Symbols `kept` (the survivor so far) and `next` at one address, told
-// apart by their names alone, which must be demangled: unless their ends
-// differ (the choice then decides where the symbol ends), the choice waits
-// until the symbol is shown (Display), and both join kept's alias group.
-// Most such aliases (a C++ constructor's complete and base object
-// versions) are never hit, and demangling them was a fifth of loading a
-// big C++ binary's symbols. Where the names are compared now, `kept`
-// becomes the one perf keeps.
+// Symbols `kept` (the survivor so far) and `next` at one address, told apart
+// by their names alone, which must be demangled: unless their ends differ
+// (the choice then decides where the symbol ends), the choice waits until the
+// symbol is shown (Display), and both join kept's alias group. Most such
+// aliases (a C++ constructor's complete and base object versions) are never
+// hit, and demangling them all would be a large part of loading a big C++
+// binary's symbols. Where the names are compared, `kept` becomes the one perf
+// keeps.
 void SymbolTable::DeferAlias(Symbol* kept, const Symbol& next) {
   if (kept->end != next.end || !(kept->mangled || next.mangled ||
                                  kept->alias_group != 0)) {
@@ -260,9 +261,9 @@ void SymbolTable::CleanUp(bool kallsyms) {
   ResolveAliases();
   SortByStart();
   if (syms_.empty()) return;
-  // Symbols without a size end where the next one starts. Whether a
-  // kallsyms name is a module's is asked once per symbol: the 120,000
-  // names of /proc/kallsyms were scanned twice each.
+  // Symbols without a size end where the next one starts. Whether a kallsyms
+  // name is a module's is asked once per symbol, so that each name is scanned
+  // once.
   bool prev_module = kallsyms && IsModuleName(syms_[0].name);
   for (size_t i = 0; i + 1 < syms_.size(); ++i) {
     Symbol& prev = syms_[i];
@@ -634,11 +635,11 @@ std::vector<std::pair<uint64_t, uint64_t>> OverlapRanges(
 
 }  // namespace
 
-// What FinishAsPerfTree's tree would be, built when first needed: the
-// symbols as added and the late ones, and where the tree's answers may
-// differ from the sorted table's (OverlapRanges). Most look-ups land
-// outside those; building the tree (a red-black insertion a symbol, in
-// the order added) was half of loading libc's 8,000 debug symbols.
+// What FinishAsPerfTree's tree would be, built when first needed: the symbols
+// as added and the late ones, and where the tree's answers may differ from
+// the sorted table's (OverlapRanges). Most look-ups land outside those, and
+// building the tree (a red-black insertion a symbol, in the order added)
+// would cost as much as the rest of loading a debug file's symbols.
 struct SymbolTable::LazyTree {
   BigVector<Symbol> added;
   std::vector<Symbol> late;
@@ -681,8 +682,8 @@ bool SymbolTable::FinishSorted(std::span<const Symbol> late, bool tree_now) {
   };
   ResolveAliases();  // an earlier finish's groups: none is left after it
   // Room for the late symbols (a binary's PLT entries) merged in below:
-  // growing the vector then moved a big binary's whole table (1.2 MB of
-  // fresh pages for cc1plus).
+  // growing the vector then would move a big binary's whole table into fresh
+  // pages.
   BigVector<Symbol> seq = SortedByStart(syms_, late.size());
   if (seq.empty()) {
     seq.reserve(syms_.size() + late.size());
@@ -798,10 +799,10 @@ namespace {
 
 // The whole of `path`, which `names` keeps: `in_place`, a regular file
 // (perf's copy in the build-id cache) mapped, else (/proc/kallsyms has no
-// size to ask for) read in big pieces straight into a block of `names`;
-// false when it cannot be opened. Reading the 5 MB copy into fresh memory
-// faulted in 1,300 pages, a quarter of those a perf.data fold took, while
-// the replay waited for the same address-space lock to grow its tables.
+// size to ask for) read in big pieces straight into a block of `names`; false
+// when it cannot be opened. Reading the copy into fresh memory would fault in
+// every page of it while the replay waits for the same address-space lock to
+// grow its tables.
 bool ReadWhole(const std::string& path, bool in_place, NameStore* names,
                std::string_view* text) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -850,8 +851,8 @@ static_assert(sizeof(KallsymsLine) == 16);
 
 // Where the line from `p` ends (its '\n', else `end`), and in `*marked`
 // whether a '[' or a '\t' (a module's name: "foo\t[mod]") comes before.
-// One pass finds both: the names were scanned three times, a memchr call a
-// line and two searches a symbol.
+// One pass finds both, rather than a memchr call a line and two searches a
+// symbol.
 const char* KallsymsLineEnd(const char* p, const char* end, bool* marked) {
 #if defined(__SSE2__)
   const __m128i nl = _mm_set1_epi8('\n');
@@ -1077,9 +1078,9 @@ bool SymbolTable::Range(uint64_t* start, uint64_t* end) const {
 bool LoadKallsyms(const std::string& path, SymbolTable* core,
                   std::vector<KallsymsModule>* modules, std::string* err,
                   bool in_place) {
-  // The whole file at once, its lines scanned in place: the names stay
-  // where they were read (some 100,000 of them; a string each cost more
-  // than the kernel's own formatting of the file).
+  // The whole file at once, its lines scanned in place: the names stay where
+  // they were read (some 100,000 of them; a string each would cost more than
+  // the kernel's own formatting of the file).
   SymbolTable all;
   std::string_view text;
   if (!ReadWhole(path, in_place, all.names(), &text)) {

@@ -53,7 +53,7 @@ class SymbolTable {
   void Finish(bool kallsyms, bool fixups = true);
   /// Finish's sorting and clean-ups without the search Find walks: for
   /// symbols that move on to other tables (kallsyms' to the kernel's and
-  /// each module's), where building it was wasted memory and time.
+  /// each module's), where building it would be wasted memory and time.
   void CleanUp(bool kallsyms);
   /// As Finish(false), but the symbols also go into a red-black tree built
   /// the way perf builds its own (inserted in the order added, aliases
@@ -154,10 +154,10 @@ class SymbolTable {
   };
   BigVector<SearchNode> search_;
   // Sorted tables: bounds_[i] holds syms_[i]'s; buckets_[b] is the first
-  // symbol starting at or past the first start + (b << bucket_shift_),
-  // about one symbol a bucket, and buckets_.back() the count. A look-up
-  // then searches one bucket: a binary search of the whole table missed
-  // the cache at most of its 15 levels (Find was a tenth of the replay).
+  // symbol starting at or past the first start + (b << bucket_shift_), about
+  // one symbol a bucket, and buckets_.back() the count. A look-up then
+  // searches one bucket, where a binary search of the whole table would miss
+  // the cache at most of its levels.
   struct Bounds {
     uint64_t start, end;
   };
@@ -181,8 +181,9 @@ class SymbolTable {
 /// A file without module symbols whose lines come by address (a kernel
 /// without modules, as the kernel writes it) becomes a lazy `core`: its
 /// lines are indexed, and a symbol is made, with perf's clean-ups, when an
-/// address in it is looked up. A system-wide recording hits a few thousand
-/// of the 120,000 addresses; making every symbol was a tenth of its fold.
+/// address in it is looked up: a system-wide recording hits a few thousand of
+/// the 120,000 addresses, and making every symbol would cost far more than
+/// those.
 struct KallsymsModule {
   std::string name;  // without brackets
   SymbolTable table;
