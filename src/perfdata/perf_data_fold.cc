@@ -238,7 +238,7 @@ class Replayer : public OrderedRecords {
     return DeliverRead(rec, err);
   }
 
-  // A sample that read counters (PERF_SAMPLE_READ), as perf's session
+  // A sample that read counters (PERF_SAMPLE_READ), as perf script
   // delivers it: one sample per counter read (each member of a group
   // with -e '{a,b}:S'), of that counter's event, whose period is what the
   // counter counted since its last sample; none where that is 0, nor for

@@ -33,9 +33,9 @@ class RecordOrder {
   bool Flush(std::string* err) { return FlushUpTo(UINT64_MAX, err); }
 
  private:
-  // A queued record. Its copy, if any, is held by pointer: a std::string
-  // here (a mapped file's records have none) made each record's moves
-  // through the queue copy its bytes, 7% of the reading thread's time.
+  // A queued record. Its copy, if any, is held by pointer: a std::string here
+  // (a mapped file's records have none) would make each record's moves
+  // through the queue copy its bytes.
   struct Queued {
     uint64_t time;
     uint64_t offset;
