@@ -136,8 +136,9 @@ for f in "${inputs[@]}"; do
   run "$n" flamediff -n -s "$good" "$f"
   run "$n" flamereport "$f"
   limit_warned "$n" flamereport
-  # Every function, each with its callee tree (this was quadratic in the
-  # depth of a 100,000-deep stack: minutes under ASan; now linear).
+  # Every function, each with its callee tree: the work must stay linear in
+  # the depth of a 100,000-deep stack (one walk for all functions, not one per
+  # batch).
   run "$n" flamereport --format json --top 0 --max-stack-depth 200000 "$f"
   [ -s "$tmp/stdout" ] && cp "$tmp/stdout" "$jsons/$n.json"
 done

@@ -28,8 +28,8 @@ set -u
 ff=$BUILD_DIR/src/tools/flamefold
 collapse=${FLAMEGRAPH_DIR:-/tmp/FlameGraph}/stackcollapse-perf.pl
 work=$(mktemp -d)
-# A failed run keeps its recordings to look into (a crash that came once
-# in ten runs could not be looked at once its recording was gone).
+# A failed run keeps its recordings to look into: a failure that comes once in
+# many runs cannot be looked into once its recording is gone.
 trap 'if [ "${fail:-0}" -eq 0 ]; then rm -rf "$work"; else echo "perf-live: recordings kept in $work"; fi' EXIT
 cd "$work" || exit 1
 if ! command -v perf >/dev/null ||
@@ -120,10 +120,9 @@ for prog in sort gzip python3; do
   done
 done
 
-# Recordings without a build-id table: perf record -z (compressed), -B,
-# --buildid-mmap and -o - (a pipe) write none, and perf script then names [vdso] frames from
-# its own vDSO (the same image on the host that recorded). Regression: these
-# folded as [[vdso]] (no symbols) while perf script named them.
+# Recordings without a build-id table: perf record -z (compressed), -B, --buildid-mmap and -o - (a
+# pipe) write none, and perf script then names [vdso] frames from its own vDSO (the same image on
+# the host that recorded), so the fold must too, not leave them [[vdso]] (no symbols).
 vpy='import time
 t = 0
 for _ in range(2000000): t += time.time()'

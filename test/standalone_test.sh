@@ -1,10 +1,10 @@
 #!/bin/bash
-# The tests read only the repository (a fresh clone has nothing beside it):
-# no test or bench script, nor a test definition, may name the steering
-# repository's shared folder beside the checkout or $SHARED. The
-# FlameGraph checkout (/tmp/FlameGraph) is for BLESS=1 and for the opt-in
-# live fuzzing (FLAMEGRAPH_DIR) only, which this cannot tell apart; a fresh
-# clone's `scripts/bootstrap.sh test` is the full check.
+# The tests read only the repository (a fresh clone has nothing beside it): no
+# test or bench script, nor a test definition, may name a shared folder beside
+# the checkout or $SHARED. The FlameGraph checkout (/tmp/FlameGraph) is for
+# BLESS=1 and for the opt-in live fuzzing (FLAMEGRAPH_DIR) only, which this
+# cannot tell apart; a fresh clone's `scripts/bootstrap.sh test` is the full
+# check.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 hits=$(grep -rnE '\.\./shared|\$\{?SHARED\b|/work/shared' "$here" "$here/../bench" \

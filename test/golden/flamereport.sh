@@ -202,8 +202,8 @@ golden() {
   compare "cxx-fp (folded)" "$FP"
   DEPTH=1 WIDTH=1 compare "example (folded)" "$EX"
   # perf script text and gzip: flamereport folds them itself.
-  # Their counts are sums of periods (issue 16), except for tracepoints and
-  # the example (perf of 2015 printed no period).
+  # Their counts are sums of periods, except for tracepoints and the example
+  # (perf of 2015 printed no period).
   UNIT=period compare "cxx-fp perf script" "$E/cxx-fp-collapsed-none.txt" "$TESTDATA/perf-script/cxx-fp.txt"
   UNIT=period compare "cxx-dwarf perf script" "$E/cxx-dwarf-collapsed-none.txt" "$TESTDATA/perf-script/cxx-dwarf.txt"
   compare "tracepoint perf script" "$E/tracepoint-collapsed-none.txt" "$TESTDATA/perf-script/tracepoint.txt"

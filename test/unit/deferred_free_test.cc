@@ -55,10 +55,10 @@ TEST_CASE("DeferredFree destroys in order, elsewhere, before it goes") {
   }
 }
 
-// A --call-graph dwarf replay was destroyed after its symbols, on the
-// calling thread, when the references an initializer list kept outlived
-// the destroying thread's: handed over so, the objects stay the deferring
-// thread's alone, however long the caller's expression lasts.
+// However long the caller's expression lasts (an initializer list keeps
+// references until its end), the objects handed over are destroyed on the
+// deferring thread, in their order: a --call-graph dwarf replay before its
+// symbols.
 TEST_CASE("DeferredFree keeps the order when the caller's expression lasts") {
   Logged::Log log;
   {

@@ -90,8 +90,8 @@ TEST_CASE("ELF symbols read in place and through libelf agree") {
   rmdir(dir);
 }
 
-// Regression (the ELF symbols fuzz target): a .gnu_debuglink of type
-// SHT_NOBITS has a size but no bytes, and reading its name crashed.
+// A .gnu_debuglink of type SHT_NOBITS (as in a fuzzed file) has a size but no
+// bytes: there is no name to read, and no crash.
 TEST_CASE("a debug link section without bytes reads as no link") {
   std::string bad = testing::TestFile("bad/elf-nobits-debuglink");
   ElfInfo info;

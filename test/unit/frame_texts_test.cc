@@ -95,9 +95,9 @@ TEST_CASE("by symbol, the addresses of one symbol are one frame, by DSO") {
   CHECK(frames.Text(first) == "1010 first (/tmp/perf-7.map)");
 }
 
-// Regression: OfSymbol read its table slot after adding to the table,
-// which may have grown and freed it (a crash with MALLOC_PERTURB_, and
-// under AddressSanitizer, on a build host's recording).
+// OfSymbol reads its table slot before adding to the table, which may grow
+// and free it (a read of the freed slot shows under MALLOC_PERTURB_ and
+// AddressSanitizer).
 TEST_CASE("a symbol's frame made as the table of frames grows comes back") {
   MapDir dir(5000);
   SymbolResolver symbols(dir.Options());

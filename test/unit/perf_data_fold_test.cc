@@ -175,9 +175,8 @@ TEST_CASE("guest contexts drop the chain; guest samples are skipped") {
   CHECK(stats.samples_skipped == 1);
 }
 
-// Issue 16: flamereport opens with these facts; each was checked against
-// perf on real recordings (test/cli/flamereport), and here on the cases
-// those do not have.
+// flamereport opens with these facts; each was checked against perf on real
+// recordings (test/cli/flamereport), and here on the cases those do not have.
 TEST_CASE("the recording's facts: events, times, lost, frames without symbol") {
   JitDir dir;
   PerfDataBuilder b = Base();
@@ -575,10 +574,10 @@ void FoldBothWays(const std::string& bytes, ParserFold* with,
   REQUIRE(without->Run(bytes, o));
 }
 
-// Regression: a build host's recording lists few of the DSOs its samples
-// hit (perf record marks those of the samples' own addresses); each other
-// one was loaded on the replay's thread where a frame of it was first
-// named. Those mapped are loaded on another thread as their mappings come.
+// A build host's recording lists few of the DSOs its samples hit (perf record
+// marks those of the samples' own addresses). The others, mapped while perf
+// records, are loaded on another thread as their mappings come, not on the
+// replay's thread where a frame of each is first named.
 TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
   PerfDataBuilder b = UserOnly(600, 0);
   // Written by perf at its start (time 0): not loaded ahead.
@@ -617,12 +616,12 @@ TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
         std::string::npos);
 }
 
-// Regression: on a build host's recording the replay's thread loaded 15
-// DSOs where it first named a frame of theirs, 6 ms of its 50: mapped at
-// perf's start (not loaded ahead), they are the libraries perf's fork
-// left in cc1plus's maps (libpython, libstdc++), hit by the garbage past
-// the first frames of its call chains. With the lines thread those frames
-// wait in their batch while another thread loads the DSO.
+// On a build host's recording the replay meets frames of DSOs mapped at
+// perf's start (not loaded ahead): the libraries perf's fork left in
+// cc1plus's maps (libpython, libstdc++), hit by the garbage past the first
+// frames of its call chains. With the lines thread those frames wait in their
+// batch while another thread loads the DSO, rather than the replay's thread
+// loading it.
 TEST_CASE("frames of DSOs not loaded wait in their batch, alike") {
   PerfDataBuilder b = UserOnly(600, 0);
   b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 0);

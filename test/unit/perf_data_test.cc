@@ -305,9 +305,9 @@ TEST_CASE("a sample's fields its attr does not sample are absent, not left over"
   CHECK(s.callchain == std::vector<uint64_t>{0x401000});
 }
 
-// A regression of the perf.data fuzz target (UBSan): an empty call chain
-// parsed into a PerfSample whose chain never held a frame (a batch's, on
-// the reading thread) copied 0 bytes to a null pointer.
+// An empty call chain parsed into a PerfSample whose chain never held a frame
+// (a batch's, on the reading thread) copies nothing: no copy to a null
+// pointer (UBSan).
 TEST_CASE("an empty call chain parses into a sample that never held one") {
   testing::PerfDataBuilder b;
   testing::PerfDataBuilder::Attr a;

@@ -205,11 +205,10 @@ TEST_CASE("an event name changed among the records waits for those before it") {
   CHECK(fed.out.find("first") == std::string::npos);
 }
 
-// What broke: with batches of 2,048 records whatever their size, the
-// reading thread ran up to six batches of --call-graph dwarf samples
-// (96 MB) ahead of the replay, past the lag behind which it gives the
-// mapped file's pages back; the replay read those pages in again and kept
-// them (a 188 MB recording's peak memory: 96 MB -> 243 MB).
+// Batches of a fixed count of records, whatever their size, would let the
+// reading thread run several batches of --call-graph dwarf samples ahead of
+// the replay, past the lag behind which it gives the mapped file's pages
+// back; the replay would then read those pages in again and keep them.
 TEST_CASE("the replay never reads records whose pages the reading gave back") {
   PerfDataBuilder b;
   PerfDataBuilder::Attr a;

@@ -100,10 +100,10 @@ TEST_CASE("callees merge every call site, heaviest first, trimmed") {
   CHECK(s.Callees(f, 1, 5)[0].children.empty());
 }
 
-// Issue 16: a leaf hotspot showed an empty tree; who calls it is what the
-// user needs. Callers merge every stack from the function's outermost call,
-// so recursion does not make a function its own caller, and the chain ends
-// at the process frame.
+// Who calls a leaf hotspot is what the user needs, so its caller tree is
+// never empty. Callers merge every stack from the function's outermost call,
+// so recursion does not make a function its own caller, and the chain ends at
+// the process frame.
 TEST_CASE("callers: merged, outermost call, ending at the process") {
   StringInterner names;
   StackTrie trie(&names);
@@ -232,7 +232,7 @@ TEST_CASE("CSV: exactly the agreed columns, quoted names, self ranking") {
         "rank,function,self_samples,self_pct,total_samples,total_pct,"
         "callers,callees\n"
         "1,\"a,b\",3,75.00,3,75.00,main 3,\n");
-  // Issue 16: perf input counts periods; the columns say so.
+  // perf input counts periods; the columns say so.
   CHECK(Report(trie, ReportFormat::kCsv, 1, "cycles", 2) ==
         "rank,function,self_period,self_pct,total_period,total_pct,"
         "callers,callees\n"
@@ -283,8 +283,9 @@ TEST_CASE("text: thousands separators and both tables") {
   CHECK(text.find("calls:\n           `- f  1,234,567") != std::string::npos);
 }
 
-// Issue 16: 269 samples of perf input were reported as "Total samples:
-// 2,717,171,690": the counts were sums of periods.
+// perf input's counts are sums of periods: 269 samples whose periods sum to
+// 2,717,171,690 ns are reported as that period with 269 samples, never as
+// "Total samples: 2,717,171,690".
 TEST_CASE("text: perf periods are called periods, with the samples") {
   StringInterner names;
   StackTrie trie(&names);
@@ -300,10 +301,9 @@ TEST_CASE("text: perf periods are called periods, with the samples") {
   CHECK(cycles.rfind("Total period:    2,717,171,690\n", 0) == 0);
 }
 
-// Regression (issue #8): flamereport --top 0 on a 100,000-deep stack of
-// distinct names took time quadratic in the depth (minutes under ASan):
-// each batch of 32 functions walked the whole profile. Now one walk finds
-// every function's calls; this runs in well under a second.
+// flamereport --top 0 on a 100,000-deep stack of distinct names: one walk
+// finds every function's calls, so the time stays linear in the depth (a walk
+// of the whole profile for each batch of functions would make it quadratic).
 TEST_CASE("report: callees of every function of a 100,000-deep stack") {
   StringInterner names;
   StackTrie trie(&names);

@@ -126,8 +126,9 @@ TEST_CASE("a DSO handed to LoadSoon names addresses as one loaded on first use")
   CHECK(b->load_state.load() == Dso::kLoaded);
 }
 
-// Regression: a replay that names some frames later than it meets them
-// gave the DSOs' warnings in the order the loading threads finished.
+// A replay that names some frames later than it meets them gives the DSOs'
+// warnings in the order it first met them, not the order the loading threads
+// finish.
 TEST_CASE("warnings come in the order DSOs were first met, not loaded") {
   SymbolOptions o;
   o.kallsyms = "/nonexistent";

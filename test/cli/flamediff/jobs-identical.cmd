@@ -1,6 +1,6 @@
-# Issue 17: flamediff folds perf script sides through flamefold's FoldInputs
-# and so takes --jobs; on inputs of several MB (parsed in 1 MiB chunks on
-# N threads) the output is byte-identical to one thread's.
+# flamediff folds perf script sides through flamefold's FoldInputs and so
+# takes --jobs; on inputs of several MB (parsed in chunks on N threads) the
+# output is byte-identical to one thread's.
 gen() {
 python3 - "$1" <<'PY'
 import random, sys

@@ -1,6 +1,6 @@
-# Issue 17: what folding a side lost is said under flamediff's own name
-# (perf script quirks, perf.data cut short), in the words flamefold uses,
-# and -q silences all of it.
+# What folding a side lost is said under flamediff's own name (perf script
+# quirks, perf.data cut short), in the words flamefold uses, and -q silences
+# all of it.
 cp $TESTDATA/perf-script/cxx-fp.txt before.txt
 cp $TESTDATA/bad/perf-data-cut-6926.data cut.data
 mkdir nosyms

@@ -1,7 +1,6 @@
 # flamediff takes options after its files, as the other tools do, and
-# flamefold's fold options for perf script and perf.data inputs; letters
-# still bundle as in difffolded.pl (-ns), -- still ends the options.
-# Issue 16.
+# flamefold's fold options for perf script and perf.data inputs; letters still
+# bundle as in difffolded.pl (-ns), -- still ends the options.
 printf 'a;f 0x1f 2\na;g 1\n' > before
 printf 'a;f 0x2e 4\n' > after
 $TOOLS/flamediff before after -ns; echo "exit $?"

@@ -1,13 +1,13 @@
 # --call-graph dwarf samples whose unwinding ends early are never folded
 # silently. Here the recorded binary and libc are missing (an empty --symfs
-# root, no build-id cache): as perf does, no user frame is given at all
-# (perf unwinds a process only once one of its objects can be read). Then
-# only libc is there: every walk ends at the program's first frame, with
-# no CFI there. One warning counts the samples by reason and object;
-# --stats prints the same line; -q silences the warning. Each fold is what
-# `perf script | stackcollapse-perf.pl` prints with the same files. (What
-# broke: with libc's separate debug file installed, a shared libc folded
-# 0% right and nothing was said.)
+# root, no build-id cache): as perf does, no user frame is given at all (perf
+# unwinds a process only once one of its objects can be read). Then only libc
+# is there: every walk ends at the program's first frame, with no CFI there.
+# One warning counts the samples by reason and object; --stats prints the same
+# line; -q silences the warning. Each fold is what
+# `perf script | stackcollapse-perf.pl` prints with the same files. (Why: a
+# walk that ends early, as in a shared libc whose separate debug file is
+# installed, must neither fold otherwise than perf nor pass without a word.)
 export HOME=/nonexistent
 d=$TESTDATA/perf-data/dyn-c-dwarf
 mkdir empty

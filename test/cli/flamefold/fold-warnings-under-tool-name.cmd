@@ -1,6 +1,6 @@
-# What folding perf.data lost was said as "flamefold: warning:" by every
-# tool (src/parallel_fold.cc made its own Diag), and -q did not silence it
-# in flamereport. Now each tool says it under its own name. Issue 16.
+# What folding perf.data lost is said by each tool under its own name, not as
+# "flamefold: warning:" by every tool, and -q silences it in flamereport and
+# flamebatch too.
 cp $TESTDATA/bad/perf-data-cut-6926.data cut.data
 sum=$(md5sum < cut.data)
 mkdir nosyms

@@ -1,10 +1,10 @@
 # Samples of 0.1 to 1.5 MB (deep stacks of long names), more than a chunk
-# each: the threaded reader looks for the empty line that ends one only in
-# the bytes that came since its last look (it had scanned the whole window
-# again, byte by byte, for every piece, and --jobs 2 was slower than
-# --jobs 1), and cuts exactly where one thread would have: the same output,
-# read from a file (mapped) or from a pipe, with empty lines falling on
-# every side of the reader's 128 KiB pieces.
+# each: the threaded reader looks for the empty line that ends one only in the
+# bytes that came since its last look (scanning the whole window again for
+# every piece would make --jobs 2 slower than --jobs 1), and cuts exactly
+# where one thread would have: the same output, read from a file (mapped) or
+# from a pipe, with empty lines falling on every side of the reader's 128 KiB
+# pieces.
 python3 - <<'PY'
 import random
 random.seed(5)

@@ -1,6 +1,6 @@
 # Every tool that reads stacks applies the same limits and warns once per
 # input: flamesvg, flamediff (both sides), flamereport, flamebatch (its
-# flamesvg options fold too). Issue #8.
+# flamesvg options fold too).
 printf 'p;a;b;c;d 5\np;a 1\np;averylongname 2\n' > in.folded
 $TOOLS/flamesvg --max-stack-depth 2 --max-frame-length 4 in.folded > out.svg; echo "flamesvg $?"
 grep -c '<title>p;a (' out.svg

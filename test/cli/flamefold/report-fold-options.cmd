@@ -1,7 +1,7 @@
 # flamereport takes flamefold's fold options (--modern, --pid, ...) and says
 # what folding lost under its own name: a C++ profile whose
 # "(anonymous namespace)::Fib" frames are dropped must not show Work as the
-# top hotspot without a word. -q silences the warnings. Issue 16.
+# top hotspot without a word. -q silences the warnings.
 D=$TESTDATA/perf-data/dwarf-cxx
 r() { $TOOLS/flamereport --symfs $D/root --kallsyms $D/kallsyms --format csv --top 2 "$@" $D/perf.data; echo "exit $?"; }
 r

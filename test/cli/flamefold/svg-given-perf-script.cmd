@@ -1,6 +1,6 @@
-# flamesvg given perf script text drew nothing and said only "no stack
-# counts"; now it says to run flamefold first, as it does for perf.data.
-# The SVG and exit status stay flamegraph.pl's. Issue 16.
+# flamesvg given perf script text draws nothing, as flamegraph.pl does, and
+# its "no stack counts" error says to run flamefold first, as it does for
+# perf.data. The SVG and exit status stay flamegraph.pl's.
 cp $TESTDATA/perf-script/cxx-fp.txt perf.txt
 $TOOLS/flamesvg perf.txt > out.svg; echo "exit $?"
 grep -c 'ERROR' out.svg

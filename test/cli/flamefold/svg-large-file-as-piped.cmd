@@ -1,9 +1,8 @@
-# flamesvg draws a named file as it draws the same bytes from a pipe,
-# sorted or not (out of order, a file is read again from its start, a
-# pipe's copy is read back), with a line of 3 MiB, invalid UTF-8 and
-# --reverse. (Reading such a file in place, mapped, was tried in session
-# 15: on a kernel that maps the page cache in 2 MiB folios it took 2 MB
-# more memory, and without those, it was no faster.)
+# flamesvg draws a named file as it draws the same bytes from a pipe, sorted
+# or not (out of order, a file is read again from its start, a pipe's copy is
+# read back), with a line of 3 MiB, invalid UTF-8 and --reverse. A named file
+# is read, not mapped: where the kernel maps the page cache in 2 MiB folios a
+# mapping holds more memory, and reading is no slower.
 python3 - <<'PY'
 import random
 random.seed(7)

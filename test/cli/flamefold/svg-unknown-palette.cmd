@@ -1,5 +1,5 @@
-# An unknown --colors palette keeps flamegraph.pl's output (every frame
-# black) but warns, naming the palettes there are. Issue 16.
+# An unknown --colors palette keeps flamegraph.pl's output (every frame black)
+# but warns, naming the palettes there are.
 printf 'a;b 3\na;c 1\n' > in.folded
 $TOOLS/flamesvg --colors rust in.folded > out.svg; echo "exit $?"
 grep -c 'fill="rgb(0,0,0)"' out.svg

@@ -1,6 +1,6 @@
-# Issue 16: a leaf hotspot had an empty tree. Its callers are merged over
-# every stack from its outermost call (a recursive function is not its own
-# caller), up to --depth levels; a function called by no other one has the
+# A leaf hotspot has a caller tree, never an empty one. Its callers are merged
+# over every stack from its outermost call (a recursive function is not its
+# own caller), up to --depth levels; a function called by no other one has the
 # process frame as its caller, marked "(process)". Text, CSV and JSON.
 cat > in.folded <<'IN'
 app;main;compute;__sin_fma 60

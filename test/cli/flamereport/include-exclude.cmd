@@ -1,6 +1,5 @@
-# Issue 17: flamereport keeps or drops stacks as flamefold --include and
-# --exclude do, and its percentages are of the stacks kept; a bad pattern
-# is a usage error.
+# flamereport keeps or drops stacks as flamefold --include and --exclude do,
+# and its percentages are of the stacks kept; a bad pattern is a usage error.
 cat > in.folded <<'IN'
 app;main;compute;__sin_fma 60
 app;main;walk;walk;__sin_fma 7

@@ -1,6 +1,6 @@
-# Issue 16: on perf input the CSV columns say the counts are periods
-# (self_period, total_period), and each row gives the direct callers and
-# callees ("name count;...", heaviest first, at most --width).
+# On perf input the CSV columns say the counts are periods (self_period,
+# total_period), and each row gives the direct callers and callees ("name
+# count;...", heaviest first, at most --width).
 P=$TESTDATA/perf-data
 cp "$P/system-wide/perf.data" system-wide.data
 # (stderr, the warnings about the other processes' DSOs absent from the

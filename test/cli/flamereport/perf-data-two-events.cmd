@@ -1,6 +1,6 @@
-# Issue 16: each event of the recording with its rate and samples; the
-# profile keeps one event (the first seen, as stackcollapse-perf.pl does)
-# and says which, with its sample count and period sum.
+# Each event of the recording with its rate and samples; the profile keeps one
+# event (the first seen, as stackcollapse-perf.pl does) and says which, with
+# its sample count and period sum.
 P=$TESTDATA/perf-data
 cp "$P/two-events/perf.data" two-events.data
 HOME=/nonexistent $TOOL --symfs "$P/root" --kallsyms "$P/two-events/kallsyms" \
