@@ -76,11 +76,11 @@ class FrameTexts {
     /// address (the perf script parser without --addrs: its result for a
     /// stack line depends on the symbol without its offset and on the
     /// module): one frame stands for all of them, named after the first
-    /// address met, so that frames are made, and the reader's look-up of
-    /// a line is made, once per symbol, not once per address. On a build
-    /// host most frames are distinct addresses of a symbol met before, or
-    /// without a symbol in a DSO met before (a stripped cc1plus): 75,000
-    /// addresses of 21,000 symbols in 76,000 samples.
+    /// address met, so that frames are made, and the reader's look-up of a
+    /// line is made, once per symbol, not once per address. On a build host
+    /// most frames are distinct addresses of a symbol met before, or without
+    /// a symbol in a DSO met before (a stripped cc1plus): nearly every sample
+    /// meets a new address, of far fewer symbols.
     bool by_symbol = false;
   };
   /// Names come from `symbols`, which must outlive this.
