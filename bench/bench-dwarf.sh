@@ -41,23 +41,13 @@ if [ -z "$data" ]; then
     exit 0
   fi
 fi
-samples=$(perf script -i "$data" -F comm 2> /dev/null | wc -l)
-about="$data: $(du -h "$data" | cut -f1), $samples samples, \`perf record -F ${FREQ:-4000} --call-graph dwarf\` of the $workload workload"
-
+how="\`perf record -F ${FREQ:-4000} --call-graph dwarf\` of the $workload workload"
+[ -z "${DWARF_DATA:-}" ] || how="given as DWARF_DATA"
+about="$(recording "$data"), $how"
 group "flamefold, perf.data, --call-graph dwarf, $workload" "$about"
-commands=(fold "flamefold -q $data" scale "perf script -i $data")
-have_inferno && commands+=(inferno "perf script -i $data | inferno-collapse-perf")
-have_perl stackcollapse-perf.pl &&
-  commands+=(perl "perf script -i $data | perl $FLAMEGRAPH_DIR/stackcollapse-perf.pl")
-measure "${commands[@]}"
-have_perl stackcollapse-perf.pl && check_weight
-
+measure_recording "$data"
 if [ "$inline_runs" -gt 0 ]; then
   group "flamefold --inline, perf.data, --call-graph dwarf, $workload" "$about"
-  commands=(fold "flamefold -q --inline $data")
-  have_perl stackcollapse-perf.pl &&
-    commands+=(perl "perf script -i $data | perl $FLAMEGRAPH_DIR/stackcollapse-perf.pl --inline")
-  RUNS=$inline_runs PERL_RUNS=$inline_runs measure "${commands[@]}"
-  have_perl stackcollapse-perf.pl && check_weight
+  RUNS=$inline_runs PERL_RUNS=$inline_runs measure_recording "$data" --inline
 fi
 finish

@@ -42,14 +42,8 @@ if [ -z "$data" ]; then
     exit 0
   fi
 fi
-samples=$(perf script -i "$data" -F comm 2> /dev/null | wc -l)
-
-group "flamefold, perf.data, system-wide frame pointers, $shape" \
-  "$data: $(du -h "$data" | cut -f1), $samples samples, \`perf record -a -g -F ${FREQ:-999}\` for $secs s with the $shape workload on each CPU"
-commands=(fold "flamefold -q $data" scale "perf script -i $data")
-have_inferno && commands+=(inferno "perf script -i $data | inferno-collapse-perf")
-have_perl stackcollapse-perf.pl &&
-  commands+=(perl "perf script -i $data | perl $FLAMEGRAPH_DIR/stackcollapse-perf.pl")
-measure "${commands[@]}"
-have_perl stackcollapse-perf.pl && check_weight
+how="\`perf record -a -g -F ${FREQ:-999}\` for $secs s with the $shape workload on each CPU"
+[ -z "${PERF_DATA:-}" ] || how="given as PERF_DATA"
+group "flamefold, perf.data, system-wide frame pointers, $shape" "$(recording "$data"), $how"
+measure_recording "$data"
 finish

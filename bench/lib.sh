@@ -180,6 +180,29 @@ check_weight() {
   check "$same% of the sample weight folds to the stacks the Perl pipeline gives" [ "$same" = 100.00 ]
 }
 
+# recording DATA: "DATA: SIZE, N samples" of a perf.data file.
+recording() {
+  echo "$1: $(du -h "$1" | cut -f1), $(perf script -i "$1" -F comm 2> /dev/null | wc -l) samples"
+}
+
+# measure_recording DATA [--inline]: times `flamefold -q [--inline] DATA` against
+# `perf script -i DATA | stackcollapse-perf.pl [--inline]` and, without --inline (inferno has
+# none), against `perf script -i DATA | inferno-collapse-perf`, with `perf script` alone for
+# scale; then checks that flamefold gives all of the pipeline's sample weight the same stacks.
+measure_recording() {
+  local data=$1 option=${2:-}
+  local commands=(fold "flamefold -q ${option:+$option }$data")
+  if [ -z "$option" ]; then
+    commands+=(scale "perf script -i $data")
+    if have_inferno; then commands+=(inferno "perf script -i $data | inferno-collapse-perf"); fi
+  fi
+  if have_perl stackcollapse-perf.pl; then
+    commands+=(perl "perf script -i $data | perl $FLAMEGRAPH_DIR/stackcollapse-perf.pl${option:+ $option}")
+  fi
+  measure "${commands[@]}"
+  if have_perl stackcollapse-perf.pl; then check_weight; fi
+}
+
 # same_lines A B: how many lines of folded file B are also lines of A ("N of M lines").
 same_lines() {
   echo "$(comm -12 <(LC_ALL=C sort "$1") <(LC_ALL=C sort "$2") | wc -l) of $(wc -l < "$2") lines"
