@@ -1,13 +1,12 @@
-// ab_pairs RUNS FILE BINARY...: a before/after of flamefold binaries on one
-// input, on a host whose speed drifts by a third within minutes. Each round
-// runs every binary once (`BINARY -q FILE`, output to /dev/null), in turn,
-// the order reversed every other round; each run's wall time comes from the
+// ab_pairs RUNS FILE BINARY...: a before/after of two or more builds of a
+// tool on one input (`BINARY -q FILE`, output to /dev/null: flamefold,
+// flamesvg, flamereport). Each round runs every binary once, in turn, the
+// order reversed every other round; each run's wall time comes from the
 // clock, its CPU time from wait4's rusage. Printed per binary: the medians,
 // then the mean of its differences from the first binary in the same round
 // with the standard error of that mean, and the median difference. Paired
-// differences cancel the drift that medians of separate runs do not: a 1 ms
-// change shows in 30 rounds where the medians move by 5 ms from one minute
-// to the next.
+// differences cancel a drift of the host's speed that medians of separate
+// runs take for a change.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>

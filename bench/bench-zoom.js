@@ -12,6 +12,11 @@
 // and range of the zooms and of the resets, and fails when a click changed
 // nothing (the SVG's viewer did not zoom).
 //
+// LABEL main is flamesvg's SVG and perl flamegraph.pl's: with $BENCH_RESULTS
+// set (see lib.sh), each one's zoom times are appended there as a figure of
+// the group $BENCH_GROUP, the command that drew the SVG taken from
+// $ZOOM_MAIN or $ZOOM_PERL.
+//
 // Needs playwright-core (test/browser/node_modules, `npm ci` there) and
 // /usr/bin/chromium, as the browser tests do.
 "use strict";
@@ -23,10 +28,35 @@ const os = require("os");
 
 const clicks = parseInt(process.env.CLICKS || "9", 10);
 
-function stats(values) {
+// The median, least and greatest of the values.
+function spread(values) {
   const v = [...values].sort((a, b) => a - b);
   const mid = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  return `${mid.toFixed(0)} ms (${v[0].toFixed(0)}-${v[v.length - 1].toFixed(0)})`;
+  return { mid, lo: v[0], hi: v[v.length - 1] };
+}
+
+function stats(values) {
+  const s = spread(values);
+  return `${s.mid.toFixed(0)} ms (${s.lo.toFixed(0)}-${s.hi.toFixed(0)})`;
+}
+
+// The zoom figures as lib.sh's measure writes its figures (seconds; no CPU
+// time or memory), with main's ratio to perl.
+function emitResults(svgs, results) {
+  const file = process.env.BENCH_RESULTS;
+  if (!file) return;
+  const zoom = new Map(svgs.map((svg, i) => [svg.label, spread(results[i].zooms)]));
+  const perl = zoom.get("perl");
+  svgs.forEach((svg, i) => {
+    const s = zoom.get(svg.label);
+    const command = svg.label === "perl" ? process.env.ZOOM_PERL : process.env.ZOOM_MAIN;
+    const ratio = svg.label !== "perl" && perl ? (perl.mid / s.mid).toFixed(1) : "-";
+    const fields = ["BENCH", process.env.BENCH_GROUP || "zoom", svg.label,
+                    (s.mid / 1000).toFixed(3), (s.lo / 1000).toFixed(3), (s.hi / 1000).toFixed(3),
+                    "-", "-", String(results[i].zooms.length), ratio, "-",
+                    `a click in the SVG of: ${command}`];
+    fs.appendFileSync(file, fields.join("\t") + "\n");
+  });
 }
 
 // Runs in the page: clicks the chosen frames, each then Reset Zoom, and
@@ -113,6 +143,7 @@ async function main() {
         failed = true;
       }
     }
+    emitResults(svgs, results);
     if (results.length > 1 &&
         results.some((r) => r.titles.join("\n") !== results[0].titles.join("\n"))) {
       console.log("note: the SVGs' clicked frames differ (their frame lists differ)");

@@ -8,11 +8,12 @@
 # str_stack, which Debian does not package, is replaced by a small stand-in written below (the
 # few calls inferno makes: push, write!, a writer, indexing, iteration).
 # Prints the directory holding inferno-collapse-perf and inferno-flamegraph (OUT_DIR, default
-# bench/out/inferno); bench-fold.sh and bench-svg.sh time them when INFERNO_DIR names it.
+# bench/out/inferno, where the benchmarks look for them) and a file "version".
 set -eu
 src=${1:?usage: build-inferno.sh INFERNO_SRC [OUT_DIR]}
 HERE=$(cd "$(dirname "$0")" && pwd)
 out=${2:-$HERE/out/inferno}
+PATH=$PATH:$HOME/.cargo/bin  # where rustup installs cargo
 command -v cargo > /dev/null || { echo "build-inferno: error: cargo is not installed" >&2; exit 1; }
 grep -q '^version = "0.11.14"' "$src/Cargo.toml" ||
   echo "build-inferno: warning: $src is not inferno 0.11.14; its dependencies may not resolve" >&2
@@ -146,4 +147,6 @@ cargo build --release --offline --bins -q 2> "$work/cargo.log" ||
   { echo "build-inferno: error: cargo build failed:" >&2; tail -n 20 "$work/cargo.log" >&2; exit 1; }
 mkdir -p "$out"
 cp target/release/inferno-collapse-perf target/release/inferno-flamegraph "$out/"
+# The tools of this release print no version; bench/run.sh reads it here.
+sed -n 's/^version = "\(.*\)"/inferno \1/p' "$src/Cargo.toml" | head -n 1 > "$out/version"
 echo "$out"

@@ -21,7 +21,7 @@ services with thousands of functions each, names of 60 to 400 bytes full of temp
 `(anonymous namespace)` inside template arguments, lambdas, `operator()`, argument lists and
 return types (which stackcollapse-perf.pl cuts), `[clone .isra.0]` suffixes and `+0x` offsets;
 stacks 10 to 40 frames deep, a third of them ending in the kernel, drawn evenly from 250,000, so
-that a 200 MB transcript folds to about 90,000 distinct stacks: the shape issue #18 measured.
+that a 200 MB transcript folds to about 90,000 distinct stacks: the shape of a fleet of C++ services.
 
 `--shape distinct-names` writes the hardest shape for a cache of lines: one process whose
 stacks are 3 shared root frames and 10 to 30 frames drawn at random from 400,000 distinct
@@ -61,7 +61,7 @@ KERNEL_VERBS = [b"read", b"write", b"alloc", b"free", b"wake", b"poll", b"send",
                 b"flush", b"submit", b"complete", b"lookup", b"insert", b"update", b"wait"]
 CXX_NAMESPACES = [b"std", b"boost::asio", b"app", b"app::detail", b"db::storage", b"net::http",
                   b"(anonymous namespace)"]
-CXX_CLASSES = [b"Handler", b"Session", b"Parser", b"Buffer", b"Index", b"Cursor", b"Executor",
+CXX_CLASSES = [b"Handler", b"Channel", b"Parser", b"Buffer", b"Index", b"Cursor", b"Executor",
                b"Table", b"Row", b"Allocator", b"Queue", b"Worker", b"Codec", b"Planner"]
 CXX_METHODS = [b"run", b"process", b"operator()", b"read", b"write", b"next", b"flush", b"lookup",
                b"insert", b"dispatch", b"encode", b"decode", b"visit", b"apply", b"step"]
