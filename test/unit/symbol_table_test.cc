@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "symbols/kallsyms.h"
+#include "symbols/perf_map.h"
 #include "symbols/symbol_table.h"
 #include "symbol_checks.h"
 #include "temp_file.h"
