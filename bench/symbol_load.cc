@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "symbols/elf_symbols.h"
+#include "symbols/kallsyms.h"
 #include "symbols/symbol_table.h"
 
 // LoadKallsyms on `path`, best of 7.

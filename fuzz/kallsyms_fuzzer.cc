@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mem_file.h"
+#include "symbols/kallsyms.h"
 #include "symbols/kallsyms_copy.h"
 #include "symbols/symbol_table.h"
 

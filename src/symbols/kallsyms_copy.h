@@ -31,6 +31,7 @@
 #include <string_view>
 #include <vector>
 
+#include "symbols/kallsyms.h"
 #include "symbols/symbol_table.h"
 
 namespace flamefold {

@@ -7,7 +7,9 @@
 #include <cstdlib>
 
 #include "symbols/elf_symbols.h"
+#include "symbols/kallsyms.h"
 #include "symbols/own_vdso.h"
+#include "symbols/perf_map.h"
 
 namespace flamefold {
 namespace {

@@ -36,6 +36,7 @@
 
 #include "base/arena.h"
 #include "symbols/elf_symbols.h"
+#include "symbols/kallsyms.h"
 #include "symbols/kallsyms_copy.h"
 #include "symbols/symbol_table.h"
 

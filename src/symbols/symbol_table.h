@@ -3,9 +3,12 @@
 // an address resolves to the name perf script prints:
 //   - a symbol without a size ends where the next one starts (kallsyms:
 //     the last symbol before a module ends at the next page boundary);
-//   - of several symbols at one address, one is kept: the one with a size,
-//     then not weak, then global, then with fewer leading underscores, then
-//     with the longer name, then the first one seen.
+//   - of several symbols at one address, one is kept, by perf's rules
+//     (symbols/symbol_aliases.h).
+// A finished table is searched through its symbols' bounds in buckets or,
+// where perf's tree decides (FinishAsPerfTree), through that tree.
+// Related: symbols/kallsyms.h reads the kernel's tables, symbols/perf_map.h
+// JIT maps, symbols/elf_symbols.h a binary's.
 #ifndef FLAMEFOLD_SYMBOLS_SYMBOL_TABLE_H_
 #define FLAMEFOLD_SYMBOLS_SYMBOL_TABLE_H_
 
@@ -18,26 +21,15 @@
 
 #include "base/big_alloc.h"
 #include "symbols/name_store.h"
+#include "symbols/perf_tree.h"
+#include "symbols/symbol.h"
+#include "symbols/symbol_aliases.h"
 
 namespace flamefold {
 
-enum class SymbolBinding : uint8_t { kLocal, kGlobal, kWeak };
-
-struct Symbol {
-  uint64_t start = 0;
-  uint64_t end = 0;  // one past the last byte; == start until Finish()
-  std::string_view name;  // in the table's NameStore
-  SymbolBinding binding = SymbolBinding::kGlobal;
-  bool mangled = false;  // `name` is still to be demangled (see Display)
-  bool plt = false;  // a PLT entry: shown as `name` (demangled) + "@plt"
-  // Not 0: the symbol stands for aliases whose names decide which perf
-  // keeps, chosen when shown (see SymbolTable::Display); `name` is the
-  // first one's. Index + 1 into its table's groups.
-  uint32_t alias_group = 0;
-};
-static_assert(sizeof(Symbol) == 40, "the alias group fits in the padding");
-
+class KallsymsIndex;
 struct KallsymsModule;
+class OverlapTree;
 
 class SymbolTable {
  public:
@@ -94,34 +86,17 @@ class SymbolTable {
   void ShareNames(const SymbolTable& other) { names_.Share(other.names_); }
 
  private:
-  struct Node {
-    int32_t left = -1, right = -1, parent = -1;
-    bool red = true;
-    uint32_t sym = 0;  // into syms_
-    uint64_t start = 0;  // syms_[sym].start: inserting reads no symbol
-  };
-  void TreeInsert(uint32_t sym);
-  void TreeErase(int32_t n);
-  void RotateLeft(int32_t x);
-  void RotateRight(int32_t x);
-  void EraseFixup(int32_t x, int32_t parent);
-  int32_t Next(int32_t n) const;
-  int32_t First() const;
-  void SetChild(int32_t parent, int32_t old_child, int32_t new_child);
-  // A kernel table whose symbols are made when looked up (KallsymsIndex,
-  // in symbol_table.cc); null for all others. Eager() makes them all.
-  struct KallsymsIndex;
+  // A kernel table whose symbols are made when looked up (symbols/
+  // kallsyms.h); null for all others. Eager() makes them all.
   friend bool LoadKallsyms(const std::string& path, SymbolTable* core,
                            std::vector<KallsymsModule>* modules,
                            std::string* err, bool in_place);
   std::shared_ptr<KallsymsIndex> lazy_;
   void Eager();
-  const Symbol* FindLazy(uint64_t addr) const;
   // A table finished by FinishAsPerfTree whose symbols overlap: sorted as
   // others are, with perf's tree of them built at the first look-up in an
-  // overlap (LazyTree, in symbol_table.cc); null for all others.
-  struct LazyTree;
-  std::shared_ptr<LazyTree> lazy_tree_;
+  // overlap (symbols/overlap_tree.h); null for all others.
+  std::shared_ptr<OverlapTree> lazy_tree_;
   bool FindInLazyTree(uint64_t addr, const Symbol** found) const;
 
   void SortByStart();
@@ -130,17 +105,10 @@ class SymbolTable {
   void BuildSearch();
   void BuildBuckets();
   bool FinishSorted(std::span<const Symbol> late, bool tree_now);
-  // Aliases whose choice waits for their names (Symbol::alias_group):
-  // members [begin, end) of alias_members_, in the order perf meets them.
-  struct AliasGroup {
-    uint32_t begin, end;
-  };
-  void DeferAlias(Symbol* kept, const Symbol& next);
-  void ResolveAlias(Symbol* s);
-  void ResolveAliases();
-  std::string ChooseAlias(const AliasGroup& g) const;
-  std::vector<AliasGroup> alias_groups_;
-  std::vector<Symbol> alias_members_;
+  size_t KeepOnePerStart(BigVector<Symbol>* seq);
+  void ResolveAliases() { aliases_.ResolveAll(syms_, &names_); }
+  // Aliases whose choice waits for their names (Symbol::alias_group).
+  AliasGroups aliases_;
 
   // What Find walks, built by Finish and FinishAsPerfTree: the tree's
   // nodes with their symbols' bounds, in breadth-first order (the top
@@ -168,34 +136,8 @@ class SymbolTable {
   NameStore names_;
   // Big tables (100,000 symbols) are mapped directly (BigAllocate).
   BigVector<Symbol> syms_;
-  BigVector<Node> tree_;
-  int32_t root_ = -1;
+  PerfTree tree_;  // where FinishAsPerfTree builds one (see OverlapTree)
 };
-
-/// Reads a kallsyms file ("ffffffff81000000 T _text", module symbols with
-/// "\t[mod]") into `core` (the kernel proper) and `modules` (per module
-/// name, addresses absolute). Only text symbols (t, T, w, W) are kept, as
-/// perf keeps them. `in_place`: a regular file is mapped, not read (the
-/// tools, which guard mapped files against SIGBUS: io/mapped_file.h; the
-/// library installs no handler and reads).
-/// A file without module symbols whose lines come by address (a kernel
-/// without modules, as the kernel writes it) becomes a lazy `core`: its
-/// lines are indexed, and a symbol is made, with perf's clean-ups, when an
-/// address in it is looked up: a system-wide recording hits a few thousand of
-/// the 120,000 addresses, and making every symbol would cost far more than
-/// those.
-struct KallsymsModule {
-  std::string name;  // without brackets
-  SymbolTable table;
-};
-bool LoadKallsyms(const std::string& path, SymbolTable* core,
-                  std::vector<KallsymsModule>* modules, std::string* err,
-                  bool in_place = false);
-
-/// Reads a JIT map (/tmp/perf-PID.map: "START SIZE NAME" in hex, one a
-/// line), as perf does: no size fix-up, so a zero-size entry never matches.
-bool LoadPerfMap(const std::string& path, SymbolTable* table,
-                 std::string* err);
 
 }  // namespace flamefold
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "symbols/kallsyms.h"
 #include "symbols/kallsyms_copy.h"
 #include "symbols/symbol_resolver.h"
 #include "symbols/symbol_table.h"

@@ -4,9 +4,18 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <string>
+
 #include "symbols/symbol_table.h"
 
 namespace flamefold::testing {
+
+/// The name `t` shows for `addr`, or "-" where no symbol holds it.
+inline std::string NameAt(const SymbolTable& t, uint64_t addr) {
+  const Symbol* s = t.Find(addr);
+  return s ? t.Display(*s) : "-";
+}
 
 /// `a` and `b` hold the same symbols (bounds and names), in the same order.
 inline void CheckSameSymbols(const SymbolTable& a, const SymbolTable& b) {

@@ -3,21 +3,16 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "symbols/symbol_table.h"
 #include "symbol_checks.h"
-#include "temp_file.h"
 
 namespace flamefold {
 namespace {
 
-std::string NameAt(const SymbolTable& t, uint64_t addr) {
-  const Symbol* s = t.Find(addr);
-  return s ? t.Display(*s) : "-";
-}
+using testing::NameAt;
 
 TEST_CASE("symbols without a size end at the next one") {
   SymbolTable t;
@@ -268,155 +263,6 @@ TEST_CASE("a sorted table's buckets find what a walk over all finds") {
     }
     for (uint64_t a : probes) REQUIRE(t.Find(a) == FindByWalk(t, a));
   }
-}
-
-// A random kallsyms file without modules, lines by address: runs of
-// lines at one address (mixed types, bindings, underscores and lengths, so
-// that each of KeepFirst's rules decides some), data symbols, '$' and
-// empty names, malformed lines, no '\n' at the end.
-std::string RandomKallsyms(uint64_t* seed, int lines) {
-  auto rnd = [&](uint64_t n) {
-    *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return n ? (*seed >> 11) % n : 0;
-  };
-  std::string text;
-  uint64_t at = 0xffffffff81000000ULL;
-  const char* types = "tTwWtTdDbr";
-  for (int i = 0; i < lines; ++i) {
-    if (rnd(4) != 0) at += rnd(3) == 0 ? rnd(8192) : 16 * (1 + rnd(40));
-    char head[32];
-    std::snprintf(head, sizeof head, "%016llx %c ",
-                  static_cast<unsigned long long>(at), types[rnd(10)]);
-    std::string name(rnd(4), '_');
-    for (uint64_t k = 0, n = rnd(12); k <= n; ++k) {
-      name += static_cast<char>('a' + rnd(26));
-    }
-    switch (rnd(40)) {
-      case 0: text += "not a line\n"; continue;
-      case 1: text += std::string(head).substr(0, 18) + "\n"; continue;
-      case 2: name.clear(); break;
-      case 3: name = "$x" + name; break;
-    }
-    text += head + name + "\n";
-  }
-  if (!text.empty() && rnd(2)) text.pop_back();
-  return text;
-}
-
-TEST_CASE("a kallsyms file without modules, read lazily, finds what all its symbols made find") {
-  uint64_t seed = 4242;
-  for (int round = 0; round < 120; ++round) {
-    int lines = round % 10 == 0 ? 3000 : 1 + round;
-    testing::TempFile file(RandomKallsyms(&seed, lines));
-    SymbolTable lazy, eager;
-    std::vector<KallsymsModule> modules;
-    std::string err;
-    REQUIRE(LoadKallsyms(file.path, &lazy, &modules, &err));
-    REQUIRE(LoadKallsyms(file.path, &eager, &modules, &err, true));
-    REQUIRE(modules.empty());
-    CHECK(lazy.lazy());
-    eager.mutable_symbols();  // every symbol made, as CleanUp makes them
-    REQUIRE_FALSE(eager.lazy());
-    std::vector<uint64_t> probes = {0, UINT64_MAX, 0xffffffff80ffffffULL};
-    for (const Symbol& s : eager.symbols()) {
-      for (uint64_t a : {s.start - 1, s.start, s.start + 1, s.end - 1, s.end,
-                         s.end + 4096, s.end + 8192}) {
-        probes.push_back(a);
-      }
-    }
-    for (uint64_t a : probes) {
-      const Symbol* got = lazy.Find(a);
-      const Symbol* want = eager.Find(a);
-      REQUIRE((got == nullptr) == (want == nullptr));
-      if (!got) continue;
-      CHECK(got->start == want->start);
-      CHECK(got->end == want->end);
-      CHECK(got->name == want->name);
-      CHECK(got->binding == want->binding);
-      CHECK(lazy.Find(a) == got);  // made once, at one address
-    }
-    uint64_t lazy_start = 0, lazy_end = 0, start = 0, end = 0;
-    REQUIRE(lazy.Range(&lazy_start, &lazy_end) == eager.Range(&start, &end));
-    CHECK(lazy_start == start);
-    CHECK(lazy_end == end);
-    // All of them, when asked for.
-    REQUIRE(lazy.size() == eager.size());
-    for (size_t i = 0; i < eager.size(); ++i) {
-      CHECK(lazy.symbols()[i].start == eager.symbols()[i].start);
-      CHECK(lazy.symbols()[i].name == eager.symbols()[i].name);
-    }
-  }
-}
-
-TEST_CASE("a kallsyms file with modules or out of order is read whole") {
-  testing::TempFile modules_file(
-      "ffffffff81000000 T _text\n"
-      "ffffffff81000100 t helper\n"
-      "ffffffffc0001000 t ext4_iget\t[ext4]\n");
-  SymbolTable core;
-  std::vector<KallsymsModule> modules;
-  std::string err;
-  REQUIRE(LoadKallsyms(modules_file.path, &core, &modules, &err));
-  CHECK_FALSE(core.lazy());
-  REQUIRE(modules.size() == 1);
-  CHECK(NameAt(core, 0xffffffff81000010) == "_text");
-  testing::TempFile unsorted(
-      "ffffffff81000100 t helper\n"
-      "ffffffff81000000 T _text\n");
-  modules.clear();
-  REQUIRE(LoadKallsyms(unsorted.path, &core, &modules, &err));
-  CHECK_FALSE(core.lazy());
-  CHECK(NameAt(core, 0xffffffff81000010) == "_text");
-  CHECK(NameAt(core, 0xffffffff81000110) == "helper");
-  // A '[' in a name is a module's to perf's end fix-up: read whole too.
-  testing::TempFile bracket("ffffffff81000000 T _text\nffffffff81000100 t a[1]\n");
-  REQUIRE(LoadKallsyms(bracket.path, &core, &modules, &err));
-  CHECK_FALSE(core.lazy());
-  // A name too long for the index: the file is read whole, the name kept.
-  std::string long_name(70000, 'x');
-  testing::TempFile long_line("ffffffff81000000 T _text\nffffffff81000100 t " +
-                              long_name + "\n");
-  REQUIRE(LoadKallsyms(long_line.path, &core, &modules, &err));
-  CHECK_FALSE(core.lazy());
-  CHECK(NameAt(core, 0xffffffff81000110) == long_name);
-  // A table changed after a lazy read becomes an ordinary one.
-  testing::TempFile plain("ffffffff81000000 T _text\nffffffff81000100 t helper\n");
-  REQUIRE(LoadKallsyms(plain.path, &core, &modules, &err));
-  REQUIRE(core.lazy());
-  core.Add(0xffffffff81000200, 0, "added", SymbolBinding::kGlobal);
-  CHECK_FALSE(core.lazy());
-  core.Finish(true);
-  CHECK(NameAt(core, 0xffffffff81000110) == "helper");
-  CHECK(NameAt(core, 0xffffffff81000210) == "added");
-}
-
-// A JIT map as perf 6.1 reads it (strtoull's hex, each line's last byte
-// dropped): "0x" prefixes as the JDK writes them, white space and '+'
-// before a number, a last line without '\n' losing a byte of its name,
-// a NUL ending a name, and lines too short to hold a name passed over.
-// Each case was checked against perf script on a node recording whose map
-// was rewritten so.
-TEST_CASE("LoadPerfMap reads START and SIZE as perf's strtoull does") {
-  std::string map =
-      "1000 100 plain name\n"
-      "0x0000000000002000 0x0000000000000100 jdk form\n"
-      "  0X3000 +0x80 spaced\n"
-      "4000 10 ab\n"  // too short: len + 2 >= length
-      "5000 10 nul";
-  map += '\0';
-  map += "hidden\n6000 20 last line";
-  testing::TempFile file(map);
-  SymbolTable t;
-  std::string err;
-  REQUIRE(LoadPerfMap(file.path, &t, &err));
-  CHECK(NameAt(t, 0x10ff) == "plain name");
-  CHECK(NameAt(t, 0x2000) == "jdk form");
-  CHECK(NameAt(t, 0x20ff) == "jdk form");
-  CHECK(NameAt(t, 0x2100) == "-");
-  CHECK(NameAt(t, 0x307f) == "spaced");
-  CHECK(NameAt(t, 0x4000) == "-");
-  CHECK(NameAt(t, 0x5000) == "nul");
-  CHECK(NameAt(t, 0x6000) == "last lin");
 }
 
 }  // namespace
