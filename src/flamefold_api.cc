@@ -265,7 +265,7 @@ Status Draw(const std::vector<Input>& inputs, const SvgOptions& options,
   std::string err;
   Args args = SvgArgs(options);
   if (ParseFlameSvgArgs(args.argc(), args.argv(), &config, &err) !=
-          SvgArgsResult::kRun ||
+          ArgsResult::kRun ||
       !BufferNamesUnique(inputs, &err)) {
     return Status(StatusCode::kUsageError, err);
   }

@@ -6,15 +6,14 @@
 #include <string>
 
 #include "batch/batch.h"
+#include "cli/tool_args.h"
 
 namespace flamefold {
 
-enum class BatchArgs { kRun, kHelp, kVersion, kUsageError };
-
 /// Parses flamebatch's options and flamefold's (spelled in full), and hands
 /// the rest to flamesvg's parser, whose operands are the paths.
-BatchArgs ParseBatchArgs(int argc, char** argv, BatchConfig* config,
-                         std::string* err);
+ArgsResult ParseBatchArgs(int argc, char** argv, BatchConfig* config,
+                          std::string* err);
 
 /// The text of `flamebatch --help`.
 std::string BatchHelp();

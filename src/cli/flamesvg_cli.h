@@ -5,16 +5,23 @@
 
 #include <string>
 
+#include "base/options.h"
+#include "cli/tool_args.h"
 #include "flamegraph/flamesvg.h"
 
 namespace flamefold {
 
-enum class SvgArgsResult { kRun, kHelp, kVersion, kUsageError };
+/// flamegraph.pl's options and ours (flamebatch passes them on).
+OptionTable FlameSvgOptions();
 
-/// Parses flamesvg's command line (Getopt::Long rules). kUsageError sets
-/// `*err`.
-SvgArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
-                                std::string* err);
+/// Sets `config` from `opts` (of FlameSvgOptions()), with flamegraph.pl's
+/// checks. False with `*err` on a value it refuses.
+bool FillFlameSvgConfig(const ParsedOptions& opts, FlameSvgConfig* config,
+                        std::string* err);
+
+/// Parses flamesvg's command line. kUsageError sets `*err`.
+ArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
+                             std::string* err);
 
 /// The text of `flamesvg --help`.
 std::string FlameSvgHelp();
