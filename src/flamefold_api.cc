@@ -32,9 +32,13 @@ namespace flamefold::api {
 namespace {
 
 // A tool's command line, built from API options; argv() points into it.
+// It reads no configuration file: a program's options are all its own.
 class Args {
  public:
-  explicit Args(std::string tool) { args_.push_back(std::move(tool)); }
+  explicit Args(std::string tool) {
+    args_.push_back(std::move(tool));
+    args_.push_back("--no-config");
+  }
   void Flag(const char* name, bool on) {
     if (on) args_.push_back(std::string("--") + name);
   }

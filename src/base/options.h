@@ -89,7 +89,8 @@ enum class Syntax {
   kPassThrough,
 };
 
-/// What a command line gave: Boost's variables_map, read by option name (an option's first name; ",n" is
+/// What a command line gave, and the configuration file under it: Boost's
+/// variables_map, read by option name (an option's first name; ",n" is
 /// "-n"), and the operands.
 class ParsedOptions {
  public:
@@ -105,6 +106,9 @@ class ParsedOptions {
   /// Every value of a repeatable option, in order.
   std::vector<std::string> List(std::string_view name) const;
   const std::vector<std::string>& operands() const { return operands_; }
+
+  /// The values, for storing a configuration file's under them.
+  po::variables_map& values() { return values_; }
 
  private:
   friend bool ParseCommandLine(const OptionTable&, Syntax,

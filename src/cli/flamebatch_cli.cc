@@ -27,6 +27,7 @@ po::options_description OwnOptions() {
       ("quiet,q", SwitchValue(), "no warnings and no progress")
       ("help,h", SwitchValue(), "print this help and exit")
       ("version,V", SwitchValue(), "print the version and exit");
+  options.add(ConfigFileOptions());
   return options;
 }
 
@@ -58,6 +59,23 @@ bool ParseFoldOptions(const ParsedOptions& opts, FoldConfig* fold,
   }
   fold->jobs = 1;  // the inputs are converted in parallel instead
   return true;
+}
+
+// Stores the settings of [flamebatch] that name flamebatch's options or
+// flamefold's under `batch`, and flamesvg's under `svg`.
+bool StoreBatchConfig(const OptionTable& batch_options,
+                      const OptionTable& svg_options, ParsedOptions* batch,
+                      ParsedOptions* svg, std::string* err) {
+  ConfigSection section;
+  std::vector<ConfigSetting> rest;
+  if (!LoadToolConfig("flamebatch", *batch, &section, err) ||
+      !StoreConfigSettings(section, batch_options.all(),
+                           CommandLineOnlyOptions(), batch, &rest, err)) {
+    return false;
+  }
+  section.settings = rest;
+  return StoreConfigSettings(section, svg_options.all(),
+                             CommandLineOnlyOptions(), svg, nullptr, err);
 }
 
 }  // namespace
@@ -101,7 +119,8 @@ ArgsResult ParseBatchArgs(int argc, char** argv, BatchConfig* config,
   }
   if (svg.Flag("help")) return ArgsResult::kHelp;
   if (svg.Flag("version")) return ArgsResult::kVersion;
-  if (!ParseFoldOptions(opts, &config->fold, err) ||
+  if (!StoreBatchConfig(batch_options, svg_options, &opts, &svg, err) ||
+      !ParseFoldOptions(opts, &config->fold, err) ||
       !FillFlameSvgConfig(svg, &config->svg_config, err)) {
     return ArgsResult::kUsageError;
   }

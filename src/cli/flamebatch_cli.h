@@ -11,7 +11,9 @@
 namespace flamefold {
 
 /// Parses flamebatch's options and flamefold's (spelled in full), and hands
-/// the rest to flamesvg's parser, whose operands are the paths.
+/// the rest to flamesvg's parser, whose operands are the paths. The
+/// configuration file's [flamebatch] section holds the same options (but
+/// --config and --no-config), each by its full name.
 ArgsResult ParseBatchArgs(int argc, char** argv, BatchConfig* config,
                           std::string* err);
 

@@ -49,6 +49,7 @@ OptionTable DiffOptions() {
       .Add(JobsOption(false))  // without -j: letters are difffolded.pl's
       .Add(LastOptions());
   AddFoldOptions(&table);
+  table.Add(ConfigFileOptions());
   return table;
 }
 

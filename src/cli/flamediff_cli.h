@@ -16,6 +16,7 @@ namespace flamefold {
 /// options are long ("--report", "--threshold=P" or "--threshold P",
 /// "--top N", flamefold's "--modern", "--symfs DIR", ...); -h is --help,
 /// -V --version. Options may follow the files, as in every other tool.
+/// Then the configuration file's [flamediff] section.
 ArgsResult ParseDiffArgs(int argc, char** argv, DiffConfig* config,
                          std::string* err);
 

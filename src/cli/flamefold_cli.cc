@@ -80,7 +80,8 @@ OptionTable FlamefoldOptions() {
       .Add(FoldLineLengthOption())
       .Add(StackLimitOptions({StackLimitOption::kMaxStackDepth,
                               StackLimitOption::kMaxFrameLength}))
-      .Add(last);
+      .Add(last)
+      .Add(ConfigFileOptions());
   return table;
 }
 

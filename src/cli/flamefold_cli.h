@@ -47,7 +47,8 @@ po::options_description JobsOption(bool with_letter);
 bool ParseJobsOption(const ParsedOptions& opts, FoldConfig* config,
                      std::string* err);
 
-/// Parses flamefold's command line. kUsageError sets `*err`.
+/// Parses flamefold's command line and configuration file. kUsageError sets
+/// `*err`.
 ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
                          std::string* err);
 

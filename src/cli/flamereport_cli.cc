@@ -41,7 +41,7 @@ OptionTable ReportOptions() {
       .Add(JobsOption(true))
       .Add(LastOptions());
   AddFoldOptions(&table);
-  table.Add(FoldFilterOptions());
+  table.Add(FoldFilterOptions()).Add(ConfigFileOptions());
   return table;
 }
 

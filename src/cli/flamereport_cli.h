@@ -10,7 +10,8 @@
 
 namespace flamefold {
 
-/// Parses flamereport's command line (Getopt::Long rules, as every tool).
+/// Parses flamereport's command line (Getopt::Long rules, as every tool)
+/// and configuration file.
 ArgsResult ParseReportArgs(int argc, char** argv, ReportConfig* config,
                            std::string* err);
 

@@ -203,10 +203,17 @@ bool FillFlameSvgConfig(const ParsedOptions& o, FlameSvgConfig* config,
   return true;
 }
 
+// flamesvg's own table: with --config and --no-config.
+static OptionTable ToolOptions() {
+  OptionTable table = FlameSvgOptions();
+  table.Add(ConfigFileOptions());
+  return table;
+}
+
 ArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
                              std::string* err) {
   ParsedOptions opts;
-  ArgsResult result = ParseToolArgs("flamesvg", FlameSvgOptions(), Syntax::kGetoptLong,
+  ArgsResult result = ParseToolArgs("flamesvg", ToolOptions(), Syntax::kGetoptLong,
                                     argc, argv, &opts, err);
   if (result == ArgsResult::kRun && !FillFlameSvgConfig(opts, config, err)) {
     return ArgsResult::kUsageError;
@@ -221,7 +228,7 @@ std::string FlameSvgHelp() {
          "SVG, as flamegraph.pl\ndoes. Reads standard input when no FILE is "
          "given (\"-\" also means it);\ngzip and zstd input is decompressed.\n"
          "\nOptions (abbreviations and single dashes work):\n" +
-         FormatOptionHelp(FlameSvgOptions().all()) +
+         FormatOptionHelp(ToolOptions().all()) +
          "\nExit status: 0 success, 1 input or output error, 2 usage error "
          "or no valid input.\n"
          "Example: flamefold perf.txt | flamesvg --title=\"My app\" > "

@@ -11,7 +11,8 @@
 
 namespace flamefold {
 
-/// flamegraph.pl's options and ours (flamebatch passes them on).
+/// flamegraph.pl's options and ours, but --config and --no-config (for
+/// flamebatch, which passes them on).
 OptionTable FlameSvgOptions();
 
 /// Sets `config` from `opts` (of FlameSvgOptions()), with flamegraph.pl's
@@ -19,7 +20,8 @@ OptionTable FlameSvgOptions();
 bool FillFlameSvgConfig(const ParsedOptions& opts, FlameSvgConfig* config,
                         std::string* err);
 
-/// Parses flamesvg's command line. kUsageError sets `*err`.
+/// Parses flamesvg's command line and configuration file. kUsageError sets
+/// `*err`.
 ArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
                              std::string* err);
 

@@ -1,9 +1,13 @@
-// Options parse as Perl's Getopt::Long parses them, through Boost.
+// Options parse as Perl's Getopt::Long parses them, through Boost; a
+// configuration file's settings go under them.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "base/config_file.h"
 #include "base/options.h"
 
 using namespace flamefold;
@@ -225,4 +229,138 @@ TEST_CASE("--help lines come from the description") {
         "  -n                        scale\n"
         "  --a-very-long-option-name N\n"
         "                            long\n");
+}
+
+namespace {
+
+constexpr std::string_view kTools[] = {"flamefold", "flamesvg"};
+constexpr std::string_view kCommandLineOnly[] = {"help", "version"};
+
+bool Read(const std::string& text, std::string_view tool, ConfigSection* out,
+          std::string* err) {
+  std::istringstream in(text);
+  return ReadConfigSection(in, "cfg", tool, kTools, out, err);
+}
+
+std::string ConfigError(const std::string& text) {
+  ConfigSection section;
+  std::string err;
+  CHECK_FALSE(Read(text, "flamesvg", &section, &err));
+  return err;
+}
+
+}  // namespace
+
+TEST_CASE("config file: a tool's section, with line numbers") {
+  ConfigSection section;
+  std::string err;
+  REQUIRE(Read("# settings\n"
+               "[flamefold]\n"
+               "modern = true\n"
+               "\n"
+               "[flamesvg]\n"
+               "  colors =  java   # the JVM's\n"
+               "exclude=a\n"
+               "exclude = b\n",
+               "flamesvg", &section, &err));
+  CHECK(section.path == "cfg");
+  REQUIRE(section.settings.size() == 3);
+  CHECK(section.settings[0].line == 6);
+  CHECK(section.settings[0].key == "colors");
+  CHECK(section.settings[0].value == "java");
+  CHECK(section.settings[2].line == 8);
+  CHECK(section.settings[2].value == "b");
+}
+
+TEST_CASE("config file: bad lines are named by file and line") {
+  CHECK(ConfigError("[flamesvg]\ncolors java\n") ==
+        "cfg:2: 'colors java' is neither KEY = VALUE nor [SECTION]");
+  CHECK(ConfigError("\ncolors = java\n") ==
+        "cfg:2: 'colors' is not under a [tool] section");
+  CHECK(ConfigError("[flamesvgg]\n\ncolors = java\n") ==
+        "cfg:3: [flamesvgg] names no tool (flamefold, flamesvg)");
+  CHECK(ConfigError("[flamesvg]\n[flamesvg\n") ==
+        "cfg:2: '[flamesvg' is neither KEY = VALUE nor [SECTION]");
+}
+
+TEST_CASE("config file: the command line wins; values are checked") {
+  ParsedOptions o;
+  std::string err;
+  REQUIRE(Parse({"--width", "900", "--exclude", "cli"}, &o, &err));
+  ConfigSection section;
+  REQUIRE(Read("[flamesvg]\nwidth = 100\ncolors = java\nexclude = file\n"
+               "pid = yes\nicicle = no\nsomething = 1\n",
+               "flamesvg", &section, &err));
+  std::vector<ConfigSetting> unknown;
+  REQUIRE(StoreConfigSettings(section, Table().all(), kCommandLineOnly, &o,
+                              &unknown, &err));
+  CHECK(o.Int("width") == 900);
+  CHECK(o.Text("colors") == "java");
+  CHECK(o.List("exclude") == std::vector<std::string>{"cli"});
+  CHECK(o.Flag("pid"));
+  CHECK(o.Has("inverted"));
+  CHECK_FALSE(o.Flag("inverted"));
+  REQUIRE(unknown.size() == 1);
+  CHECK(unknown[0].key == "something");
+  CHECK(unknown[0].line == 7);
+
+  auto store_error = [&](const std::string& text) {
+    ParsedOptions fresh;
+    ConfigSection s;
+    REQUIRE(Read(text, "flamesvg", &s, &err));
+    CHECK_FALSE(StoreConfigSettings(s, Table().all(), kCommandLineOnly,
+                                    &fresh, nullptr, &err));
+    return err;
+  };
+  CHECK(store_error("[flamesvg]\nexclude = a\nexclude = b\nwidth = wide\n") ==
+        "cfg:4: Value \"wide\" invalid for option width (number expected)");
+  CHECK(store_error("[flamesvg]\npid = maybe\n") ==
+        "cfg:2: Value \"maybe\" invalid for option pid (true, false, yes, "
+        "no, 1 or 0 expected)");
+  CHECK(store_error("[flamesvg]\ncolours = java\n") ==
+        "cfg:2: unknown option 'colours' in [flamesvg]");
+  CHECK(store_error("[flamesvg]\nhelp = true\n") ==
+        "cfg:2: help cannot be set in a configuration file");
+  CHECK(store_error("[flamesvg]\nj = 2\n") ==
+        "cfg:2: unknown option 'j' in [flamesvg]");
+}
+
+TEST_CASE("config file: repeated in the file, a repeatable keeps all") {
+  ParsedOptions o;
+  std::string err;
+  REQUIRE(Parse({}, &o, &err));
+  ConfigSection section;
+  REQUIRE(Read("[flamesvg]\nexclude = a\nwidth = 1\nexclude = b\nwidth = 2\n",
+               "flamesvg", &section, &err));
+  REQUIRE(StoreConfigSettings(section, Table().all(), kCommandLineOnly, &o,
+                              nullptr, &err));
+  CHECK(o.List("exclude") == std::vector<std::string>{"a", "b"});
+  CHECK(o.Int("width") == 2);
+}
+
+TEST_CASE("config file: $XDG_CONFIG_HOME, else $HOME/.config") {
+  // Puts a variable back as it was.
+  auto keep = [](const char* name) {
+    const char* value = std::getenv(name);
+    return [name, saved = std::string(value ? value : ""), was = value != nullptr] {
+      if (was) {
+        setenv(name, saved.c_str(), 1);
+      } else {
+        unsetenv(name);
+      }
+    };
+  };
+  auto restore_xdg = keep("XDG_CONFIG_HOME");
+  auto restore_home = keep("HOME");
+  setenv("XDG_CONFIG_HOME", "/x", 1);
+  setenv("HOME", "/h", 1);
+  CHECK(DefaultConfigPath() == "/x/flamefold/config");
+  setenv("XDG_CONFIG_HOME", "relative", 1);  // XDG: not absolute, ignored
+  CHECK(DefaultConfigPath() == "/h/.config/flamefold/config");
+  unsetenv("XDG_CONFIG_HOME");
+  CHECK(DefaultConfigPath() == "/h/.config/flamefold/config");
+  unsetenv("HOME");
+  CHECK(DefaultConfigPath() == "");
+  restore_xdg();
+  restore_home();
 }
