@@ -100,8 +100,8 @@ void validate(boost::any& out, const std::vector<std::string>& tokens,
   }
 }
 
-void validate(boost::any& out, const std::vector<std::string>& tokens, TextSetting*,
-              int) {
+void validate(boost::any& out, const std::vector<std::string>& tokens,
+              TextSetting*, int) {
   out = TextSetting{po::validators::get_single_string(tokens)};
 }
 
@@ -130,7 +130,8 @@ void validate(boost::any& out, const std::vector<std::string>& tokens,
 }  // namespace
 
 const po::value_semantic* SwitchValue() {
-  return po::value<SwitchSetting>()->zero_tokens()->implicit_value(SwitchSetting{true}, "");
+  return po::value<SwitchSetting>()->zero_tokens()->implicit_value(
+      SwitchSetting{true}, "");
 }
 
 const po::value_semantic* TextValue(const char* arg) {

@@ -35,7 +35,8 @@ po::options_description FoldPerlOptions() {
        "add source lines to frames (perf script -F+srcline text, perf.data)")
       ("inline", SwitchValue(),
        "un-inline user frames as addr2line -i sees them")
-      ("context", SwitchValue(), "with --inline: add :file:line to each function");
+      ("context", SwitchValue(),
+       "with --inline: add :file:line to each function");
   return options;
 }
 
@@ -61,7 +62,8 @@ po::options_description FoldOwnOptions() {
 OptionTable FlamefoldOptions() {
   po::options_description own;
   own.add_options()
-      ("output,o", TextValue("FILE"), "write to FILE instead of standard output");
+      ("output,o", TextValue("FILE"),
+       "write to FILE instead of standard output");
   po::options_description stats;
   stats.add_options()
       ("stats", SwitchValue(),
@@ -186,8 +188,9 @@ std::string FoldHelp() {
 ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
                          std::string* err) {
   ParsedOptions opts;
-  ArgsResult result = ParseToolArgs("flamefold", FlamefoldOptions(),
-                                    Syntax::kGetoptLong, argc, argv, &opts, err);
+  ArgsResult result =
+      ParseToolArgs("flamefold", FlamefoldOptions(), Syntax::kGetoptLong, argc,
+                    argv, &opts, err);
   if (result != ArgsResult::kRun) return result;
   ApplyFoldOptions(opts, config);
   config->output = opts.Text("output");

@@ -96,8 +96,9 @@ std::string ReportHelp() {
 ArgsResult ParseReportArgs(int argc, char** argv, ReportConfig* config,
                            std::string* err) {
   ParsedOptions opts;
-  ArgsResult result = ParseToolArgs("flamereport", ReportOptions(),
-                                    Syntax::kGetoptLong, argc, argv, &opts, err);
+  ArgsResult result =
+      ParseToolArgs("flamereport", ReportOptions(), Syntax::kGetoptLong, argc,
+                    argv, &opts, err);
   if (result != ArgsResult::kRun) return result;
   if (!ParseTableOptions(opts, config, err)) return ArgsResult::kUsageError;
   std::string format = opts.Text("format", "text");

@@ -213,8 +213,9 @@ static OptionTable ToolOptions() {
 ArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
                              std::string* err) {
   ParsedOptions opts;
-  ArgsResult result = ParseToolArgs("flamesvg", ToolOptions(), Syntax::kGetoptLong,
-                                    argc, argv, &opts, err);
+  ArgsResult result = ParseToolArgs("flamesvg", ToolOptions(),
+                                    Syntax::kGetoptLong, argc, argv, &opts,
+                                    err);
   if (result == ArgsResult::kRun && !FillFlameSvgConfig(opts, config, err)) {
     return ArgsResult::kUsageError;
   }

@@ -342,7 +342,8 @@ TEST_CASE("config file: $XDG_CONFIG_HOME, else $HOME/.config") {
   // Puts a variable back as it was.
   auto keep = [](const char* name) {
     const char* value = std::getenv(name);
-    return [name, saved = std::string(value ? value : ""), was = value != nullptr] {
+    return [name, saved = std::string(value ? value : ""),
+            was = value != nullptr] {
       if (was) {
         setenv(name, saved.c_str(), 1);
       } else {

@@ -119,10 +119,12 @@ TEST_CASE("option values are checked") {
   CHECK(ParseStackLimit("max-stack-depth", 12, &l, &err));
   CHECK(l.max_depth == 12);
   CHECK_FALSE(ParseStackLimit("max-stack-depth", 0, &l, &err));
-  CHECK(err == "--max-stack-depth takes a number of frames, 1 or more, not '0'");
+  CHECK(err ==
+        "--max-stack-depth takes a number of frames, 1 or more, not '0'");
   CHECK_FALSE(ParseStackLimit("max-frame-length", 3, &l, &err));
   CHECK_FALSE(ParseStackLimit("max-frame-length", -5, &l, &err));
-  CHECK(err == "--max-frame-length takes a number of bytes, 4 or more, not '-5'");
+  CHECK(err ==
+        "--max-frame-length takes a number of bytes, 4 or more, not '-5'");
   CHECK(ParseStackLimit("max-frame-length", 4, &l, &err));
   CHECK(l.max_frame == 4);
 }
