@@ -24,9 +24,10 @@
 // A tool describes its options with Boost's options_description and the
 // value semantics below; Boost's command_line_parser reads the command line,
 // with one extra style parser that reads each option word as Getopt::Long
-// does; Boost checks the counts of values, converts them (the validators in
-// options.cc), and keeps the operands and the variables_map. Errors carry
-// Getopt::Long's messages ("Unknown option: x", "Option c is ambiguous
+// does; the values are the value semantics' to convert and check (the
+// validators in options.cc), and Boost keeps the operands and the
+// variables_map. Every error is reported, in the arguments' order, with
+// Getopt::Long's message ("Unknown option: x", "Option c is ambiguous
 // (colors, countname, cp)", "Option width requires an argument", ...).
 #ifndef FLAMEFOLD_BASE_OPTIONS_H_
 #define FLAMEFOLD_BASE_OPTIONS_H_

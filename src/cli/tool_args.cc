@@ -12,6 +12,7 @@ namespace {
 constexpr std::string_view kTools[] = {"flamefold", "flamesvg", "flamediff",
                                        "flamereport", "flamebatch"};
 
+// What means nothing in a configuration file.
 constexpr std::string_view kCommandLineOnly[] = {"help", "version", "config",
                                                  "no-config"};
 

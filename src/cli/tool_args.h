@@ -3,6 +3,7 @@
 #ifndef FLAMEFOLD_CLI_TOOL_ARGS_H_
 #define FLAMEFOLD_CLI_TOOL_ARGS_H_
 
+#include <span>
 #include <string>
 #include <string_view>
 
