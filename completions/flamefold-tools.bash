@@ -1,6 +1,7 @@
 # bash completion for flamefold, flamesvg, flamediff, flamereport, flamebatch
 # and flamerecord: options are read from the tool's own --help, so they stay
-# in step with it; files are completed otherwise.
+# in step with it (--config FILE, --no-config among them); files are
+# completed otherwise.
 _flamefold_tools() {
   local cur=${COMP_WORDS[COMP_CWORD]}
   local prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -16,7 +17,7 @@ _flamefold_tools() {
       COMPREPLY=($(compgen -W "text csv json" -- "$cur")); return ;;
     --user)
       COMPREPLY=($(compgen -u -- "$cur")); return ;;
-    -o|--output|--outdir|--symfs)
+    -o|--output|--outdir|--symfs|--config)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [[ "$cur" == -* ]]; then

@@ -32,9 +32,13 @@ namespace flamefold::api {
 namespace {
 
 // A tool's command line, built from API options; argv() points into it.
+// It reads no configuration file: a program's options are all its own.
 class Args {
  public:
-  explicit Args(std::string tool) { args_.push_back(std::move(tool)); }
+  explicit Args(std::string tool) {
+    args_.push_back(std::move(tool));
+    args_.push_back("--no-config");
+  }
   void Flag(const char* name, bool on) {
     if (on) args_.push_back(std::string("--") + name);
   }
@@ -265,7 +269,7 @@ Status Draw(const std::vector<Input>& inputs, const SvgOptions& options,
   std::string err;
   Args args = SvgArgs(options);
   if (ParseFlameSvgArgs(args.argc(), args.argv(), &config, &err) !=
-          SvgArgsResult::kRun ||
+          ArgsResult::kRun ||
       !BufferNamesUnique(inputs, &err)) {
     return Status(StatusCode::kUsageError, err);
   }

@@ -2,21 +2,29 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 
 namespace flamefold {
 namespace {
 
-std::vector<std::string_view> SplitNames(std::string_view names) {
-  std::vector<std::string_view> out;
-  size_t pos = 0;
-  for (;;) {
-    size_t bar = names.find('|', pos);
-    out.push_back(names.substr(pos, bar - pos));
-    if (bar == std::string_view::npos) break;
-    pos = bar + 1;
-  }
-  return out;
-}
+// The values options hold (ParsedOptions reads them back). A value given
+// again replaces the last one, as in Getopt::Long: Boost's own validators
+// for scalars refuse a second value.
+struct SwitchSetting {
+  bool on = false;
+};
+struct TextSetting {
+  std::string text;
+};
+struct IntSetting {
+  long long value = 0;
+};
+struct RealSetting {
+  double value = 0;
+};
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -60,246 +68,414 @@ bool IsPerlFloat(std::string_view s) {
   return i == s.size();
 }
 
-struct Name {
-  std::string name;  // lower case, except one-letter names
-  const OptionSpec* spec;
+std::string WithoutUnderscores(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+  return s;
+}
+
+// 'Value "abc" invalid for option width (number expected)': store() names
+// the option.
+class ValueError : public po::error_with_option_name {
+ public:
+  ValueError(const std::string& value, const char* expected)
+      : po::error_with_option_name(
+            "Value \"%value%\" invalid for option %option% (%expected%)") {
+    set_substitute("value", value);
+    set_substitute("expected", expected);
+  }
 };
 
-// The spec named exactly `body`: names case-insensitively, but one-letter
-// names as spelled (-V is --version, -v is not).
-const OptionSpec* Exact(const std::vector<Name>& names, std::string_view body) {
-  std::string word = Lower(body);
-  for (const Name& n : names) {
-    if (n.name == (n.name.size() == 1 ? std::string(body) : word)) return n.spec;
+// What Boost calls (found by argument-dependent lookup) to turn the value
+// given, on the command line or in a file, into the option's value.
+void validate(boost::any& out, const std::vector<std::string>& tokens,
+              SwitchSetting*, int) {
+  const std::string& value = po::validators::get_single_string(tokens);
+  std::string word = Lower(value);
+  if (word == "true" || word == "yes" || word == "1") {
+    out = SwitchSetting{true};
+  } else if (word == "false" || word == "no" || word == "0") {
+    out = SwitchSetting{false};
+  } else {
+    throw ValueError(value, "true, false, yes, no, 1 or 0 expected");
   }
-  return nullptr;
 }
 
-// Resolves an option word to its spec, or sets *err. A one-letter word is
-// an abbreviation of the Perl script's names only: a single letter of our
-// own is an explicit alias, never the start of a long name ("-v" is not
-// --version, as Getopt::Long in the Perl scripts says "Unknown option: v").
-const OptionSpec* Resolve(const std::vector<Name>& names,
-                          std::string_view body, std::string* err) {
-  if (const OptionSpec* spec = Exact(names, body)) return spec;
-  std::string word = Lower(body);
-  for (bool perl_only : {true, false}) {
-    if (!perl_only && word.size() == 1) break;
-    std::vector<const Name*> hits;
-    for (const Name& n : names) {
-      if (perl_only && !n.spec->perl) continue;
-      if (n.name.size() > 1 && n.name.compare(0, word.size(), word) == 0) {
-        hits.push_back(&n);
-      }
-    }
-    if (hits.empty()) continue;
-    const OptionSpec* spec = hits[0]->spec;
-    bool same = std::all_of(hits.begin(), hits.end(),
-                            [&](const Name* n) { return n->spec == spec; });
-    if (same) return spec;
-    std::string list;
-    for (const Name* n : hits) {
-      if (!list.empty()) list += ", ";
-      list += n->name;
-    }
-    *err = "Option " + word + " is ambiguous (" + list + ")";
-    return nullptr;
-  }
-  *err = word.empty() ? "Missing option after -" : "Unknown option: " + word;
-  return nullptr;
+void validate(boost::any& out, const std::vector<std::string>& tokens,
+              TextSetting*, int) {
+  out = TextSetting{po::validators::get_single_string(tokens)};
 }
 
-// The option with the one-letter name `c`, if any, that is a flag (`flag`)
-// or takes a value (!`flag`).
-const OptionSpec* OneLetter(const std::vector<Name>& names, char c, bool flag) {
-  for (const Name& n : names) {
-    if (n.name.size() == 1 && n.name[0] == c &&
-        (n.spec->type == OptType::kFlag) == flag) {
-      return n.spec;
-    }
+void validate(boost::any& out, const std::vector<std::string>& tokens,
+              IntSetting*, int) {
+  const std::string& value = po::validators::get_single_string(tokens);
+  std::string digits = WithoutUnderscores(value);
+  errno = 0;
+  long long n = std::strtoll(digits.c_str(), nullptr, 10);
+  if (!IsPerlInt(value) || errno == ERANGE) {
+    throw ValueError(value, "number expected");
   }
-  return nullptr;
+  out = IntSetting{n};
+}
+
+void validate(boost::any& out, const std::vector<std::string>& tokens,
+              RealSetting*, int) {
+  const std::string& value = po::validators::get_single_string(tokens);
+  double x = IsPerlFloat(value)
+                 ? std::strtod(WithoutUnderscores(value).c_str(), nullptr)
+                 : NAN;
+  if (!std::isfinite(x)) throw ValueError(value, "real number expected");
+  out = RealSetting{x};
 }
 
 }  // namespace
 
-std::string ParsedOptions::Get(std::string_view name, std::string_view def) const {
-  auto it = values_.find(name);
-  if (it == values_.end() || it->second.empty()) return std::string(def);
-  return it->second.back();
+const po::value_semantic* SwitchValue() {
+  return po::value<SwitchSetting>()->zero_tokens()->implicit_value(
+      SwitchSetting{true}, "");
 }
 
-const std::vector<std::string>& ParsedOptions::All(std::string_view name) const {
-  static const std::vector<std::string> kEmpty;
-  auto it = values_.find(name);
-  return it == values_.end() ? kEmpty : it->second;
+const po::value_semantic* TextValue(const char* arg) {
+  return po::value<TextSetting>()->value_name(arg);
 }
 
-bool ParseArgs(std::span<const OptionSpec> specs, int argc, char** argv,
-               ParsedOptions* out, std::string* err, ParseMode mode) {
-  const bool pass_through = mode == ParseMode::kPassThrough;
-  std::vector<Name> names;
-  for (const OptionSpec& spec : specs) {
-    for (std::string_view n : SplitNames(spec.names)) {
-      names.push_back({n.size() == 1 ? std::string(n) : Lower(n), &spec});
+const po::value_semantic* IntValue(const char* arg) {
+  return po::value<IntSetting>()->value_name(arg);
+}
+
+const po::value_semantic* RealValue(const char* arg) {
+  return po::value<RealSetting>()->value_name(arg);
+}
+
+const po::value_semantic* ListValue(const char* arg) {
+  return po::value<std::vector<std::string>>()->value_name(arg);
+}
+
+OptionTable& OptionTable::Add(const po::options_description& options) {
+  all_.add(options);
+  return *this;
+}
+
+OptionTable& OptionTable::AddPerl(const po::options_description& options) {
+  all_.add(options);
+  perl_.add(options);
+  return *this;
+}
+
+const po::variable_value* ParsedOptions::Find(std::string_view name) const {
+  auto it = values_.find(std::string(name));
+  return it == values_.end() || it->second.empty() ? nullptr : &it->second;
+}
+
+bool ParsedOptions::Has(std::string_view name) const {
+  return Find(name) != nullptr;
+}
+
+bool ParsedOptions::Flag(std::string_view name) const {
+  const po::variable_value* v = Find(name);
+  return v != nullptr && v->as<SwitchSetting>().on;
+}
+
+std::string ParsedOptions::Text(std::string_view name,
+                                std::string_view def) const {
+  const po::variable_value* v = Find(name);
+  return v != nullptr ? v->as<TextSetting>().text : std::string(def);
+}
+
+long long ParsedOptions::Int(std::string_view name, long long def) const {
+  const po::variable_value* v = Find(name);
+  return v != nullptr ? v->as<IntSetting>().value : def;
+}
+
+double ParsedOptions::Real(std::string_view name, double def) const {
+  const po::variable_value* v = Find(name);
+  return v != nullptr ? v->as<RealSetting>().value : def;
+}
+
+std::vector<std::string> ParsedOptions::List(std::string_view name) const {
+  const po::variable_value* v = Find(name);
+  return v != nullptr ? v->as<std::vector<std::string>>()
+                      : std::vector<std::string>();
+}
+
+namespace {
+
+std::string RequiresArgument(const std::string& name) {
+  return "Option " + name + " requires an argument";
+}
+
+// An option's name as Getopt::Long writes it: without dashes.
+std::string Word(std::string name) {
+  name.erase(0, name.find_first_not_of('-'));
+  return name;
+}
+
+// The option named `word` exactly: case-insensitively, but a one-letter
+// name as spelled (-V is --version, -v is not).
+const po::option_description* Exact(const po::options_description& options,
+                                    const std::string& word) {
+  if (word.size() != 1) return options.find_nothrow(word, false, true, false);
+  const po::option_description* letter =
+      options.find_nothrow(word, false, false, false);  // "o,outdir"
+  return letter != nullptr
+             ? letter
+             : options.find_nothrow("-" + word, false, false, false);
+}
+
+bool TakesValue(const po::option_description& option) {
+  return option.semantic()->max_tokens() > 0;
+}
+
+// Getopt::Long's syntax, as a Boost style parser: command_line_parser hands
+// it the arguments left; when the first is an option word it takes it (and
+// the value it needs) and returns it under the option's name, or records
+// why not; Boost keeps any other argument as an operand. Boost's own long,
+// disguised-long and short parsers cannot read these words: with
+// allow_guessing the disguised long options make -v --version and -O
+// --output; an unknown -nope reaches the short parser and is reported as
+// -n; their look-ahead refuses a value that names a short option
+// (--title -q); and they have no "+" prefix nor an order among names.
+class GetoptSyntax {
+ public:
+  GetoptSyntax(const OptionTable* table, Syntax syntax,
+               std::vector<std::string>* errors)
+      : table_(table), syntax_(syntax), errors_(errors) {}
+
+  std::vector<po::option> operator()(std::vector<std::string>& args) const {
+    const std::string arg = args.front();
+    if (arg == "--") {  // Boost ends the options, but drops the "--"
+      return syntax_ == Syntax::kPassThrough ? Operands(args, args.size())
+                                             : std::vector<po::option>();
     }
-  }
-  std::sort(names.begin(), names.end(),
-            [](const Name& a, const Name& b) { return a.name < b.name; });
-  std::vector<std::string> errors;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "--") {
-      if (pass_through) out->operands_.push_back("--");
-      for (++i; i < argc; ++i) out->operands_.push_back(argv[i]);
-      break;
-    }
-    size_t prefix = arg.substr(0, 2) == "--" ? 2
-                    : (!arg.empty() && (arg[0] == '-' || arg[0] == '+')) ? 1 : 0;
-    if (prefix == 0 || arg == "-" ||
-        (mode == ParseMode::kBundling && arg[0] == '+')) {
-      out->operands_.push_back(std::string(arg));
-      continue;
-    }
-    if (mode == ParseMode::kBundling && prefix == 1) {
-      for (char c : arg.substr(1)) {  // Getopt::Std: "-ns" is -n -s
-        const OptionSpec* spec = OneLetter(names, c, true);
-        if (spec == nullptr) {
-          errors.push_back("Unknown option: " + std::string(1, c));
-        } else {
-          out->values_[std::string(SplitNames(spec->names)[0])] = {"1"};
-        }
-      }
-      continue;
-    }
-    std::string_view body = arg.substr(prefix);
-    std::string value;
-    bool has_value = false;
-    size_t eq = body.find('=', 1);
-    if (eq != std::string_view::npos && eq > 0) {
-      value = std::string(body.substr(eq + 1));
-      body = body.substr(0, eq);
-      has_value = true;
+    size_t prefix = PrefixSize(arg);
+    if (prefix == 0) return {};
+    if (syntax_ == Syntax::kGetoptStd && prefix == 1) return Letters(args);
+    std::string word = arg.substr(prefix);
+    std::optional<std::string> value;
+    if (size_t eq = word.find('=', 1); eq != std::string::npos) {
+      value = word.substr(eq + 1);
+      word.resize(eq);
     }
     std::string why;
-    const OptionSpec* spec = nullptr;
-    if (pass_through) {
-      spec = Exact(names, body);
-      if (spec == nullptr) {
-        out->operands_.push_back(std::string(arg));
-        continue;
-      }
-    } else {
-      spec = Resolve(names, body, &why);
+    const po::option_description* option =
+        syntax_ == Syntax::kPassThrough ? Exact(table_->all(), word)
+                                        : Resolve(word, prefix == 1, &why);
+    if (option == nullptr && prefix == 1 && !value && word.size() > 1 &&
+        syntax_ == Syntax::kGetoptLong) {
+      option = LetterWithValue(word[0]);  // "-j2", "-oFILE"
+      if (option != nullptr) value = word.substr(1);
     }
-    if (spec == nullptr && prefix == 1 && !has_value && body.size() > 1) {
-      // "-j2", "-oFILE": a value glued to one of our one-letter options.
-      // Getopt::Long would call these unknown, so no Perl call changes.
-      spec = OneLetter(names, body[0], false);
-      if (spec != nullptr) {
-        value = std::string(body.substr(1));
-        has_value = true;
-      }
+    if (option == nullptr) {
+      if (syntax_ == Syntax::kPassThrough) return Operands(args, 1);
+      errors_->push_back(why);
+      args.erase(args.begin());
+      return {};
     }
-    if (spec == nullptr) {
-      errors.push_back(why);
-      continue;
-    }
-    std::string canonical(SplitNames(spec->names)[0]);
-    if (spec->type == OptType::kFlag) {
-      if (has_value) {
-        errors.push_back("Option " + Lower(body) + " does not take an argument");
-        continue;
-      }
-      value = "1";
-    } else {
-      if (!has_value) {
-        if (i + 1 >= argc) {
-          errors.push_back("Option " + canonical + " requires an argument");
-          continue;
-        }
-        value = argv[++i];
-      } else if (value.empty()) {
-        errors.push_back("Option " + canonical + " requires an argument");
-        continue;
-      }
-      if (spec->type == OptType::kInt) {
-        if (!IsPerlInt(value)) {
-          errors.push_back("Value \"" + value + "\" invalid for option " +
-                           canonical + " (number expected)");
-          continue;
-        }
-        value.erase(std::remove(value.begin(), value.end(), '_'), value.end());
-      } else if (spec->type == OptType::kFloat) {
-        if (!IsPerlFloat(value)) {
-          errors.push_back("Value \"" + value + "\" invalid for option " +
-                           canonical + " (real number expected)");
-          continue;
-        }
-        value.erase(std::remove(value.begin(), value.end(), '_'), value.end());
-      }
-    }
-    auto& slot = out->values_[canonical];
-    if (!spec->repeatable) slot.clear();
-    slot.push_back(std::move(value));
+    args.erase(args.begin());
+    return Given(*option, arg, std::move(value), args);
   }
-  if (!errors.empty()) {
-    *err = errors[0];
-    for (size_t k = 1; k < errors.size(); ++k) *err += "\n" + errors[k];
-    return false;
+
+ private:
+  // The length of an option word's prefix ("--", "-" or "+"); 0 for an
+  // operand ("-" alone; "+x" for Getopt::Std).
+  size_t PrefixSize(const std::string& arg) const {
+    if (arg.size() < 2) return 0;
+    if (arg[0] == '-') return arg[1] == '-' ? 2 : 1;
+    return arg[0] == '+' && syntax_ != Syntax::kGetoptStd ? 1 : 0;
   }
-  return true;
-}
 
-bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
-                  ParsedOptions* out, std::string* err) {
-  return ParseArgs(specs, argc, argv, out, err, ParseMode::kPerl);
-}
-
-bool ParseOptionsPassThrough(std::span<const OptionSpec> specs, int argc,
-                             char** argv, ParsedOptions* out,
-                             std::string* err) {
-  return ParseArgs(specs, argc, argv, out, err, ParseMode::kPassThrough);
-}
-
-bool ParseOptionsBundling(std::span<const OptionSpec> specs, int argc,
-                          char** argv, ParsedOptions* out, std::string* err) {
-  return ParseArgs(specs, argc, argv, out, err, ParseMode::kBundling);
-}
-
-std::vector<OptionSpec> JoinOptionSpecs(
-    std::initializer_list<std::span<const OptionSpec>> parts) {
-  std::vector<OptionSpec> out;
-  for (std::span<const OptionSpec> part : parts) {
-    out.insert(out.end(), part.begin(), part.end());
+  // The option a word names: an exact name, else a prefix of the Perl
+  // script's names, else of any long name. But one letter abbreviates the
+  // Perl script's names only, and a one-letter name of ours comes after
+  // them unless a single dash precedes it (-j is --jobs, --j is --jit).
+  const po::option_description* Resolve(const std::string& word,
+                                        bool single_dash,
+                                        std::string* why) const {
+    const std::string lower = Lower(word);
+    *why = "Unknown option: " + lower;
+    if (word[0] == '-') return nullptr;  // "---x"
+    const po::option_description* exact = Exact(table_->all(), word);
+    if (exact != nullptr &&
+        (word.size() > 1 || single_dash || IsPerl(*exact))) {
+      return exact;
+    }
+    try {
+      const po::option_description* option =
+          table_->perl().find_nothrow(lower, true, true, false);
+      if (option == nullptr && word.size() > 1) {
+        option = table_->all().find_nothrow(lower, true, true, false);
+      }
+      return option != nullptr ? option : exact;
+    } catch (const po::ambiguous_option& e) {
+      std::vector<std::string> names = e.alternatives();
+      std::sort(names.begin(), names.end());
+      *why = "Option " + lower + " is ambiguous (";
+      for (size_t i = 0; i < names.size(); ++i) {
+        *why += (i > 0 ? ", " : "") + names[i];
+      }
+      *why += ")";
+      return nullptr;
+    }
   }
-  return out;
+
+  bool IsPerl(const po::option_description& option) const {
+    const auto& perl = table_->perl().options();
+    return std::any_of(perl.begin(), perl.end(),
+                       [&](const auto& p) { return p.get() == &option; });
+  }
+
+  const po::option_description* LetterWithValue(char letter) const {
+    const po::option_description* option =
+        Exact(table_->all(), std::string(1, letter));
+    return option != nullptr && TakesValue(*option) ? option : nullptr;
+  }
+
+  // Getopt::Std's "-ns": each letter one of the one-letter flags.
+  std::vector<po::option> Letters(std::vector<std::string>& args) const {
+    std::vector<po::option> flags;
+    for (char letter : args.front().substr(1)) {
+      const po::option_description* option =
+          Exact(table_->all(), std::string(1, letter));
+      if (option != nullptr && !TakesValue(*option)) {
+        flags.emplace_back(option->key(""), std::vector<std::string>());
+      } else {
+        errors_->push_back("Unknown option: " + std::string(1, letter));
+      }
+    }
+    args.erase(args.begin());
+    return flags;
+  }
+
+  // The first `count` arguments, as operands.
+  static std::vector<po::option> Operands(std::vector<std::string>& args,
+                                          size_t count) {
+    std::vector<po::option> operands;
+    for (size_t i = 0; i < count; ++i) {
+      operands.emplace_back();
+      operands.back().value.push_back(args[i]);
+      operands.back().original_tokens.push_back(args[i]);
+    }
+    args.erase(args.begin(), args.begin() + static_cast<long>(count));
+    return operands;
+  }
+
+  // `option`, given as `arg`, with its value: the one attached, or the next
+  // argument, whatever it is. Its errors are recorded in the order of the
+  // arguments, as Getopt::Long warns of each; an option at the end that
+  // needs a value is Boost's to refuse (finish_option).
+  std::vector<po::option> Given(const po::option_description& option,
+                                const std::string& arg,
+                                std::optional<std::string> value,
+                                std::vector<std::string>& args) const {
+    const std::string& name = option.key("");
+    po::option given(name, std::vector<std::string>());
+    given.original_tokens.push_back(arg);
+    if (value && !TakesValue(option)) {
+      errors_->push_back("Option " + Word(name) +
+                         " does not take an argument");
+      return {};
+    }
+    if (TakesValue(option) && !value && !args.empty()) {
+      value = args.front();
+      given.original_tokens.push_back(args.front());
+      args.erase(args.begin());
+    }
+    if (value && value->empty()) {  // "--width="
+      errors_->push_back(RequiresArgument(Word(name)));
+      return {};
+    }
+    if (value) {
+      given.value.push_back(*value);
+      if (!Valid(option, given)) return {};
+    }
+    return {given};
+  }
+
+  // Whether Boost's validator takes the value (store() would refuse it
+  // only after every option was read).
+  bool Valid(const po::option_description& option,
+             const po::option& given) const {
+    boost::any value;
+    try {
+      option.semantic()->parse(value, given.value, true);
+    } catch (po::error_with_option_name& e) {
+      e.add_context(given.string_key, given.original_tokens[0], 0);
+      errors_->push_back(e.what());
+      return false;
+    }
+    return true;
+  }
+
+  const OptionTable* table_;
+  Syntax syntax_;
+  std::vector<std::string>* errors_;
+};
+
+// Boost's style besides the extra style parser: its finish_option refuses
+// an option at the end that lacks its value, and looks names up with
+// guessing and case insensitivity, as Resolve does (they arrive whole).
+constexpr int kBoostStyle =
+    po::command_line_style::allow_long |
+    po::command_line_style::long_allow_adjacent |
+    po::command_line_style::long_allow_next |
+    po::command_line_style::allow_guessing |
+    po::command_line_style::long_case_insensitive;
+
+}  // namespace
+
+bool ParseCommandLine(const OptionTable& table, Syntax syntax,
+                      const std::vector<std::string>& args, ParsedOptions* out,
+                      std::string* err) {
+  std::vector<std::string> errors;
+  try {
+    po::parsed_options parsed =
+        po::command_line_parser(args)
+            .options(table.all())
+            .style(kBoostStyle)
+            .extra_style_parser(GetoptSyntax(&table, syntax, &errors))
+            .run();
+    out->operands_ =
+        po::collect_unrecognized(parsed.options, po::include_positional);
+    if (errors.empty()) po::store(parsed, out->values_);
+  } catch (const po::error& e) {
+    errors.push_back(GetoptMessage(e));
+  }
+  if (errors.empty()) return true;
+  *err = errors[0];
+  for (size_t i = 1; i < errors.size(); ++i) *err += "\n" + errors[i];
+  return false;
 }
 
-std::string FormatOptionHelp(std::span<const OptionSpec> specs) {
+std::string GetoptMessage(const po::error& e) {
+  const auto* syntax = dynamic_cast<const po::invalid_command_line_syntax*>(&e);
+  if (syntax != nullptr &&
+      syntax->kind() == po::invalid_syntax::missing_parameter) {
+    return RequiresArgument(Word(syntax->get_option_name()));
+  }
+  return e.what();
+}
+
+std::string FormatOptionHelp(const po::options_description& options) {
   std::string out;
-  for (const OptionSpec& spec : specs) {
-    if (spec.help.empty()) continue;
+  for (const auto& option : options.options()) {
+    if (option->description().empty()) continue;
     std::string left = "  ";
-    bool first = true;
-    for (std::string_view n : SplitNames(spec.names)) {
-      if (!first) left += ", ";
-      left += n.size() == 1 ? "-" : "--";
-      left += n;
-      first = false;
+    auto [long_names, count] = option->long_names();
+    for (size_t i = 0; i < count; ++i) {
+      left += (i > 0 ? ", " : "");
+      left += (long_names[i].size() == 1 ? "-" : "--") + long_names[i];
     }
-    if (spec.type != OptType::kFlag) {
-      left += ' ';
-      left += spec.arg.empty() ? std::string_view("VALUE") : spec.arg;
+    std::string letter = option->canonical_display_name(
+        po::command_line_style::allow_dash_for_short);
+    if (letter.size() == 2 && letter[0] == '-') {
+      left += (count > 0 ? ", " : "") + letter;
     }
+    if (TakesValue(*option)) left += " " + option->semantic()->name();
     if (left.size() < 28) {
       left.resize(28, ' ');
     } else {
       left += "\n" + std::string(28, ' ');
     }
-    out += left;
-    out += spec.help;
-    out += '\n';
+    out += left + option->description() + "\n";
   }
   return out;
 }

@@ -1,4 +1,5 @@
-// Command-line options parsed the way Perl's Getopt::Long parses them.
+// Command-line options: described and parsed with Boost.ProgramOptions, in
+// the syntax of the Perl scripts' Getopt::Long.
 //
 // The Perl scripts are called from scripts with abbreviations (`--color=java`
 // for --colors, `--k` for --kernel), single dashes (`-pid`) and both
@@ -7,85 +8,133 @@
 //   - a prefix of "--", "-" or "+"; options and operands may be mixed; "--"
 //     ends the options; "-" alone is an operand (stdin);
 //   - names match case-insensitively, and any unique prefix of a name works;
-//     an exact name always wins; but one-letter names (-V, -o) match only
-//     as spelled, and one letter abbreviates only the Perl script's names
-//     ("-v" is not --version: the Perl scripts call it unknown);
+//     an exact name always wins;
+//   - a prefix is first resolved among the Perl script's names (the options
+//     a table adds with AddPerl): `--e` stays --event-filter although
+//     flamefold also has --exclude, `--j` is --jit although it has --jobs;
+//   - one-letter names (-V, -o, -j) match only as spelled, and after a single
+//     dash they come first (`-j 2` is --jobs); one letter abbreviates only
+//     the Perl script's names ("-v" is not --version: the Perl scripts call
+//     it unknown);
 //   - a value is attached with '=' or taken from the next argument (a
-//     required value takes whatever follows, even "-x").
-// Our own options are added to the Perl script's set, so a prefix is first
-// resolved among the Perl script's names (`perl` in the spec): `--e` stays
-// --event-filter even though flamefold also has --exclude.
+//     required value takes whatever follows, even "-x"); our one-letter
+//     options also take a value glued on ("-j2", "-oFILE");
+//   - numbers are Perl's ("1_000", "+5", ".5e3"); a value given again
+//     replaces the last one, but a repeatable option keeps them all.
+// A tool describes its options with Boost's options_description and the
+// value semantics below; Boost's command_line_parser reads the command line,
+// with one extra style parser that reads each option word as Getopt::Long
+// does; the values are the value semantics' to convert and check (the
+// validators in options.cc), and Boost keeps the operands and the
+// variables_map. Every error is reported, in the arguments' order, with
+// Getopt::Long's message ("Unknown option: x", "Option c is ambiguous
+// (colors, countname, cp)", "Option width requires an argument", ...).
 #ifndef FLAMEFOLD_BASE_OPTIONS_H_
 #define FLAMEFOLD_BASE_OPTIONS_H_
 
-#include <initializer_list>
-#include <map>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <boost/program_options.hpp>
+
 namespace flamefold {
 
-enum class OptType { kFlag, kString, kInt, kFloat };
+namespace po = boost::program_options;
 
-struct OptionSpec {
-  std::string_view names;  // "colors|color": the first is the canonical name
-  OptType type = OptType::kFlag;
-  bool perl = false;        // one of the Perl script's own options
-  bool repeatable = false;  // collects every value instead of the last
-  std::string_view arg;     // value placeholder in --help, e.g. "REGEX"
-  std::string_view help;    // one line; "" hides the option from --help
-};
+/// Value semantics for options_description::add_options(); `arg` names the
+/// value in --help.
+///   SwitchValue: a flag, no value (in a configuration file: true, false,
+///     yes, no, 1 or 0).
+///   TextValue: any text.  IntValue: a whole number, as Getopt::Long's "=i"
+///     takes it.  RealValue: a number, as its "=f" takes it.
+///   ListValue: text, repeatable: every value is kept, in order.
+const po::value_semantic* SwitchValue();
+const po::value_semantic* TextValue(const char* arg);
+const po::value_semantic* IntValue(const char* arg);
+const po::value_semantic* RealValue(const char* arg);
+const po::value_semantic* ListValue(const char* arg);
 
-// How arguments are read: as Getopt::Long reads them (kPerl); our own
-// names in full, the rest passed on (kPassThrough); or with one-letter
-// flags bundled after a single dash and long names after "--" (kBundling).
-enum class ParseMode { kPerl, kPassThrough, kBundling };
-
-class ParsedOptions {
+/// A tool's options: Boost's description of them all, in --help's order,
+/// and of the Perl script's own among them, which win a shared prefix.
+/// Names are Boost's "long,x": "output,o" (--output, -o); "o,outdir" lists
+/// the letter first in --help; ",n" is a letter alone.
+class OptionTable {
  public:
-  bool Has(std::string_view name) const { return values_.count(std::string(name)) > 0; }
-  /// The last value given (flags: "1"), or `def`.
-  std::string Get(std::string_view name, std::string_view def = "") const;
-  const std::vector<std::string>& All(std::string_view name) const;
-  const std::vector<std::string>& operands() const { return operands_; }
+  /// Appends options of our own.
+  OptionTable& Add(const po::options_description& options);
+  /// Appends options that the Perl script has too.
+  OptionTable& AddPerl(const po::options_description& options);
+
+  const po::options_description& all() const { return all_; }
+  const po::options_description& perl() const { return perl_; }
 
  private:
-  friend bool ParseArgs(std::span<const OptionSpec>, int, char**,
-                        ParsedOptions*, std::string*, ParseMode);
-  std::map<std::string, std::vector<std::string>, std::less<>> values_;
+  po::options_description all_;
+  po::options_description perl_;
+};
+
+/// How a command line is read.
+enum class Syntax {
+  /// Getopt::Long's, as above.
+  kGetoptLong,
+  /// difffolded.pl's Getopt::Std (flamediff): after a single dash each
+  /// letter is a one-letter flag ("-ns" is -n -s; anything else is
+  /// "Unknown option: x"); long names (abbreviations work) need "--"; "+x"
+  /// is an operand.
+  kGetoptStd,
+  /// For a tool that hands the options it does not know to another parser
+  /// (flamebatch passes flamesvg's on): its own options match only when
+  /// spelled in full, and every other argument, option or operand, is an
+  /// operand, in its original order ("--" and what follows it too).
+  kPassThrough,
+};
+
+/// What a command line gave, and the configuration file under it: Boost's
+/// variables_map, read by option name (an option's first name; ",n" is
+/// "-n"), and the operands.
+class ParsedOptions {
+ public:
+  /// Whether the option has a value (a flag: given, or set in a file, even
+  /// to false).
+  bool Has(std::string_view name) const;
+  /// Whether a flag is on.
+  bool Flag(std::string_view name) const;
+  /// The last value given, or `def`.
+  std::string Text(std::string_view name, std::string_view def = "") const;
+  long long Int(std::string_view name, long long def = 0) const;
+  double Real(std::string_view name, double def) const;
+  /// Every value of a repeatable option, in order.
+  std::vector<std::string> List(std::string_view name) const;
+  const std::vector<std::string>& operands() const { return operands_; }
+
+  /// The values, for storing a configuration file's under them.
+  po::variables_map& values() { return values_; }
+
+ private:
+  friend bool ParseCommandLine(const OptionTable&, Syntax,
+                               const std::vector<std::string>&,
+                               ParsedOptions*, std::string*);
+  const po::variable_value* Find(std::string_view name) const;
+
+  po::variables_map values_;
   std::vector<std::string> operands_;
 };
 
-/// Parses argv[1..argc). On a usage error returns false with `*err` set to
-/// Getopt::Long's message ("Unknown option: x", "Option c is ambiguous
-/// (colors, countname, cp)", "Option width requires an argument", ...).
-bool ParseOptions(std::span<const OptionSpec> specs, int argc, char** argv,
-                  ParsedOptions* out, std::string* err);
+/// Parses `args` (the arguments after the program's name) into *out. On a
+/// usage error returns false with `*err` set to Getopt::Long's messages, one
+/// a line.
+bool ParseCommandLine(const OptionTable& table, Syntax syntax,
+                      const std::vector<std::string>& args, ParsedOptions* out,
+                      std::string* err);
 
-/// Like ParseOptions, for a tool that hands the options it does not know to
-/// another parser (flamebatch passes flamesvg's options on): its own options
-/// match only when spelled in full, and every other argument, option or
-/// operand, goes to operands() in its original order.
-bool ParseOptionsPassThrough(std::span<const OptionSpec> specs, int argc,
-                             char** argv, ParsedOptions* out,
-                             std::string* err);
+/// A Boost error about an option in Getopt::Long's words ("Option symfs
+/// requires an argument", 'Value "x" invalid for option width (number
+/// expected)').
+std::string GetoptMessage(const po::error& e);
 
-/// Like ParseOptions, for a tool whose Perl script reads its options with
-/// Getopt::Std (flamediff): after a single dash each letter is a one-letter
-/// flag ("-ns" is -n -s; anything else is "Unknown option: x"), long names
-/// (abbreviations work) need "--", and options may follow the operands.
-bool ParseOptionsBundling(std::span<const OptionSpec> specs, int argc,
-                          char** argv, ParsedOptions* out, std::string* err);
-
-/// One table of options from several: a tool's own and those it shares
-/// (the fold options, say), in order.
-std::vector<OptionSpec> JoinOptionSpecs(
-    std::initializer_list<std::span<const OptionSpec>> parts);
-
-/// The OPTIONS part of --help: one line per visible option.
-std::string FormatOptionHelp(std::span<const OptionSpec> specs);
+/// The OPTIONS part of --help: one line per option that has a description.
+std::string FormatOptionHelp(const po::options_description& options);
 
 }  // namespace flamefold
 

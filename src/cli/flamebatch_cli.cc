@@ -1,80 +1,81 @@
 #include "cli/flamebatch_cli.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <iterator>
-#include <string_view>
 #include <vector>
 
-#include "base/options.h"
 #include "cli/flamefold_cli.h"
 #include "cli/flamesvg_cli.h"
 #include "cli/usable_cores.h"
-#include "cli/stack_limit_options.h"
 
 namespace flamefold {
 namespace {
 
-constexpr OptionSpec kSpecs[] = {
-    {"o|outdir", OptType::kString, false, false, "OUTDIR",
-     "write outputs under OUTDIR (default: the current directory)"},
-    {"jobs|j", OptType::kInt, false, false, "N",
-     "convert N inputs at once (default: one per usable core)"},
-    {"folded", OptType::kFlag, false, false, "", "write FILE.folded"},
-    {"svg", OptType::kFlag, false, false, "", "write FILE.svg"},
-    {"report", OptType::kFlag, false, false, "",
-     "write FILE.report.txt (flamereport's text report)"},
-    {"force", OptType::kFlag, false, false, "",
-     "convert even when the outputs are newer than the input"},
-    {"quiet|q", OptType::kFlag, false, false, "",
-     "no warnings and no progress"},
-    {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
-    {"version|V", OptType::kFlag, false, false, "",
-     "print the version and exit"},
-};
+// flamebatch's own options.
+po::options_description OwnOptions() {
+  po::options_description options;
+  options.add_options()
+      ("o,outdir", TextValue("OUTDIR"),
+       "write outputs under OUTDIR (default: the current directory)")
+      ("jobs,j", IntValue("N"),
+       "convert N inputs at once (default: one per usable core)")
+      ("folded", SwitchValue(), "write FILE.folded")
+      ("svg", SwitchValue(), "write FILE.svg")
+      ("report", SwitchValue(),
+       "write FILE.report.txt (flamereport's text report)")
+      ("force", SwitchValue(),
+       "convert even when the outputs are newer than the input")
+      ("quiet,q", SwitchValue(), "no warnings and no progress")
+      ("help,h", SwitchValue(), "print this help and exit")
+      ("version,V", SwitchValue(), "print the version and exit");
+  options.add(ConfigFileOptions());
+  return options;
+}
 
 // flamefold's options that flamebatch passes on to the folding: not -o,
 // --jobs, -q, --help and --version (flamebatch has its own), nor --stats
-// (every input's counts mixed on stderr), nor the two limits (they come
-// with flamesvg's options, and apply to the folding as well).
-std::vector<OptionSpec> FoldSpecs() {
-  std::vector<OptionSpec> specs;
-  for (const OptionSpec& s : FlamefoldOptionSpecs()) {
-    std::string_view name = s.names.substr(0, s.names.find('|'));
-    bool own = false;
-    for (std::string_view no : {"output", "jobs", "stats", "quiet", "help", "version"}) {
-      own = own || name == no;
-    }
-    if (!own && s.names != kMaxStackDepthOption.names &&
-        s.names != kMaxFrameLengthOption.names) {
-      specs.push_back(s);
-    }
-  }
-  return specs;
+// (every input's counts mixed on stderr), nor the two stack limits (they
+// come with flamesvg's options, and apply to the folding as well).
+OptionTable FoldOptions() {
+  OptionTable table;
+  AddFoldOptions(&table);
+  table.Add(FoldFilterOptions()).Add(FoldLineLengthOption());
+  return table;
 }
 
-// Hands the fold options given to flamefold's own parser, so that they are
-// read and checked exactly as flamefold reads them.
+// Everything flamebatch reads itself; the rest is flamesvg's.
+OptionTable BatchOptions() {
+  OptionTable table;
+  table.Add(OwnOptions()).Add(FoldOptions().all());
+  return table;
+}
+
+// Sets the folding's options, checked as flamefold checks them.
 bool ParseFoldOptions(const ParsedOptions& opts, FoldConfig* fold,
                       std::string* err) {
-  std::vector<std::string> args{"flamebatch"};
-  for (const OptionSpec& s : FoldSpecs()) {
-    std::string name(s.names.substr(0, s.names.find('|')));
-    if (!opts.Has(name)) continue;
-    if (s.type == OptType::kFlag) {
-      args.push_back("--" + name);
-      continue;
-    }
-    for (const std::string& v : opts.All(name)) args.push_back("--" + name + "=" + v);
-  }
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  if (ParseFoldArgs(static_cast<int>(argv.size()), argv.data(), fold, err) !=
-      ArgsResult::kRun) {
+  ApplyFoldOptions(opts, fold);
+  if (!ParseFoldLineLength(opts, fold, err) ||
+      !ParseFilterOptions(opts, fold, err)) {
     return false;
   }
   fold->jobs = 1;  // the inputs are converted in parallel instead
   return true;
+}
+
+// Stores the settings of [flamebatch] that name flamebatch's options or
+// flamefold's under `batch`, and flamesvg's under `svg`.
+bool StoreBatchConfig(const OptionTable& batch_options,
+                      const OptionTable& svg_options, ParsedOptions* batch,
+                      ParsedOptions* svg, std::string* err) {
+  ConfigSection section;
+  std::vector<ConfigSetting> rest;
+  if (!LoadToolConfig("flamebatch", *batch, &section, err) ||
+      !StoreConfigSettings(section, batch_options.all(),
+                           CommandLineOnlyOptions(), batch, &rest, err)) {
+    return false;
+  }
+  section.settings = rest;
+  return StoreConfigSettings(section, svg_options.all(),
+                             CommandLineOnlyOptions(), svg, nullptr, err);
 }
 
 }  // namespace
@@ -88,9 +89,9 @@ std::string BatchHelp() {
          "outputs are newer are skipped; files that hold no profile are\n"
          "passed over with a warning.\n\n"
          "Options (spelled in full):\n" +
-         FormatOptionHelp(kSpecs) +
+         FormatOptionHelp(OwnOptions()) +
          "Fold options (flamefold's, spelled in full):\n" +
-         FormatOptionHelp(FoldSpecs()) +
+         FormatOptionHelp(FoldOptions().all()) +
          "Any flamesvg option (see flamesvg --help) applies to every SVG;\n"
          "without --title, each SVG is titled with its input's path.\n"
          "flamesvg's --max-stack-depth and --max-frame-length apply to the\n"
@@ -100,59 +101,61 @@ std::string BatchHelp() {
          "failed or was refused, 2 usage error.\n";
 }
 
-BatchArgs ParseBatchArgs(int argc, char** argv, BatchConfig* config,
-                         std::string* err) {
-  std::vector<OptionSpec> specs(std::begin(kSpecs), std::end(kSpecs));
-  for (const OptionSpec& s : FoldSpecs()) specs.push_back(s);
-  ParsedOptions opts;
-  if (!ParseOptionsPassThrough(specs, argc, argv, &opts, err)) {
-    return BatchArgs::kUsageError;
+ArgsResult ParseBatchArgs(int argc, char** argv, BatchConfig* config,
+                          std::string* err) {
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  const OptionTable batch_options = BatchOptions();
+  const OptionTable svg_options = FlameSvgOptions();
+  ParsedOptions opts, svg;
+  if (!ParseCommandLine(batch_options, Syntax::kPassThrough, args, &opts,
+                        err)) {
+    return ArgsResult::kUsageError;
   }
-  if (opts.Has("help")) return BatchArgs::kHelp;
-  if (opts.Has("version")) return BatchArgs::kVersion;
-  if (!ParseFoldOptions(opts, &config->fold, err)) return BatchArgs::kUsageError;
-  std::vector<std::string> rest = opts.operands();
-  std::vector<char*> svg_argv{const_cast<char*>("flamebatch")};
-  for (std::string& a : rest) svg_argv.push_back(a.data());
-  switch (ParseFlameSvgArgs(static_cast<int>(svg_argv.size()), svg_argv.data(),
-                            &config->svg_config, err)) {
-    case SvgArgsResult::kRun: break;
-    case SvgArgsResult::kHelp: return BatchArgs::kHelp;
-    case SvgArgsResult::kVersion: return BatchArgs::kVersion;
-    case SvgArgsResult::kUsageError: return BatchArgs::kUsageError;
+  if (opts.Flag("help")) return ArgsResult::kHelp;
+  if (opts.Flag("version")) return ArgsResult::kVersion;
+  if (!ParseCommandLine(svg_options, Syntax::kGetoptLong, opts.operands(),
+                        &svg, err)) {
+    return ArgsResult::kUsageError;
+  }
+  if (svg.Flag("help")) return ArgsResult::kHelp;
+  if (svg.Flag("version")) return ArgsResult::kVersion;
+  if (!StoreBatchConfig(batch_options, svg_options, &opts, &svg, err) ||
+      !ParseFoldOptions(opts, &config->fold, err) ||
+      !FillFlameSvgConfig(svg, &config->svg_config, err)) {
+    return ArgsResult::kUsageError;
   }
   config->paths = config->svg_config.inputs;
   config->svg_config.inputs.clear();
   if (config->paths.empty()) {
     *err = "no PATH given: name the files or folders to convert";
-    return BatchArgs::kUsageError;
+    return ArgsResult::kUsageError;
   }
   if (!config->svg_config.output.empty()) {
     *err = "-o names the output folder in flamebatch";
-    return BatchArgs::kUsageError;
+    return ArgsResult::kUsageError;
   }
-  config->outdir = opts.Get("o", ".");
-  bool any = opts.Has("folded") || opts.Has("svg");
-  config->folded = !any || opts.Has("folded");
-  config->svg = !any || opts.Has("svg");
-  config->report = opts.Has("report");
-  config->force = opts.Has("force");
-  config->quiet = opts.Has("quiet");
+  config->outdir = opts.Text("o", ".");
+  bool any = opts.Flag("folded") || opts.Flag("svg");
+  config->folded = !any || opts.Flag("folded");
+  config->svg = !any || opts.Flag("svg");
+  config->report = opts.Flag("report");
+  config->force = opts.Flag("force");
+  config->quiet = opts.Flag("quiet");
   config->fold.quiet = config->quiet;
   config->fold.perf.limits = config->svg_config.limits;  // flamesvg's options
   const long long cores = UsableCores();
   config->jobs = static_cast<int>(cores);
   if (opts.Has("jobs")) {
-    long long n = std::atoll(opts.Get("jobs").c_str());
+    long long n = opts.Int("jobs");
     if (n < 0) {
       *err = "--jobs takes a number, 0 or more";
-      return BatchArgs::kUsageError;
+      return ArgsResult::kUsageError;
     }
     config->jobs = static_cast<int>(std::min(n == 0 ? cores : n, 64LL));
   }
   // --cp reads and rewrites one palette.map: conversions take turns.
   if (config->svg_config.use_palette_map) config->jobs = 1;
-  return BatchArgs::kRun;
+  return ArgsResult::kRun;
 }
 
 }  // namespace flamefold

@@ -6,15 +6,16 @@
 #include <string>
 
 #include "batch/batch.h"
+#include "cli/tool_args.h"
 
 namespace flamefold {
 
-enum class BatchArgs { kRun, kHelp, kVersion, kUsageError };
-
 /// Parses flamebatch's options and flamefold's (spelled in full), and hands
-/// the rest to flamesvg's parser, whose operands are the paths.
-BatchArgs ParseBatchArgs(int argc, char** argv, BatchConfig* config,
-                         std::string* err);
+/// the rest to flamesvg's parser, whose operands are the paths. The
+/// configuration file's [flamebatch] section holds the same options (but
+/// --config and --no-config), each by its full name.
+ArgsResult ParseBatchArgs(int argc, char** argv, BatchConfig* config,
+                          std::string* err);
 
 /// The text of `flamebatch --help`.
 std::string BatchHelp();

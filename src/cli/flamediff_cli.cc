@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "base/options.h"
 #include "cli/flamefold_cli.h"
 #include "cli/stack_limit_options.h"
 
@@ -11,41 +10,54 @@ namespace flamefold {
 namespace {
 
 // difffolded.pl's letters (Getopt::Std: bundled, "-ns").
-constexpr OptionSpec kPerlSpecs[] = {
-    {"n", OptType::kFlag, true, false, "",
-     "scale the BEFORE counts to the AFTER total"},
-    {"s", OptType::kFlag, true, false, "",
-     "replace hex addresses 0x1a2b with 0x..."},
-};
+po::options_description PerlOptions() {
+  po::options_description options;
+  options.add_options()
+      (",n", SwitchValue(), "scale the BEFORE counts to the AFTER total")
+      (",s", SwitchValue(), "replace hex addresses 0x1a2b with 0x...");
+  return options;
+}
 
 // flamediff's own, after "--" (or -h, -V).
-constexpr OptionSpec kOwnSpecs[] = {
-    {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
-    {"report", OptType::kFlag, false, false, "",
-     "list the functions whose share changed most, regressions first"},
-    {"threshold", OptType::kString, false, false, "P",
-     "exit 3 when a function's share grew by more than P points"},
-    {"top", OptType::kString, false, false, "N",
-     "rows of --report (default 20; 0: all)"},
-    kMaxStackDepthOption,
-    kMaxFrameLengthOption,
-    kMaxLineLengthOption,
-    // flamefold's --jobs, without -j: letters are difffolded.pl's flags.
-    {"jobs", OptType::kInt, false, false, "N", kJobsOption.help},
-    {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
-    {"version|V", OptType::kFlag, false, false, "",
-     "print the version and exit"},
-};
+po::options_description OwnOptions() {
+  po::options_description options;
+  options.add_options()
+      ("help,h", SwitchValue(), "print this help and exit")
+      ("report", SwitchValue(),
+       "list the functions whose share changed most, regressions first")
+      ("threshold", TextValue("P"),
+       "exit 3 when a function's share grew by more than P points")
+      ("top", TextValue("N"), "rows of --report (default 20; 0: all)");
+  return options;
+}
 
-std::vector<OptionSpec> AllSpecs() {
-  return JoinOptionSpecs({kPerlSpecs, kOwnSpecs, FoldOptionSpecs()});
+po::options_description LastOptions() {
+  po::options_description options;
+  options.add_options()
+      ("quiet,q", SwitchValue(), "print no warnings")
+      ("version,V", SwitchValue(), "print the version and exit");
+  return options;
+}
+
+OptionTable DiffOptions() {
+  OptionTable table;
+  table.AddPerl(PerlOptions())
+      .Add(OwnOptions())
+      .Add(StackLimitOptions({StackLimitOption::kMaxStackDepth,
+                              StackLimitOption::kMaxFrameLength,
+                              StackLimitOption::kMaxLineLength}))
+      .Add(JobsOption(false))  // without -j: letters are difffolded.pl's
+      .Add(LastOptions());
+  AddFoldOptions(&table);
+  table.Add(ConfigFileOptions());
+  return table;
 }
 
 // --threshold P and --top N, checked.
 bool ParseReportOptions(const ParsedOptions& opts, DiffConfig* config,
                         std::string* err) {
   if (opts.Has("threshold")) {
-    std::string value = opts.Get("threshold");
+    std::string value = opts.Text("threshold");
     char* end = nullptr;
     double v = std::strtod(value.c_str(), &end);
     if (value.empty() || *end != '\0' || !(v >= 0) || v > 100) {
@@ -57,7 +69,7 @@ bool ParseReportOptions(const ParsedOptions& opts, DiffConfig* config,
     config->threshold = v;
   }
   if (opts.Has("top")) {
-    std::string value = opts.Get("top");
+    std::string value = opts.Text("top");
     char* end = nullptr;
     long long v = std::strtoll(value.c_str(), &end, 10);
     if (value.empty() || *end != '\0' || v < 0) {
@@ -82,7 +94,7 @@ std::string DiffHelp() {
          "perf.data, plain, gzip or zstd; - is standard input.\n\n"
          "Options (difffolded.pl's, then flamediff's own, then flamefold's\n"
          "for folding perf script output and perf.data):\n" +
-         FormatOptionHelp(AllSpecs()) +
+         FormatOptionHelp(DiffOptions().all()) +
          "Letters bundle (-ns); long options take two dashes; options may\n"
          "come before or after the files (-- ends them).\n\n"
          "Example: flamediff before.folded after.folded | flamesvg > diff.svg\n"
@@ -90,22 +102,20 @@ std::string DiffHelp() {
          "3 --threshold exceeded.\n";
 }
 
-DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
-                       std::string* err) {
+ArgsResult ParseDiffArgs(int argc, char** argv, DiffConfig* config,
+                         std::string* err) {
   ParsedOptions opts;
-  if (!ParseOptionsBundling(AllSpecs(), argc, argv, &opts, err)) {
-    return DiffArgs::kUsageError;
-  }
-  if (opts.Has("help")) return DiffArgs::kHelp;
-  if (opts.Has("version")) return DiffArgs::kVersion;
-  config->normalize = opts.Has("n");
-  config->strip_hex = opts.Has("s");
-  config->report = opts.Has("report");
-  config->quiet = opts.Has("quiet");
+  ArgsResult result = ParseToolArgs("flamediff", DiffOptions(),
+                                    Syntax::kGetoptStd, argc, argv, &opts, err);
+  if (result != ArgsResult::kRun) return result;
+  config->normalize = opts.Flag("-n");
+  config->strip_hex = opts.Flag("-s");
+  config->report = opts.Flag("report");
+  config->quiet = opts.Flag("quiet");
   if (!ParseReportOptions(opts, config, err) ||
       !ParseStackLimits(opts, &config->fold.perf.limits, err) ||
       !ParseJobsOption(opts, &config->fold, err)) {
-    return DiffArgs::kUsageError;
+    return ArgsResult::kUsageError;
   }
   ApplyFoldOptions(opts, &config->fold);
   config->fold.max_line =
@@ -115,11 +125,11 @@ DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
   if (files.size() != 2) {
     *err = "expected two files, BEFORE and AFTER, got " +
            std::to_string(files.size());
-    return DiffArgs::kUsageError;
+    return ArgsResult::kUsageError;
   }
   config->before = files[0];
   config->after = files[1];
-  return DiffArgs::kRun;
+  return ArgsResult::kRun;
 }
 
 }  // namespace flamefold

@@ -6,19 +6,19 @@
 
 #include <string>
 
+#include "cli/tool_args.h"
 #include "differential/flamediff.h"
 
 namespace flamefold {
-
-enum class DiffArgs { kRun, kHelp, kVersion, kUsageError };
 
 /// Parses the command line as difffolded.pl's Getopt::Std getopts('ns')
 /// does: single letters, bundled ("-ns"), "--" ends the options. Our own
 /// options are long ("--report", "--threshold=P" or "--threshold P",
 /// "--top N", flamefold's "--modern", "--symfs DIR", ...); -h is --help,
 /// -V --version. Options may follow the files, as in every other tool.
-DiffArgs ParseDiffArgs(int argc, char** argv, DiffConfig* config,
-                       std::string* err);
+/// Then the configuration file's [flamediff] section.
+ArgsResult ParseDiffArgs(int argc, char** argv, DiffConfig* config,
+                         std::string* err);
 
 /// The text of `flamediff --help`.
 std::string DiffHelp();

@@ -1,10 +1,8 @@
 #include "cli/flamefold_cli.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
 
-#include "base/options.h"
 #include "cli/stack_limit_options.h"
 #include "cli/usable_cores.h"
 #include "collapse/stack_filter.h"
@@ -20,91 +18,113 @@ namespace {
 // thread's tables cost memory.
 constexpr long long kDefaultMaxJobs = 4;
 
-// How perf script text and perf.data are folded: the options every tool
-// that folds takes (flamefold, flamereport, flamediff).
-constexpr OptionSpec kFoldSpecs[] = {
-    {"pid", OptType::kFlag, true, false, "", "process frame as comm-PID"},
-    {"tid", OptType::kFlag, true, false, "",
-     "process frame as comm-PID/TID"},
-    {"kernel", OptType::kFlag, true, false, "",
-     "mark kernel frames with _[k]"},
-    {"jit", OptType::kFlag, true, false, "",
-     "mark JIT frames (/tmp/perf-PID.map) with _[j]"},
-    {"all", OptType::kFlag, true, false, "", "all annotations (--kernel --jit)"},
-    {"addrs", OptType::kFlag, true, false, "",
-     "show addresses of unknown symbols: [mod <addr>]"},
-    {"event-filter", OptType::kString, true, false, "EVENT",
-     "fold only samples of EVENT (default: the first event seen)"},
-    {"srcline", OptType::kFlag, true, false, "",
-     "add source lines to frames (perf script -F+srcline text, perf.data)"},
-    {"inline", OptType::kFlag, true, false, "",
-     "un-inline user frames as addr2line -i sees them"},
-    {"context", OptType::kFlag, true, false, "",
-     "with --inline: add :file:line to each function"},
-    {"modern", OptType::kFlag, false, false, "",
-     "fix the Perl script's data loss (see DIFFERENCES in the man page)"},
-    {"symfs", OptType::kString, false, false, "DIR",
-     "look binaries up under DIR, as perf --symfs (perf.data, --inline)"},
-    {"archive", OptType::kString, false, false, "FILE",
-     "perf.data input: symbols from FILE, a perf archive (default: "
-     "DATA.tar.bz2 beside DATA)"},
-    {"kallsyms", OptType::kString, false, false, "FILE",
-     "perf.data input: kernel symbols from FILE (default /proc/kallsyms)"},
-    {"buildid-dir", OptType::kString, false, false, "DIR",
-     "perf.data input: the build-id cache, as perf --buildid-dir "
-     "(default SYMFS/.debug with --symfs, else $HOME/.debug)"},
-};
+// stackcollapse-perf.pl's options.
+po::options_description FoldPerlOptions() {
+  po::options_description options;
+  options.add_options()
+      ("pid", SwitchValue(), "process frame as comm-PID")
+      ("tid", SwitchValue(), "process frame as comm-PID/TID")
+      ("kernel", SwitchValue(), "mark kernel frames with _[k]")
+      ("jit", SwitchValue(), "mark JIT frames (/tmp/perf-PID.map) with _[j]")
+      ("all", SwitchValue(), "all annotations (--kernel --jit)")
+      ("addrs", SwitchValue(),
+       "show addresses of unknown symbols: [mod <addr>]")
+      ("event-filter", TextValue("EVENT"),
+       "fold only samples of EVENT (default: the first event seen)")
+      ("srcline", SwitchValue(),
+       "add source lines to frames (perf script -F+srcline text, perf.data)")
+      ("inline", SwitchValue(),
+       "un-inline user frames as addr2line -i sees them")
+      ("context", SwitchValue(),
+       "with --inline: add :file:line to each function");
+  return options;
+}
 
-// Which stacks are kept (flamefold, flamereport).
-constexpr OptionSpec kFilterSpecs[] = {
-    {"include", OptType::kString, false, true, "REGEX",
-     "keep only stacks matching REGEX (RE2; repeatable)"},
-    {"exclude", OptType::kString, false, true, "REGEX",
-     "drop stacks matching REGEX (RE2; repeatable)"},
-};
+// Ours, on how perf script text and perf.data are folded.
+po::options_description FoldOwnOptions() {
+  po::options_description options;
+  options.add_options()
+      ("modern", SwitchValue(),
+       "fix the Perl script's data loss (see DIFFERENCES in the man page)")
+      ("symfs", TextValue("DIR"),
+       "look binaries up under DIR, as perf --symfs (perf.data, --inline)")
+      ("archive", TextValue("FILE"),
+       "perf.data input: symbols from FILE, a perf archive (default: "
+       "DATA.tar.bz2 beside DATA)")
+      ("kallsyms", TextValue("FILE"),
+       "perf.data input: kernel symbols from FILE (default /proc/kallsyms)")
+      ("buildid-dir", TextValue("DIR"),
+       "perf.data input: the build-id cache, as perf --buildid-dir "
+       "(default SYMFS/.debug with --symfs, else $HOME/.debug)");
+  return options;
+}
 
-// flamefold's own options, after kFoldSpecs and kFilterSpecs.
-constexpr OptionSpec kOwnSpecs[] = {
-    {"output|o", OptType::kString, false, false, "FILE",
-     "write to FILE instead of standard output"},
-    kJobsOption,
-    {"stats", OptType::kFlag, false, false, "",
-     "print counts of lines, samples and stacks on stderr"},
-    {"max-line-length", OptType::kInt, false, false, "BYTES",
-     "skip (and count) longer lines (default 16777216)"},
-    kMaxStackDepthOption,
-    kMaxFrameLengthOption,
-    {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
-    {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
-    {"version|V", OptType::kFlag, false, false, "",
-     "print the version and exit"},
-};
-
-bool ParsePositive(const std::string& s, long long min, long long* out) {
-  char* end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (end == s.c_str() || *end != '\0' || v < min) return false;
-  *out = v;
-  return true;
+OptionTable FlamefoldOptions() {
+  po::options_description own;
+  own.add_options()
+      ("output,o", TextValue("FILE"),
+       "write to FILE instead of standard output");
+  po::options_description stats;
+  stats.add_options()
+      ("stats", SwitchValue(),
+       "print counts of lines, samples and stacks on stderr");
+  po::options_description last;
+  last.add_options()
+      ("quiet,q", SwitchValue(), "print no warnings")
+      ("help,h", SwitchValue(), "print this help and exit")
+      ("version,V", SwitchValue(), "print the version and exit");
+  OptionTable table;
+  AddFoldOptions(&table);
+  table.Add(FoldFilterOptions())
+      .Add(own)
+      .Add(JobsOption(true))
+      .Add(stats)
+      .Add(FoldLineLengthOption())
+      .Add(StackLimitOptions({StackLimitOption::kMaxStackDepth,
+                              StackLimitOption::kMaxFrameLength}))
+      .Add(last)
+      .Add(ConfigFileOptions());
+  return table;
 }
 
 }  // namespace
 
-std::span<const OptionSpec> FoldOptionSpecs() { return kFoldSpecs; }
+void AddFoldOptions(OptionTable* table) {
+  table->AddPerl(FoldPerlOptions()).Add(FoldOwnOptions());
+}
 
-std::span<const OptionSpec> FoldFilterOptionSpecs() { return kFilterSpecs; }
+po::options_description FoldFilterOptions() {
+  po::options_description options;
+  options.add_options()
+      ("include", ListValue("REGEX"),
+       "keep only stacks matching REGEX (RE2; repeatable)")
+      ("exclude", ListValue("REGEX"),
+       "drop stacks matching REGEX (RE2; repeatable)");
+  return options;
+}
 
-std::span<const OptionSpec> FlamefoldOptionSpecs() {
-  static const std::vector<OptionSpec> all =
-      JoinOptionSpecs({kFoldSpecs, kFilterSpecs, kOwnSpecs});
-  return all;
+po::options_description FoldLineLengthOption() {
+  po::options_description options;
+  options.add_options()
+      ("max-line-length", IntValue("BYTES"),
+       "skip (and count) longer lines (default 16777216)");
+  return options;
+}
+
+po::options_description JobsOption(bool with_letter) {
+  po::options_description options;
+  options.add_options()
+      (with_letter ? "jobs,j" : "jobs", IntValue("N"),
+       "parse with N threads (0: one per usable core; default: one per "
+       "usable core, at most 4)");
+  return options;
 }
 
 bool ParseJobsOption(const ParsedOptions& opts, FoldConfig* config,
                      std::string* err) {
   const long long cores = UsableCores();
-  long long v = std::min(cores, kDefaultMaxJobs);
-  if (opts.Has("jobs") && !ParsePositive(opts.Get("jobs"), 0, &v)) {
+  long long v = opts.Int("jobs", std::min(cores, kDefaultMaxJobs));
+  if (v < 0) {
     *err = "--jobs takes a number of threads, 0 or more";
     return false;
   }
@@ -112,31 +132,43 @@ bool ParseJobsOption(const ParsedOptions& opts, FoldConfig* config,
   return true;
 }
 
+bool ParseFoldLineLength(const ParsedOptions& opts, FoldConfig* config,
+                         std::string* err) {
+  if (!opts.Has("max-line-length")) return true;
+  long long v = opts.Int("max-line-length");
+  if (v < 1) {
+    *err = "--max-line-length takes a number of bytes, 1 or more";
+    return false;
+  }
+  config->max_line = static_cast<size_t>(v);
+  return true;
+}
+
 bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
                         std::string* err) {
-  config->include = opts.All("include");
-  config->exclude = opts.All("exclude");
+  config->include = opts.List("include");
+  config->exclude = opts.List("exclude");
   StackFilter filter;
   return filter.Init(config->include, config->exclude, err);
 }
 
 void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config) {
   PerfScriptOptions& p = config->perf;
-  p.include_pid = opts.Has("pid");
-  p.include_tid = opts.Has("tid");
-  p.annotate_kernel = opts.Has("kernel") || opts.Has("all");
-  p.annotate_jit = opts.Has("jit") || opts.Has("all");
-  p.include_addrs = opts.Has("addrs");
-  p.srcline = opts.Has("srcline");
-  p.event_filter = opts.Get("event-filter");
-  p.modern = opts.Has("modern");
-  config->symbols.symfs = opts.Get("symfs");
-  config->symbols.kallsyms = opts.Get("kallsyms");
-  config->symbols.debug_dir = opts.Get("buildid-dir");
-  config->archive = opts.Get("archive");
-  if (opts.Has("inline")) {  // --context alone does nothing, as in Perl
+  p.include_pid = opts.Flag("pid");
+  p.include_tid = opts.Flag("tid");
+  p.annotate_kernel = opts.Flag("kernel") || opts.Flag("all");
+  p.annotate_jit = opts.Flag("jit") || opts.Flag("all");
+  p.include_addrs = opts.Flag("addrs");
+  p.srcline = opts.Flag("srcline");
+  p.event_filter = opts.Text("event-filter");
+  p.modern = opts.Flag("modern");
+  config->symbols.symfs = opts.Text("symfs");
+  config->symbols.kallsyms = opts.Text("kallsyms");
+  config->symbols.debug_dir = opts.Text("buildid-dir");
+  config->archive = opts.Text("archive");
+  if (opts.Flag("inline")) {  // --context alone does nothing, as in Perl
     config->inliner = std::make_shared<FrameInliner>(config->symbols.symfs,
-                                                     opts.Has("context"));
+                                                     opts.Flag("context"));
     p.inliner = config->inliner.get();
   }
 }
@@ -148,7 +180,7 @@ std::string FoldHelp() {
          "stackcollapse-perf.pl does.\n"
          "Reads standard input when no FILE is given or FILE is -.\n\n"
          "Options (stackcollapse-perf.pl's, then flamefold's own):\n" +
-         FormatOptionHelp(FlamefoldOptionSpecs()) +
+         FormatOptionHelp(FlamefoldOptions().all()) +
          "\nExample: perf script | flamefold | flamesvg > cpu.svg\n"
          "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
 }
@@ -156,26 +188,17 @@ std::string FoldHelp() {
 ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
                          std::string* err) {
   ParsedOptions opts;
-  if (!ParseOptions(FlamefoldOptionSpecs(), argc, argv, &opts, err)) {
-    return ArgsResult::kUsageError;
-  }
-  if (opts.Has("help")) return ArgsResult::kHelp;
-  if (opts.Has("version")) return ArgsResult::kVersion;
+  ArgsResult result =
+      ParseToolArgs("flamefold", FlamefoldOptions(), Syntax::kGetoptLong, argc,
+                    argv, &opts, err);
+  if (result != ArgsResult::kRun) return result;
   ApplyFoldOptions(opts, config);
-  PerfScriptOptions& p = config->perf;
-  config->output = opts.Get("output");
-  config->stats = opts.Has("stats");
-  config->quiet = opts.Has("quiet");
-  if (!ParseJobsOption(opts, config, err)) return ArgsResult::kUsageError;
-  long long v = 0;
-  if (opts.Has("max-line-length")) {
-    if (!ParsePositive(opts.Get("max-line-length"), 1, &v)) {
-      *err = "--max-line-length takes a number of bytes, 1 or more";
-      return ArgsResult::kUsageError;
-    }
-    config->max_line = static_cast<size_t>(v);
-  }
-  if (!ParseStackLimits(opts, &p.limits, err) ||
+  config->output = opts.Text("output");
+  config->stats = opts.Flag("stats");
+  config->quiet = opts.Flag("quiet");
+  if (!ParseJobsOption(opts, config, err) ||
+      !ParseFoldLineLength(opts, config, err) ||
+      !ParseStackLimits(opts, &config->perf.limits, err) ||
       !ParseFilterOptions(opts, config, err)) {
     return ArgsResult::kUsageError;
   }

@@ -4,58 +4,56 @@
 #ifndef FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 #define FLAMEFOLD_CLI_FLAMEFOLD_CLI_H_
 
-#include <span>
 #include <string>
 
-#include "base/diag.h"
 #include "base/options.h"
+#include "cli/tool_args.h"
 #include "collapse/fold_config.h"
 
 namespace flamefold {
 
-/// The options that say how perf script text and perf.data are folded
-/// (stackcollapse-perf.pl's, then --modern, --symfs, --kallsyms): every
-/// tool that folds takes them, so that its stacks are flamefold's.
-std::span<const OptionSpec> FoldOptionSpecs();
+/// Adds the options that say how perf script text and perf.data are folded
+/// (stackcollapse-perf.pl's, then --modern, --symfs, --archive, --kallsyms,
+/// --buildid-dir): every tool that folds takes them, so that its stacks are
+/// flamefold's.
+void AddFoldOptions(OptionTable* table);
 
-/// Sets in `config` what `opts` holds of FoldOptionSpecs().
+/// Sets in `config` what `opts` holds of the fold options.
 void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config);
 
 /// --include and --exclude REGEX: which stacks are kept (flamefold,
-/// flamereport).
-std::span<const OptionSpec> FoldFilterOptionSpecs();
+/// flamereport, flamebatch).
+po::options_description FoldFilterOptions();
 
 /// Sets config->include and config->exclude from `opts`. False with `*err`
 /// when a regex does not compile.
 bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
                         std::string* err);
 
-/// --jobs N, taken by every tool that folds with FoldInputs (flamediff
-/// spells it without -j, its letters being difffolded.pl's).
-inline constexpr OptionSpec kJobsOption = {
-    "jobs|j", OptType::kInt, false, false, "N",
-    "parse with N threads (0: one per usable core; default: one per usable core, at most 4)"};
+/// flamefold's --max-line-length BYTES, which flamebatch passes on too.
+po::options_description FoldLineLengthOption();
+
+/// Sets config->max_line from it. False with `*err` when it is below 1.
+bool ParseFoldLineLength(const ParsedOptions& opts, FoldConfig* config,
+                         std::string* err);
+
+/// --jobs N, taken by every tool that folds with FoldInputs; with -j but in
+/// flamediff, whose letters are difffolded.pl's.
+po::options_description JobsOption(bool with_letter);
 
 /// Sets config->jobs from --jobs N (0: one thread per usable core) or,
 /// without it, to one per usable core, at most 4. False with `*err` when N
-/// is not a number, 0 or more.
+/// is below 0.
 bool ParseJobsOption(const ParsedOptions& opts, FoldConfig* config,
                      std::string* err);
 
-enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };
-
-/// Parses flamefold's command line. kUsageError sets `*err`.
+/// Parses flamefold's command line and configuration file. kUsageError sets
+/// `*err`.
 ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
                          std::string* err);
 
 /// The text of `flamefold --help`.
 std::string FoldHelp();
-
-/// flamefold's whole option table (FoldOptionSpecs(),
-/// FoldFilterOptionSpecs() and its own), for
-/// tools that take flamefold's options and hand them to ParseFoldArgs
-/// (flamebatch).
-std::span<const OptionSpec> FlamefoldOptionSpecs();
 
 }  // namespace flamefold
 

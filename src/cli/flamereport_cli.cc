@@ -3,44 +3,71 @@
 #include <cstdlib>
 #include <vector>
 
-#include "base/options.h"
 #include "cli/flamefold_cli.h"
 #include "cli/stack_limit_options.h"
 
 namespace flamefold {
 namespace {
 
-constexpr OptionSpec kSpecs[] = {
-    {"top|n", OptType::kInt, false, false, "N",
-     "functions in each table (default 10; 0: all)"},
-    {"format|f", OptType::kString, false, false, "FORMAT",
-     "text (default), csv or json"},
-    {"depth", OptType::kInt, false, false, "N",
-     "levels of callers and callees of each function (default 2; 0: none)"},
-    {"width", OptType::kInt, false, false, "N",
-     "callers and callees shown at each level (default 3)"},
-    kMaxStackDepthOption,
-    kMaxLineLengthOption,
-    kMaxFrameLengthOption,
-    kJobsOption,
-    {"output|o", OptType::kString, false, false, "FILE",
-     "write to FILE instead of standard output"},
-    {"quiet|q", OptType::kFlag, false, false, "", "print no warnings"},
-    {"help|h", OptType::kFlag, false, false, "", "print this help and exit"},
-    {"version|V", OptType::kFlag, false, false, "",
-     "print the version and exit"},
-};
-
-bool ParseCount(const std::string& s, long long* out) {
-  char* end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || v < 0) return false;
-  *out = v;
-  return true;
+po::options_description OwnOptions() {
+  po::options_description options;
+  options.add_options()
+      ("top,n", IntValue("N"), "functions in each table (default 10; 0: all)")
+      ("format,f", TextValue("FORMAT"), "text (default), csv or json")
+      ("depth", IntValue("N"),
+       "levels of callers and callees of each function (default 2; 0: none)")
+      ("width", IntValue("N"),
+       "callers and callees shown at each level (default 3)");
+  return options;
 }
 
-std::vector<OptionSpec> AllSpecs() {
-  return JoinOptionSpecs({kSpecs, FoldOptionSpecs(), FoldFilterOptionSpecs()});
+po::options_description LastOptions() {
+  po::options_description options;
+  options.add_options()
+      ("output,o", TextValue("FILE"),
+       "write to FILE instead of standard output")
+      ("quiet,q", SwitchValue(), "print no warnings")
+      ("help,h", SwitchValue(), "print this help and exit")
+      ("version,V", SwitchValue(), "print the version and exit");
+  return options;
+}
+
+OptionTable ReportOptions() {
+  OptionTable table;
+  table.Add(OwnOptions())
+      .Add(StackLimitOptions({StackLimitOption::kMaxStackDepth,
+                              StackLimitOption::kMaxLineLength,
+                              StackLimitOption::kMaxFrameLength}))
+      .Add(JobsOption(true))
+      .Add(LastOptions());
+  AddFoldOptions(&table);
+  table.Add(FoldFilterOptions()).Add(ConfigFileOptions());
+  return table;
+}
+
+// --top, --depth and --width, checked.
+bool ParseTableOptions(const ParsedOptions& opts, ReportConfig* config,
+                       std::string* err) {
+  long long top = opts.Int("top", static_cast<long long>(config->top));
+  long long depth = opts.Int("depth", config->tree_depth);
+  long long width =
+      opts.Int("width", static_cast<long long>(config->tree_width));
+  if (top < 0) {
+    *err = "--top takes a number of functions, 0 (all) or more";
+    return false;
+  }
+  if (depth < 0 || depth > 100) {
+    *err = "--depth takes a number of levels from 0 to 100";
+    return false;
+  }
+  if (width < 1) {
+    *err = "--width takes a number of callees, 1 or more";
+    return false;
+  }
+  config->top = static_cast<size_t>(top);
+  config->tree_depth = static_cast<int>(depth);
+  config->tree_width = static_cast<size_t>(width);
+  return true;
 }
 
 }  // namespace
@@ -58,7 +85,7 @@ std::string ReportHelp() {
          "is given or FILE is -. The first frame of each stack is the\n"
          "process.\n\n"
          "Options (flamereport's, then flamefold's for folding the input):\n" +
-         FormatOptionHelp(AllSpecs()) +
+         FormatOptionHelp(ReportOptions().all()) +
          "\nCSV columns: rank,function,self_samples,self_pct,total_samples,"
          "total_pct,\ncallers,callees (ranked by self samples; _period for "
          "_samples on\nperf input with periods).\n"
@@ -66,37 +93,15 @@ std::string ReportHelp() {
          "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
 }
 
-ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
+ArgsResult ParseReportArgs(int argc, char** argv, ReportConfig* config,
                            std::string* err) {
   ParsedOptions opts;
-  if (!ParseOptions(AllSpecs(), argc, argv, &opts, err)) {
-    return ReportArgs::kUsageError;
-  }
-  if (opts.Has("help")) return ReportArgs::kHelp;
-  if (opts.Has("version")) return ReportArgs::kVersion;
-  long long v = 0;
-  if (opts.Has("top")) {
-    if (!ParseCount(opts.Get("top"), &v)) {
-      *err = "--top takes a number of functions, 0 (all) or more";
-      return ReportArgs::kUsageError;
-    }
-    config->top = static_cast<size_t>(v);
-  }
-  if (opts.Has("depth")) {
-    if (!ParseCount(opts.Get("depth"), &v) || v > 100) {
-      *err = "--depth takes a number of levels from 0 to 100";
-      return ReportArgs::kUsageError;
-    }
-    config->tree_depth = static_cast<int>(v);
-  }
-  if (opts.Has("width")) {
-    if (!ParseCount(opts.Get("width"), &v) || v < 1) {
-      *err = "--width takes a number of callees, 1 or more";
-      return ReportArgs::kUsageError;
-    }
-    config->tree_width = static_cast<size_t>(v);
-  }
-  std::string format = opts.Get("format", "text");
+  ArgsResult result =
+      ParseToolArgs("flamereport", ReportOptions(), Syntax::kGetoptLong, argc,
+                    argv, &opts, err);
+  if (result != ArgsResult::kRun) return result;
+  if (!ParseTableOptions(opts, config, err)) return ArgsResult::kUsageError;
+  std::string format = opts.Text("format", "text");
   if (format == "text") {
     config->format = ReportFormat::kText;
   } else if (format == "csv") {
@@ -105,21 +110,21 @@ ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
     config->format = ReportFormat::kJson;
   } else {
     *err = "--format is text, csv or json, not '" + format + "'";
-    return ReportArgs::kUsageError;
+    return ArgsResult::kUsageError;
   }
   FoldConfig& fold = config->fold;
   if (!ParseStackLimits(opts, &fold.perf.limits, err) ||
       !ParseJobsOption(opts, &fold, err) ||
       !ParseFilterOptions(opts, &fold, err)) {
-    return ReportArgs::kUsageError;
+    return ArgsResult::kUsageError;
   }
   fold.max_line = fold.perf.limits.LineLimit(fold.max_line);
   ApplyFoldOptions(opts, &fold);
-  config->output = opts.Get("output");
-  config->quiet = opts.Has("quiet");
+  config->output = opts.Text("output");
+  config->quiet = opts.Flag("quiet");
   fold.quiet = config->quiet;
   config->inputs = opts.operands();
-  return ReportArgs::kRun;
+  return ArgsResult::kRun;
 }
 
 }  // namespace flamefold

@@ -5,14 +5,14 @@
 
 #include <string>
 
+#include "cli/tool_args.h"
 #include "report/report.h"
 
 namespace flamefold {
 
-enum class ReportArgs { kRun, kHelp, kVersion, kUsageError };
-
-/// Parses flamereport's command line (Getopt::Long rules, as every tool).
-ReportArgs ParseReportArgs(int argc, char** argv, ReportConfig* config,
+/// Parses flamereport's command line (Getopt::Long rules, as every tool)
+/// and configuration file.
+ArgsResult ParseReportArgs(int argc, char** argv, ReportConfig* config,
                            std::string* err);
 
 /// The text of `flamereport --help`.

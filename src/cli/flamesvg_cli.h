@@ -5,16 +5,25 @@
 
 #include <string>
 
+#include "base/options.h"
+#include "cli/tool_args.h"
 #include "flamegraph/flamesvg.h"
 
 namespace flamefold {
 
-enum class SvgArgsResult { kRun, kHelp, kVersion, kUsageError };
+/// flamegraph.pl's options and ours, but --config and --no-config (for
+/// flamebatch, which passes them on).
+OptionTable FlameSvgOptions();
 
-/// Parses flamesvg's command line (Getopt::Long rules). kUsageError sets
+/// Sets `config` from `opts` (of FlameSvgOptions()), with flamegraph.pl's
+/// checks. False with `*err` on a value it refuses.
+bool FillFlameSvgConfig(const ParsedOptions& opts, FlameSvgConfig* config,
+                        std::string* err);
+
+/// Parses flamesvg's command line and configuration file. kUsageError sets
 /// `*err`.
-SvgArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
-                                std::string* err);
+ArgsResult ParseFlameSvgArgs(int argc, char** argv, FlameSvgConfig* config,
+                             std::string* err);
 
 /// The text of `flamesvg --help`.
 std::string FlameSvgHelp();

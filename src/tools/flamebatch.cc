@@ -10,17 +10,17 @@ int main(int argc, char** argv) {
   BatchConfig config;
   std::string err;
   switch (ParseBatchArgs(argc, argv, &config, &err)) {
-    case BatchArgs::kHelp:
+    case ArgsResult::kHelp:
       std::fputs(BatchHelp().c_str(), stdout);
       return kExitOk;
-    case BatchArgs::kVersion:
+    case ArgsResult::kVersion:
       std::printf("flamebatch %s\n", FLAMEFOLD_VERSION);
       return kExitOk;
-    case BatchArgs::kUsageError:
+    case ArgsResult::kUsageError:
       diag.Error(err);
       std::fputs("Try 'flamebatch --help' for more information.\n", stderr);
       return kExitUsage;
-    case BatchArgs::kRun:
+    case ArgsResult::kRun:
       break;
   }
   diag.set_quiet(config.quiet);

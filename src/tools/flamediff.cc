@@ -11,19 +11,19 @@ int main(int argc, char** argv) {
   DiffConfig config;
   std::string err;
   switch (ParseDiffArgs(argc, argv, &config, &err)) {
-    case DiffArgs::kHelp:
+    case ArgsResult::kHelp:
       std::fputs(DiffHelp().c_str(), stdout);
       return kExitOk;
-    case DiffArgs::kVersion:
+    case ArgsResult::kVersion:
       std::printf("flamediff %s\n", FLAMEFOLD_VERSION);
       return kExitOk;
-    case DiffArgs::kUsageError:
+    case ArgsResult::kUsageError:
       diag.Error(err);
       std::fputs("Usage: flamediff [-hns] [OPTIONS] BEFORE AFTER\n"
                  "Try 'flamediff --help' for more information.\n",
                  stderr);
       return kExitUsage;
-    case DiffArgs::kRun:
+    case ArgsResult::kRun:
       break;
   }
   diag.set_quiet(config.quiet);

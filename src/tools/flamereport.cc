@@ -11,17 +11,17 @@ int main(int argc, char** argv) {
   ReportConfig config;
   std::string err;
   switch (ParseReportArgs(argc, argv, &config, &err)) {
-    case ReportArgs::kHelp:
+    case ArgsResult::kHelp:
       std::fputs(ReportHelp().c_str(), stdout);
       return kExitOk;
-    case ReportArgs::kVersion:
+    case ArgsResult::kVersion:
       std::printf("flamereport %s\n", FLAMEFOLD_VERSION);
       return kExitOk;
-    case ReportArgs::kUsageError:
+    case ArgsResult::kUsageError:
       diag.Error(err);
       std::fputs("Try 'flamereport --help' for more information.\n", stderr);
       return kExitUsage;
-    case ReportArgs::kRun:
+    case ArgsResult::kRun:
       break;
   }
   diag.set_quiet(config.quiet);

@@ -11,17 +11,17 @@ int main(int argc, char** argv) {
   FlameSvgConfig config;
   std::string err;
   switch (ParseFlameSvgArgs(argc, argv, &config, &err)) {
-    case SvgArgsResult::kHelp:
+    case ArgsResult::kHelp:
       std::fputs(FlameSvgHelp().c_str(), stdout);
       return kExitOk;
-    case SvgArgsResult::kVersion:
+    case ArgsResult::kVersion:
       std::printf("flamesvg %s\n", FLAMEFOLD_VERSION);
       return kExitOk;
-    case SvgArgsResult::kUsageError:
+    case ArgsResult::kUsageError:
       diag.Error(err);
       std::fputs("Try 'flamesvg --help' for more information.\n", stderr);
       return kExitUsage;
-    case SvgArgsResult::kRun:
+    case ArgsResult::kRun:
       break;
   }
   diag.set_quiet(config.quiet);

@@ -7,6 +7,9 @@
 # status must equal NAME.stdout, NAME.stderr and NAME.exit (a missing
 # .stdout/.stderr means "must be empty"). BLESS=1 rewrites them. CLI_MATCH
 # (an extended regex) runs only the cases whose names match.
+# XDG_CONFIG_HOME is the case's own folder, .config-home, which does not
+# exist unless the case writes a configuration file there: a developer's
+# own ~/.config/flamefold/config changes no result.
 set -u
 tool=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +25,7 @@ for cmd in "$here/$tool"/*.cmd; do
   # CLI_MATCH (an extended regex) picks cases by name, e.g. for a sanitizer.
   [[ -n "${CLI_MATCH:-}" && ! $(basename "$name") =~ $CLI_MATCH ]] && continue
   work=$(mktemp -d)
-  (cd "$work" && bash "$cmd" > "$work/.stdout" 2> "$work/.stderr"; echo $? > "$work/.exit")
+  (cd "$work" && XDG_CONFIG_HOME=$work/.config-home bash "$cmd" > "$work/.stdout" 2> "$work/.stderr"; echo $? > "$work/.exit")
   if [ "${BLESS:-}" = 1 ]; then
     for k in stdout stderr; do
       if [ -s "$work/.$k" ]; then cp "$work/.$k" "$name.$k"; else rm -f "$name.$k"; fi

@@ -13,7 +13,7 @@ using namespace flamefold;
 namespace {
 PerlNumber U(uint64_t v) { return PerlNumber::FromUint(v); }
 
-DiffArgs Parse(std::vector<std::string> args, DiffConfig* config,
+ArgsResult Parse(std::vector<std::string> args, DiffConfig* config,
                std::string* err) {
   args.insert(args.begin(), "flamediff");
   std::vector<char*> argv;
@@ -72,38 +72,38 @@ TEST_CASE("arguments follow Getopt::Std: bundles, --; options may follow "
           "the files") {
   DiffConfig c;
   std::string err;
-  CHECK(Parse({"-ns", "a", "b"}, &c, &err) == DiffArgs::kRun);
+  CHECK(Parse({"-ns", "a", "b"}, &c, &err) == ArgsResult::kRun);
   CHECK(c.normalize);
   CHECK(c.strip_hex);
   CHECK(c.before == "a");
   CHECK(c.after == "b");
   DiffConfig d;
   CHECK(Parse({"--report", "--top=5", "--threshold", "2.5", "-", "b"}, &d,
-              &err) == DiffArgs::kRun);
+              &err) == ArgsResult::kRun);
   CHECK(d.report);
   CHECK(d.top == 5);
   CHECK(d.threshold == 2.5);
   CHECK(d.before == "-");
   DiffConfig e;
-  CHECK(Parse({"--", "-n", "b"}, &e, &err) == DiffArgs::kRun);
+  CHECK(Parse({"--", "-n", "b"}, &e, &err) == ArgsResult::kRun);
   CHECK_FALSE(e.normalize);
   CHECK(e.before == "-n");
   DiffConfig f;
-  CHECK(Parse({"a", "b", "-s", "--modern"}, &f, &err) == DiffArgs::kRun);
+  CHECK(Parse({"a", "b", "-s", "--modern"}, &f, &err) == ArgsResult::kRun);
   CHECK(f.strip_hex);
   CHECK(f.fold.perf.modern);
   CHECK(f.after == "b");
   DiffConfig g;
-  CHECK(Parse({"--jobs", "2", "-q", "a", "b"}, &g, &err) == DiffArgs::kRun);
+  CHECK(Parse({"--jobs", "2", "-q", "a", "b"}, &g, &err) == ArgsResult::kRun);
   CHECK(g.fold.jobs == 2);
   CHECK(g.fold.quiet);
-  CHECK(Parse({"-j", "2", "a", "b"}, &g, &err) == DiffArgs::kUsageError);
-  CHECK(Parse({"a", "b", "c"}, &f, &err) == DiffArgs::kUsageError);
+  CHECK(Parse({"-j", "2", "a", "b"}, &g, &err) == ArgsResult::kUsageError);
+  CHECK(Parse({"a", "b", "c"}, &f, &err) == ArgsResult::kUsageError);
   CHECK(err.find("got 3") != std::string::npos);
-  CHECK(Parse({"-nh"}, &f, &err) == DiffArgs::kHelp);
-  CHECK(Parse({"-nz", "a", "b"}, &f, &err) == DiffArgs::kUsageError);
+  CHECK(Parse({"-nh"}, &f, &err) == ArgsResult::kHelp);
+  CHECK(Parse({"-nz", "a", "b"}, &f, &err) == ArgsResult::kUsageError);
   CHECK(err == "Unknown option: z");
-  CHECK(Parse({"-v", "a", "b"}, &f, &err) == DiffArgs::kUsageError);
+  CHECK(Parse({"-v", "a", "b"}, &f, &err) == ArgsResult::kUsageError);
   CHECK(err == "Unknown option: v");
 }
 

@@ -14,7 +14,7 @@
 namespace flamefold {
 namespace {
 
-SvgArgsResult Parse(std::vector<std::string> args, FlameSvgConfig* config,
+ArgsResult Parse(std::vector<std::string> args, FlameSvgConfig* config,
                     std::string* err) {
   args.insert(args.begin(), "flamesvg");
   std::vector<char*> argv;
@@ -27,7 +27,7 @@ TEST_CASE("flamesvg: abbreviations and single dashes as in flamegraph.pl") {
   FlameSvgConfig c;
   std::string err;
   REQUIRE(Parse({"--color=java", "-inv", "--minw", "1%", "a.folded"}, &c,
-                &err) == SvgArgsResult::kRun);
+                &err) == ArgsResult::kRun);
   CHECK(c.graph.palette == "java");
   CHECK(c.graph.inverted);
   CHECK(c.graph.min_width.percent);
@@ -38,14 +38,14 @@ TEST_CASE("flamesvg: abbreviations and single dashes as in flamegraph.pl") {
 TEST_CASE("flamesvg: --c is ambiguous among flamegraph.pl's options") {
   FlameSvgConfig c;
   std::string err;
-  CHECK(Parse({"--c", "x"}, &c, &err) == SvgArgsResult::kUsageError);
+  CHECK(Parse({"--c", "x"}, &c, &err) == ArgsResult::kUsageError);
   CHECK(err.find("ambiguous") != std::string::npos);
 }
 
 TEST_CASE("flamesvg: --icicle is --inverted; defaults follow flamegraph.pl") {
   FlameSvgConfig c;
   std::string err;
-  REQUIRE(Parse({"--icicle"}, &c, &err) == SvgArgsResult::kRun);
+  REQUIRE(Parse({"--icicle"}, &c, &err) == ArgsResult::kRun);
   CHECK(c.graph.inverted);
   CHECK(DefaultTitle(c.graph) == "Icicle Graph");
   CHECK(c.graph.width == 1200);
@@ -69,20 +69,20 @@ TEST_CASE("flamesvg: values flamegraph.pl rejects are usage errors") {
         {"--fontsize", "0"}}) {
     FlameSvgConfig c;
     std::string what = args[0] + " " + args[1];
-    CHECK_MESSAGE(Parse(args, &c, &err) == SvgArgsResult::kUsageError, what);
+    CHECK_MESSAGE(Parse(args, &c, &err) == ArgsResult::kUsageError, what);
   }
   FlameSvgConfig c;
-  REQUIRE(Parse({"--factor", "0"}, &c, &err) == SvgArgsResult::kUsageError);
+  REQUIRE(Parse({"--factor", "0"}, &c, &err) == ArgsResult::kUsageError);
   CHECK(err == "--factor must not be 0 (the percentages divide by it)");
 }
 
 TEST_CASE("flamesvg: --total is used only when Perl would see it as true") {
   FlameSvgConfig c;
   std::string err;
-  REQUIRE(Parse({"--total", "0"}, &c, &err) == SvgArgsResult::kRun);
+  REQUIRE(Parse({"--total", "0"}, &c, &err) == ArgsResult::kRun);
   CHECK_FALSE(c.graph.min_width.has_total);
   FlameSvgConfig d;
-  REQUIRE(Parse({"--total", "1e3"}, &d, &err) == SvgArgsResult::kRun);
+  REQUIRE(Parse({"--total", "1e3"}, &d, &err) == ArgsResult::kRun);
   CHECK(d.graph.min_width.has_total);
   CHECK(d.graph.min_width.total == 1000);
   CHECK(d.graph.min_width.TimeMax(10) == 1000);
@@ -93,7 +93,7 @@ TEST_CASE("flamesvg: --colors mem picks the green background") {
   FlameSvgConfig c;
   std::string err;
   REQUIRE(Parse({"--colors", "mem", "--hash"}, &c, &err) ==
-          SvgArgsResult::kRun);
+          ArgsResult::kRun);
   CHECK(c.graph.bg_top == "#eef2ee");
   CHECK(c.color_mode == ColorMode::kHash);
 }

@@ -166,7 +166,7 @@ TEST_CASE("formatting: thousands, percentages, CSV and JSON escaping") {
 }
 
 namespace {
-ReportArgs ParseArgs(std::vector<std::string> args, ReportConfig* config,
+ArgsResult ParseArgs(std::vector<std::string> args, ReportConfig* config,
                      std::string* err) {
   args.insert(args.begin(), "flamereport");
   std::vector<char*> argv;
@@ -195,27 +195,27 @@ TEST_CASE("flamereport options: formats, counts, errors") {
   ReportConfig c;
   std::string err;
   CHECK(ParseArgs({"--top=0", "-f", "csv", "--depth", "4", "a", "-"}, &c,
-                  &err) == ReportArgs::kRun);
+                  &err) == ArgsResult::kRun);
   CHECK(c.top == 0);
   CHECK(c.format == ReportFormat::kCsv);
   CHECK(c.tree_depth == 4);
   CHECK(c.inputs == std::vector<std::string>{"a", "-"});
   ReportConfig d;
-  CHECK(ParseArgs({"--form=json", "-n", "3"}, &d, &err) == ReportArgs::kRun);
+  CHECK(ParseArgs({"--form=json", "-n", "3"}, &d, &err) == ArgsResult::kRun);
   CHECK(d.format == ReportFormat::kJson);
   CHECK(d.top == 3);
-  CHECK(ParseArgs({"--format", "xml"}, &d, &err) == ReportArgs::kUsageError);
+  CHECK(ParseArgs({"--format", "xml"}, &d, &err) == ArgsResult::kUsageError);
   CHECK(err == "--format is text, csv or json, not 'xml'");
-  CHECK(ParseArgs({"--width", "0"}, &d, &err) == ReportArgs::kUsageError);
-  CHECK(ParseArgs({"--top", "x"}, &d, &err) == ReportArgs::kUsageError);
-  CHECK(ParseArgs({"-h"}, &d, &err) == ReportArgs::kHelp);
+  CHECK(ParseArgs({"--width", "0"}, &d, &err) == ArgsResult::kUsageError);
+  CHECK(ParseArgs({"--top", "x"}, &d, &err) == ArgsResult::kUsageError);
+  CHECK(ParseArgs({"-h"}, &d, &err) == ArgsResult::kHelp);
   ReportConfig e;
   CHECK(ParseArgs({"-j", "3", "--exclude", "^db;", "--max-line-length=64",
-                   "a"}, &e, &err) == ReportArgs::kRun);
+                   "a"}, &e, &err) == ArgsResult::kRun);
   CHECK(e.fold.jobs == 3);
   CHECK(e.fold.exclude == std::vector<std::string>{"^db;"});
   CHECK(e.fold.max_line == 64);
-  CHECK(ParseArgs({"--include", "a("}, &e, &err) == ReportArgs::kUsageError);
+  CHECK(ParseArgs({"--include", "a("}, &e, &err) == ArgsResult::kUsageError);
 }
 
 TEST_CASE("CSV: exactly the agreed columns, quoted names, self ranking") {

@@ -116,15 +116,16 @@ TEST_CASE("the warning says what was cut, per input") {
 TEST_CASE("option values are checked") {
   StackLimits l;
   std::string err;
-  CHECK(ParseStackLimit("max-stack-depth", "12", &l, &err));
+  CHECK(ParseStackLimit("max-stack-depth", 12, &l, &err));
   CHECK(l.max_depth == 12);
-  CHECK_FALSE(ParseStackLimit("max-stack-depth", "0", &l, &err));
-  CHECK(err == "--max-stack-depth takes a number of frames, 1 or more, not '0'");
-  CHECK_FALSE(ParseStackLimit("max-frame-length", "3", &l, &err));
-  CHECK_FALSE(ParseStackLimit("max-frame-length", "9x", &l, &err));
-  CHECK_FALSE(ParseStackLimit("max-frame-length",
-                              "99999999999999999999999", &l, &err));
-  CHECK(ParseStackLimit("max-frame-length", "4", &l, &err));
+  CHECK_FALSE(ParseStackLimit("max-stack-depth", 0, &l, &err));
+  CHECK(err ==
+        "--max-stack-depth takes a number of frames, 1 or more, not '0'");
+  CHECK_FALSE(ParseStackLimit("max-frame-length", 3, &l, &err));
+  CHECK_FALSE(ParseStackLimit("max-frame-length", -5, &l, &err));
+  CHECK(err ==
+        "--max-frame-length takes a number of bytes, 4 or more, not '-5'");
+  CHECK(ParseStackLimit("max-frame-length", 4, &l, &err));
   CHECK(l.max_frame == 4);
 }
 
@@ -210,15 +211,15 @@ TEST_CASE("perf script: a sample longer than the sample cache holds folds whole"
   CHECK_FALSE(stats.limits.any());
 }
 
-TEST_CASE("limits: --max-line-length is parsed for the tools with their own parser") {
+TEST_CASE("limits: --max-line-length is checked as the other limits") {
   StackLimits limits;
   std::string err;
   CHECK(limits.LineLimit(123) == 123);  // unset: the tool's default
-  CHECK(ParseStackLimit("max-line-length", "64", &limits, &err));
+  CHECK(ParseStackLimit("max-line-length", 64, &limits, &err));
   CHECK(limits.max_line == 64);
   CHECK(limits.LineLimit(123) == 64);
   CHECK(limits.max_depth == StackLimits::kDefaultMaxDepth);
   CHECK(limits.max_frame == StackLimits::kDefaultMaxFrame);
-  CHECK_FALSE(ParseStackLimit("max-line-length", "0", &limits, &err));
+  CHECK_FALSE(ParseStackLimit("max-line-length", 0, &limits, &err));
   CHECK(err == "--max-line-length takes a number of bytes, 1 or more, not '0'");
 }
