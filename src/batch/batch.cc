@@ -21,6 +21,7 @@
 #include "collapse/flamefold.h"
 #include "collapse/input_kind.h"
 #include "collapse/stack_limits.h"
+#include "io/file_source.h"
 #include "perfdata/perf_data_folder.h"
 #include "report/report.h"
 
@@ -114,18 +115,12 @@ class OutputList {
   void Read(const fs::path& dir) {
     fs::path d = Key(dir);
     if (!read_.insert(d.string()).second) return;
-    std::FILE* f = std::fopen((d / kOutputListName).c_str(), "rb");
-    if (f == nullptr) return;
-    std::string rec;
-    for (int c; (c = std::fgetc(f)) != EOF;) {
-      if (c != '\0') {
-        rec += static_cast<char>(c);
-      } else if (!rec.empty()) {
-        known_.insert(Key(d / rec));
-        rec.clear();
-      }
+    std::string list, err;
+    if (!ReadFile((d / kOutputListName).string(), &list, &err)) return;
+    for (size_t pos = 0, end; (end = list.find('\0', pos)) != std::string::npos;
+         pos = end + 1) {
+      if (end > pos) known_.insert(Key(d / list.substr(pos, end - pos)));
     }
-    std::fclose(f);
   }
 
   // Thread-safe.

@@ -78,6 +78,24 @@ bool OpenFileSource(const std::string& path,
   return true;
 }
 
+bool ReadFile(const std::string& path, std::string* bytes, std::string* err,
+              int* error_number) {
+  bytes->clear();
+  int fd = OpenFileFd(path, err, error_number);
+  if (fd < 0) return false;
+  FdSource source(fd, true);
+  std::string piece;
+  do {
+    std::string why;
+    if (!ReadFully(&source, 64 * 1024, &piece, &why)) {
+      *err = path + ": " + why;
+      return false;
+    }
+    bytes->append(piece);
+  } while (!piece.empty());
+  return true;
+}
+
 std::unique_ptr<MappedFile> MapSource(const ByteSource& source,
                                       size_t min_bytes,
                                       const std::string& name) {

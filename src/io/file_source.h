@@ -5,8 +5,8 @@
 //
 // Every file is opened by OpenFileFd: read only, close-on-exec, a
 // directory refused with "PATH: is a directory". Its bytes are then read
-// as a stream from the descriptor (FdSource), a profile's through
-// OpenFileSource. Where a reader wants
+// as a stream from the descriptor (FdSource): a profile through
+// OpenFileSource, a small file whole through ReadFile. Where a reader wants
 // the bytes in place and its source reads a regular file as it is (not a
 // pipe, not decoded), MapSource maps the file instead (MappedFile), so
 // that its pages are read where the page cache holds them rather than
@@ -44,6 +44,11 @@ int OpenFileFd(const std::string& path, std::string* err,
 bool OpenFileSource(const std::string& path,
                     std::unique_ptr<ByteSource>* source, std::string* err,
                     int64_t* stdin_offset = nullptr);
+
+/// Reads the whole of `path` into `*bytes`; false with `*err` (and
+/// `*error_number`) as OpenFileFd says, or on a read error.
+bool ReadFile(const std::string& path, std::string* bytes, std::string* err,
+              int* error_number = nullptr);
 
 /// The bytes `source` would read next, mapped in place: when it reads a
 /// regular file as it is (ByteSource::InFile) and at least `min_bytes` are

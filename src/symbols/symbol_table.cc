@@ -1,16 +1,12 @@
 #include "symbols/symbol_table.h"
 
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -22,6 +18,8 @@
 #endif
 
 #include "base/hex.h"
+#include "io/file_source.h"
+#include "io/line_reader.h"
 #include "io/mapped_file.h"
 #include "symbols/symbol_demangle.h"
 
@@ -804,17 +802,19 @@ namespace {
 // the replay waited for the same address-space lock to grow its tables.
 bool ReadWhole(const std::string& path, bool in_place, NameStore* names,
                std::string_view* text) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  std::string err;
+  const int fd = OpenFileFd(path, &err);
   if (fd < 0) return false;
+  auto source = std::make_shared<FdSource>(fd, true);
   std::unique_ptr<MappedFile> map;
-  if (in_place) map = MappedFile::Map(fd, 0, 1, path);
+  if (in_place) map = MapSource(*source, 1, path);
   if (map) {
     map->Prefetch(map->bytes().size());  // every line is read at once
     *text = map->bytes();
+    // The file stays open while it is mapped.
     names->Keep(std::shared_ptr<const void>(
-        map.release(), [fd](const void* m) {
+        map.release(), [source](const void* m) {
           delete static_cast<const MappedFile*>(m);
-          close(fd);
         }));
     return true;
   }
@@ -827,12 +827,10 @@ bool ReadWhole(const std::string& path, bool in_place, NameStore* names,
       buf = bigger;
       cap *= 2;
     }
-    ssize_t got = read(fd, buf + used, cap - used);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    used += static_cast<size_t>(got);
+    size_t got = 0;
+    if (!source->Read(buf + used, cap - used, &got, &err) || got == 0) break;
+    used += got;
   }
-  close(fd);
   *text = std::string_view(buf, used);
   return true;
 }
@@ -1158,11 +1156,14 @@ bool LoadKallsyms(const std::string& path, SymbolTable* core,
 
 bool LoadPerfMap(const std::string& path, SymbolTable* table,
                  std::string* err) {
-  std::ifstream in(path);
-  if (!in) {
+  std::string why;
+  const int fd = OpenFileFd(path, &why);
+  if (fd < 0) {
     *err = path + ": cannot open JIT map";
     return false;
   }
+  FdSource source(fd, true);
+  LineReader reader(&source);
   // perf's hex2u64 here is strtoull(s, &end, 16): leading white space, a
   // sign and a "0x" are taken too, as the JDK writes its maps
   // (-XX:+DumpPerfMapAtExit: "0x00007f9210ec7640 0x0000000000000150 ...").
@@ -1172,12 +1173,17 @@ bool LoadPerfMap(const std::string& path, SymbolTable* table,
     return static_cast<size_t>(end - s);
   };
   std::string line;
+  std::string_view read;
   // "7f3a2c001000 40 LambdaForm$MH::invoke": start and size in hex, then
   // the name, which may hold spaces. perf drops each line's last byte, its
   // '\n' (a last line without one loses a byte of its name), and reads
-  // the line as a C string (a NUL ends it).
-  while (std::getline(in, line)) {
-    if (in.eof() && !line.empty()) line.pop_back();
+  // the line as a C string (a NUL ends it). A line too long for the reader
+  // is passed over.
+  for (LineReader::Result r; (r = reader.Next(&read)) != LineReader::kEof &&
+                             r != LineReader::kError;) {
+    if (r == LineReader::kTooLong) continue;
+    line.assign(read);
+    if (reader.last_line_unterminated() && !line.empty()) line.pop_back();
     uint64_t start = 0, size = 0;
     size_t len = hex(line.c_str(), &start) + 1;
     if (len + 2 >= line.size()) continue;
