@@ -75,15 +75,16 @@ LineVote VoteOf(std::string_view line) {
   if (IsIndent(line[0])) {
     return IsFrameLine(line) ? LineVote::kFrame : LineVote::kNeither;
   }
+  // A folded line ends with its count, a sample header with a colon: the
+  // cheaper test first.
+  std::string_view stack, count;
+  if (SplitFoldedLine(line, &stack, &count)) return LineVote::kFolded;
   PerfScriptParser::HeaderFields header;
   PerfScriptParser::EventFields event;
-  if (PerfScriptParser::MatchHeaderLine(line, false, &header) &&
-      PerfScriptParser::MatchEvent(line, &event)) {
-    return LineVote::kSampleHeader;
-  }
-  std::string_view stack, count;
-  return SplitFoldedLine(line, &stack, &count) ? LineVote::kFolded
-                                               : LineVote::kNeither;
+  return PerfScriptParser::MatchHeaderLine(line, false, &header) &&
+                 PerfScriptParser::MatchEvent(line, &event)
+             ? LineVote::kSampleHeader
+             : LineVote::kNeither;
 }
 
 struct TextVotes {
