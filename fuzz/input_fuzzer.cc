@@ -48,7 +48,8 @@ void ReadToEnd(flamefold::Input* in) {
 
 std::string ZstdCopy(const std::string& bytes) {
   std::string out(ZSTD_compressBound(bytes.size()), '\0');
-  size_t n = ZSTD_compress(out.data(), out.size(), bytes.data(), bytes.size(), 1);
+  size_t n =
+      ZSTD_compress(out.data(), out.size(), bytes.data(), bytes.size(), 1);
   if (ZSTD_isError(n)) abort();
   out.resize(n);
   return out;

@@ -7,6 +7,7 @@
 #include "collapse/perf_script.h"
 #include "io/decompress.h"
 #include "io/file_source.h"
+#include "io/line_reader.h"
 
 namespace flamefold {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 constexpr size_t kHeadBytes = 64 * 1024;
 // A first line longer than kHeadBytes (a 100,000-deep folded stack) is read
 // on, up to the default line limit, so that its end decides the kind.
-constexpr size_t kMaxHeadBytes = 16u << 20;
+constexpr size_t kMaxHeadBytes = LineReader::kDefaultMaxLine;
 
 // "PERFILE2" read as a little-endian u64; a file of the other byte order
 // reads as its byte swap.
@@ -114,6 +115,27 @@ TextVotes CountVotes(std::string_view head, bool whole) {
   return votes;
 }
 
+// `raw` behind the decoder its first bytes call for, if any, in
+// `*decoded`; which one in `*compression`.
+bool Decode(std::unique_ptr<ByteSource> raw, Compression* compression,
+            std::unique_ptr<ByteSource>* decoded, std::string* err) {
+  std::string magic;
+  if (!ReadFully(raw.get(), 4, &magic, err)) return false;
+  auto source = std::make_unique<PrefixedSource>(magic, std::move(raw));
+  if (magic.size() >= 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+      static_cast<unsigned char>(magic[1]) == 0x8b) {
+    *compression = Compression::kGzip;
+    *decoded = NewGzipSource(std::move(source));
+  } else if (magic == std::string_view("\x28\xb5\x2f\xfd", 4)) {
+    *compression = Compression::kZstd;
+    *decoded = NewZstdSource(std::move(source));
+  } else {
+    *compression = Compression::kNone;
+    *decoded = std::move(source);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool ReadPerfDataStart(std::string_view head, PerfDataStart* start) {
@@ -126,7 +148,9 @@ bool ReadPerfDataStart(std::string_view head, PerfDataStart* start) {
   start->header_size = 0;
   if (head.size() >= 2 * sizeof magic) {
     std::memcpy(&start->header_size, head.data() + sizeof magic, sizeof magic);
-    if (start->swapped) start->header_size = __builtin_bswap64(start->header_size);
+    if (start->swapped) {
+      start->header_size = __builtin_bswap64(start->header_size);
+    }
   }
   return true;
 }
@@ -154,28 +178,11 @@ ContentKind KindOfHead(std::string_view head, bool whole, bool* binary) {
 bool OpenSource(const std::string& name, std::unique_ptr<ByteSource> raw,
                 Input* in, std::string* err) {
   in->name = name;
-  std::string magic;
-  std::string why;
-  if (!ReadFully(raw.get(), 4, &magic, &why)) {
-    *err = name + ": " + why;
-    return false;
-  }
-  auto source = std::make_unique<PrefixedSource>(magic, std::move(raw));
   std::unique_ptr<ByteSource> decoded;
-  if (magic.size() >= 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
-      static_cast<unsigned char>(magic[1]) == 0x8b) {
-    in->compression = Compression::kGzip;
-    decoded = NewGzipSource(std::move(source));
-  } else if (magic == std::string_view("\x28\xb5\x2f\xfd", 4)) {
-    in->compression = Compression::kZstd;
-    decoded = NewZstdSource(std::move(source));
-  } else {
-    in->compression = Compression::kNone;
-    decoded = std::move(source);
-  }
-  std::string head;
+  std::string head, why;
   bool whole = false;
-  if (!ReadHead(decoded.get(), &head, &whole, &why)) {
+  if (!Decode(std::move(raw), &in->compression, &decoded, &why) ||
+      !ReadHead(decoded.get(), &head, &whole, &why)) {
     *err = name + ": " + why;
     return false;
   }
@@ -188,7 +195,6 @@ bool OpenSource(const std::string& name, std::unique_ptr<ByteSource> raw,
 bool OpenInput(const std::string& path, Input* in, std::string* err) {
   std::unique_ptr<ByteSource> raw;
   if (!OpenFileSource(path, &raw, err, &in->stdin_offset)) return false;
-  in->file = path != "-";
   return OpenSource(path, std::move(raw), in, err);
 }
 

@@ -9,6 +9,7 @@
 //   PERFILE2       perf.data ("2ELIFREP" when written on a machine of the
 //                  other byte order); a header size of 16 after the magic
 //                  is pipe mode (perf record -o -), 104 a file
+//
 // Anything else is read as text: its first 64 KiB, or up to the end of its
 // first line when that is longer (a 100,000-deep folded stack), at most
 // 16 MiB. A line cut off by that limit is not looked at; blank lines and
@@ -22,15 +23,19 @@
 //       main;foo;bar 12
 //   - anything else.
 // (The perf script parser's own MatchHeaderLine, MatchEvent and
-// MatchFrameLine read the first two.) One sample header makes the text
-// perf script output: a folded line ends with its count, prose does not
-// end with a time stamp, a count and an event. Without one, the most common
-// of the other three decides, perf script output before folded stacks
-// before neither when they are as common: an odd line in a folded file
-// (flamegraph.pl and difffolded.pl pass over it), an indented line of
-// prose that reads as a frame, or a line of notes that ends with a number
-// are outvoted by the lines around them, while stack lines with no header
-// (a transcript cut short at its start) still read as perf script.
+// MatchFrameLine read the first two, which is why this is a part of
+// collapse rather than of io, below the parser.)
+//
+// One sample header makes the text perf script output: a folded line ends
+// with its count, and prose does not end with a time stamp, a count and an
+// event. Without one, the most common of the other three decides, perf
+// script output before folded stacks before neither when they are as
+// common: an odd line in a folded file (flamegraph.pl and difffolded.pl
+// pass over it), an indented line of prose that reads as a frame, or a
+// line of notes that ends with a number are outvoted by the lines around
+// them, while stack lines with no header (a transcript cut short at its
+// start) still read as perf script.
+//
 // Text that is neither (prose, binary data, a form of perf script output
 // this does not know) is read by each tool as the Perl script it replaces
 // reads any text: flamefold and flamereport as perf script output
@@ -73,7 +78,6 @@ struct Input {
   /// The bytes looked at hold a NUL byte: for kNeither, binary data rather
   /// than text.
   bool binary = false;
-  bool file = false;  // `name` is a file holding these bytes (not stdin)
   /// For stdin that is a regular file: the offset it was opened at, so a
   /// caller can read it again from there (lseek); -1 for anything else (a
   /// pipe, a terminal, a buffer).
