@@ -22,10 +22,10 @@
 #include "cli/flamefold_cli.h"
 #include "cli/flamesvg_cli.h"
 #include "collapse/flamefold.h"
+#include "collapse/input_kind.h"
 #include "perfdata/perf_data_folder.h"
 #include "flamefold_config.h"
 #include "io/byte_source.h"
-#include "io/input.h"
 
 namespace flamefold::api {
 

@@ -34,9 +34,10 @@ seeds() {  # the seed files of target $1
     elf_symbols_fuzzer)  # the small ELF files (the first 64 KiB are kept)
       find "$TESTDATA"/perf-data -type f -size -64k -path '*/root/*'
       ls "$TESTDATA"/bad/elf-* ;;
-    input_fuzzer)
-      ls "$TESTDATA"/perf-script/*.gz "$TESTDATA"/perf-script/*.zst \
-        "$TESTDATA"/bad/* "$TESTDATA"/perf-data/zstd/perf.data ;;
+    input_fuzzer)  # every kind the detector tells apart
+      ls "$TESTDATA"/perf-script/* "$TESTDATA"/flamediff/*.folded \
+        "$TESTDATA"/bad/* "$TESTDATA"/perf-data/zstd/perf.data \
+        "$TESTDATA"/perf-data/pipe/perf.data "$TESTDATA"/perf-data/zstd/kallsyms ;;
   esac 2>/dev/null
 }
 

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -20,11 +19,9 @@
 
 #include "base/output.h"
 #include "collapse/flamefold.h"
-#include "collapse/folded.h"
-#include "collapse/perf_script.h"
+#include "collapse/input_kind.h"
 #include "collapse/stack_limits.h"
-#include "io/byte_source.h"
-#include "io/input.h"
+#include "io/file_source.h"
 #include "perfdata/perf_data_folder.h"
 #include "report/report.h"
 
@@ -118,18 +115,12 @@ class OutputList {
   void Read(const fs::path& dir) {
     fs::path d = Key(dir);
     if (!read_.insert(d.string()).second) return;
-    std::FILE* f = std::fopen((d / kOutputListName).c_str(), "rb");
-    if (f == nullptr) return;
-    std::string rec;
-    for (int c; (c = std::fgetc(f)) != EOF;) {
-      if (c != '\0') {
-        rec += static_cast<char>(c);
-      } else if (!rec.empty()) {
-        known_.insert(Key(d / rec));
-        rec.clear();
-      }
+    std::string list, err;
+    if (!ReadFile((d / kOutputListName).string(), &list, &err)) return;
+    for (size_t pos = 0, end; (end = list.find('\0', pos)) != std::string::npos;
+         pos = end + 1) {
+      if (end > pos) known_.insert(Key(d / list.substr(pos, end - pos)));
     }
-    std::fclose(f);
   }
 
   // Thread-safe.
@@ -292,69 +283,24 @@ bool UpToDate(const BatchConfig& config, const BatchJob& job) {
 
 enum class Content { kProfile, kNotProfile, kUnreadable };
 
-// How much decoded text Classify reads.
-constexpr size_t kSniffBytes = 1 << 20;
-
-// Whether `line` reads as a frame of perf script's stacks: indented, then
-// a hex address ("\t    7f3a2b1c main+0x1e (/usr/bin/app)").
-bool FrameLine(std::string_view line) {
-  size_t a = line.find_first_not_of(" \t");
-  if (a == 0 || a == std::string_view::npos) return false;
-  size_t b = line.find_first_not_of("0123456789abcdefABCDEF", a);
-  return b > a && (b == std::string_view::npos || line[b] == ' ');
-}
-
-// Whether text reads as a profile: perf script output, when a line that
-// perf script's event-line rule accepts is followed by a stack frame line;
-// folded stacks, when most of its lines (not blank, not '#' comments, not
-// indented) are "STACK COUNT". `whole`: the text is the whole file, so its
-// last line counts even without a newline.
-bool ProfileText(std::string_view text, bool whole) {
-  size_t folded = 0, other = 0;
-  bool after_event = false;
-  for (size_t pos = 0; pos < text.size();) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos && !whole) break;
-    std::string_view line = text.substr(pos, nl == std::string_view::npos
-                                                 ? std::string_view::npos
-                                                 : nl - pos);
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (after_event && FrameLine(line)) return true;
-    PerfScriptParser::HeaderFields h;
-    after_event = !line.empty() && line[0] != '#' &&
-                  (PerfScriptParser::MatchHeaderLine(line, false, &h) ||
-                   PerfScriptParser::MatchHeaderLine(line, true, &h));
-    if (line.empty() || line[0] == '#' ||
-        std::isspace(static_cast<unsigned char>(line[0]))) {
-      continue;
-    }
-    std::string_view stack, count;
-    ++(SplitFoldedLine(line, &stack, &count) ? folded : other);
-  }
-  return folded > other;
-}
-
-// Whether `path` holds a profile of some kind, judged by its content (its
-// first MiB, decoded): perf.data, or text as ProfileText says. Anything
-// else (empty, binary, prose) is kNotProfile, with *why saying what it is.
-// A file that cannot be read or decoded (a cut gzip stream) is kUnreadable,
-// with *why the error.
+// Whether `path` holds a profile, as every tool's detector of input kinds
+// (collapse/input_kind.h) tells: perf.data, perf script output or folded
+// stacks. Anything else (empty, binary, prose) is kNotProfile, with *why
+// saying what it is. A file that cannot be read or decoded (a cut gzip
+// stream) is kUnreadable, with *why the error.
 Content Classify(const std::string& path, std::string* why) {
   Input in;
   if (!OpenInput(path, &in, why)) return Content::kUnreadable;
-  if (in.kind == ContentKind::kPerfData) return Content::kProfile;
-  std::string head, err;
-  if (!ReadFully(in.source.get(), kSniffBytes, &head, &err)) {
-    *why = path + ": " + err;
-    return Content::kUnreadable;
+  if (in.kind == ContentKind::kEmpty) {
+    *why = "an empty file";
+    return Content::kNotProfile;
   }
-  if (ProfileText(head, head.size() < kSniffBytes)) return Content::kProfile;
-  *why = head.empty() ? "an empty file"
-         : head.find('\0') != std::string::npos
-             ? "binary data"
-             : "text, but neither perf script output nor folded stacks";
-  return Content::kNotProfile;
+  if (in.kind == ContentKind::kNeither) {
+    *why = in.binary ? "binary data"
+                     : "text, but neither perf script output nor folded stacks";
+    return Content::kNotProfile;
+  }
+  return Content::kProfile;
 }
 
 enum class Outcome { kConverted, kSkipped, kPassedOver, kFailed };

@@ -4,18 +4,17 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <string_view>
+
+#include "io/file_source.h"
 
 namespace flamefold {
 namespace {
 
 std::string ReadSmallFile(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return in ? text.str() : std::string();
+  std::string text, err;
+  return ReadFile(path, &text, &err) ? text : std::string();
 }
 
 // ceil(quota / period) for a quota in force, else 0.

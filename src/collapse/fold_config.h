@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "collapse/input_kind.h"
 #include "collapse/perf_script.h"
-#include "io/input.h"
 #include "io/line_reader.h"
 #include "symbols/symbol_resolver.h"
 

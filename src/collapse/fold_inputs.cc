@@ -14,9 +14,10 @@
 
 #include "base/big_alloc.h"
 #include "base/bounded_queue.h"
+#include "collapse/input_kind.h"
 #include "collapse/mapped_chunks.h"
 #include "collapse/sample_cut.h"
-#include "io/input.h"
+#include "io/file_source.h"
 #include "io/line_reader.h"
 #include "io/mapped_file.h"
 
@@ -312,6 +313,7 @@ bool FoldInputs::AddInput(Input& in, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
+    case ContentKind::kPerfDataPipe:
       if (!recordings_) {
         *err = file + ": perf.data input is not read here";
         return false;
@@ -328,6 +330,7 @@ bool FoldInputs::AddInput(Input& in, std::string* err) {
       return true;
     }
     case ContentKind::kPerfScript:
+    case ContentKind::kNeither:  // read as stackcollapse-perf.pl reads text
       if (config_.jobs > 1 && !config_.perf.srcline) {
         return AddParallel(file, index, in.source.get(), err);
       }
@@ -349,11 +352,8 @@ bool FoldInputs::AddSequential(const std::string& file, uint64_t index,
     *err = reader->error().empty() ? why : file + ": " + why;
     return false;
   };
-  FilePosition at;
   std::unique_ptr<MappedFile> map;
-  if (!config_.perf.srcline && source->InFile(&at)) {
-    map = MappedFile::Map(at.fd, at.offset, kMinMapped, file);
-  }
+  if (!config_.perf.srcline) map = MapSource(*source, kMinMapped, file);
   if (map == nullptr) {
     LineReader reader(source, config_.max_line);
     return feed(&reader, 0);
@@ -509,11 +509,7 @@ bool FoldInputs::AddParallel(const std::string& file, uint64_t index,
     return true;
   };
   bool ok = true;
-  FilePosition at;
-  std::unique_ptr<MappedFile> map;
-  if (source->InFile(&at)) {
-    map = MappedFile::Map(at.fd, at.offset, kMinMapped, file);
-  }
+  std::unique_ptr<MappedFile> map = MapSource(*source, kMinMapped, file);
   if (map != nullptr) {
     mapped = std::make_unique<MappedChunks>();
     const std::string_view all = map->bytes();

@@ -16,11 +16,11 @@
 #include "base/diag.h"
 #include "collapse/fold_config.h"
 #include "collapse/folded.h"
+#include "collapse/input_kind.h"
 #include "collapse/perf_script.h"
 #include "collapse/recording_folder.h"
 #include "collapse/stack_counts.h"
 #include "collapse/stack_trie.h"
-#include "io/input.h"
 
 namespace flamefold {
 

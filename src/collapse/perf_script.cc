@@ -1127,42 +1127,4 @@ void PerfScriptParser::Annotate(std::string* func, size_t index,
   }
 }
 
-// The input layer calls text perf script output as soon as one line is not
-// "STACK COUNT"; a folded file with an odd line is still folded stacks to
-// difffolded.pl and flamegraph.pl. So only a line perf script prints, in
-// the first 64 KiB, says perf script output: a stack frame
-//       7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)
-// or a sample header with its event
-//   java 12688 [002] 6544038.708352: 235 cpu-clock:
-bool ConfirmPerfScript(Input* in, std::string* err) {
-  std::string head;
-  if (!ReadFully(in->source.get(), 64 * 1024, &head, err)) {
-    *err = in->name + ": " + *err;
-    return false;
-  }
-  bool perf = false;
-  bool whole = head.size() < 64 * 1024;  // the last line is complete
-  size_t pos = 0;
-  while (!perf && pos < head.size()) {
-    size_t nl = head.find('\n', pos);
-    if (nl == std::string::npos) {
-      if (!whole) break;  // a cut-off line says nothing
-      nl = head.size();
-    }
-    std::string_view line(head.data() + pos, nl - pos);
-    pos = nl + 1;
-    PerfScriptParser::FrameFields frame;
-    PerfScriptParser::HeaderFields header;
-    PerfScriptParser::EventFields event;
-    perf = (!line.empty() && (line[0] == ' ' || line[0] == '\t') &&
-            PerfScriptParser::MatchFrameLine(line, &frame)) ||
-           (PerfScriptParser::MatchHeaderLine(line, false, &header) &&
-            PerfScriptParser::MatchEvent(line, &event));
-  }
-  in->source = std::make_unique<PrefixedSource>(std::move(head),
-                                                std::move(in->source));
-  if (!perf) in->kind = ContentKind::kFolded;
-  return true;
-}
-
 }  // namespace flamefold

@@ -15,7 +15,6 @@
 
 #include "base/string_interner.h"
 #include "base/big_alloc.h"
-#include "io/input.h"
 #include "collapse/key_table.h"
 #include "collapse/line_cache.h"
 #include "io/line_reader.h"
@@ -74,12 +73,6 @@ struct PerfScriptStats {
   uint64_t jitdump_frames = 0;        // jitted-*.so not marked _[j]
   LimitStats limits;                  // stacks and names cut to the limits
 };
-
-/// For an input opened as perf script text (`in->kind`): keeps that kind
-/// only if its first 64 KiB hold a line only perf script prints (a frame
-/// line, a sample header with its event), else calls it folded. The bytes
-/// read stay in `in->source`. False with `*err` on a read error.
-bool ConfirmPerfScript(Input* in, std::string* err);
 
 /// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.
 void MergeStats(PerfScriptStats* a, const PerfScriptStats& b);

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "collapse/input_kind.h"
 #include "collapse/perf_script.h"
-#include "io/input.h"
 
 namespace flamefold {
 

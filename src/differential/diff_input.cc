@@ -7,7 +7,7 @@
 #include "perfdata/perf_data_folder.h"
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
-#include "io/input.h"
+#include "collapse/input_kind.h"
 #include "io/line_reader.h"
 
 namespace flamefold {
@@ -88,16 +88,15 @@ bool ReadDiffSide(const std::string& file, int side, bool strip_hex,
                   DiffSideStats* stats, std::string* err) {
   Input in;
   if (!OpenInput(file, &in, err)) return false;
-  if (in.kind == ContentKind::kPerfScript && !ConfirmPerfScript(&in, err)) {
-    return false;
-  }
   switch (in.kind) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kFolded:
+    case ContentKind::kNeither:  // read as difffolded.pl reads text
       stats->folded = true;
       return ReadFoldedSide(&in, side, strip_hex, fold, table, stats, err);
     case ContentKind::kPerfData:
+    case ContentKind::kPerfDataPipe:
     case ContentKind::kPerfScript:
       return ReadPerfSide(&in, side, strip_hex, fold, diag, table, stats,
                           err);

@@ -15,10 +15,9 @@
 
 #include "base/arena.h"
 #include "base/bounded_queue.h"
-#include "collapse/perf_script.h"
+#include "collapse/input_kind.h"
 #include "collapse/stack_limits.h"
 #include "flamegraph/svg_text.h"
-#include "io/input.h"
 #include "io/line_reader.h"
 
 namespace flamefold {
@@ -307,19 +306,16 @@ bool LineFeeder::ReadInput(size_t i, Pass pass) {
     diag_.Error(err);
     return false;
   }
-  if (in->kind == ContentKind::kPerfData) {
+  if (IsPerfData(in->kind)) {
     diag_.Error(name + ": perf.data input: fold it first (flamefold " +
                 name + " | flamesvg)");
     return false;
   }
-  if (pass == Pass::kStream && in->kind == ContentKind::kPerfScript) {
-    if (!ConfirmPerfScript(in.get(), &err)) {
-      diag_.Error(err);
-      return false;
-    }
-    if (in->kind == ContentKind::kPerfScript && perf_script_.empty()) {
-      perf_script_ = name;
-    }
+  // Any other text is read as flamegraph.pl reads it, as folded stacks;
+  // perf script output is named in a warning.
+  if (pass == Pass::kStream && in->kind == ContentKind::kPerfScript &&
+      perf_script_.empty()) {
+    perf_script_ = name;
   }
   auto reader = std::make_unique<LineReader>(
       in->source.get(), config_.limits.LineLimit(kMaxLine));

@@ -10,9 +10,9 @@
 
 #include "base/diag.h"
 #include "base/output.h"
+#include "collapse/input_kind.h"
 #include "collapse/stack_limits.h"
 #include "flamegraph/svg_writer.h"
-#include "io/input.h"
 
 namespace flamefold {
 

@@ -5,9 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 #include "flamegraph/svg_text.h"
+#include "io/file_source.h"
+#include "io/line_reader.h"
 
 namespace flamefold {
 namespace {
@@ -264,32 +265,30 @@ bool BackgroundColors(std::string_view name, std::string_view palette,
 }
 
 bool PaletteMap::Load(const std::string& path, std::string* err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT) return true;
-    *err = path + ": " + std::strerror(errno);
-    return false;
+  std::string text;
+  int error_number = 0;
+  if (!ReadFile(path, &text, err, &error_number)) {
+    if (error_number != ENOENT) return false;
+    err->clear();  // no palette saved yet
+    return true;
   }
-  std::string line;
-  while (std::getline(in, line)) {
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(&line) != LineReader::kEof) {
     // Perl's split("->", $line): the key is the text before the first
     // "->" and the value the text up to the next one.
     size_t arrow = line.find("->");
-    std::string key = line.substr(0, arrow);
+    std::string_view key = line.substr(0, arrow);
     std::string value;
-    if (arrow != std::string::npos) {
+    if (arrow != std::string_view::npos) {
       size_t next = line.find("->", arrow + 2);
-      value = line.substr(arrow + 2, next == std::string::npos
-                                         ? std::string::npos
+      value = line.substr(arrow + 2, next == std::string_view::npos
+                                         ? std::string_view::npos
                                          : next - arrow - 2);
     }
     std::string valid;
     AppendValidUtf8(key, &valid);
     map_[valid] = value;
-  }
-  if (in.bad()) {
-    *err = path + ": read error";
-    return false;
   }
   return true;
 }

@@ -12,14 +12,14 @@
 #include "flamegraph/svg_writer.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string_view>
 
 #include "flamegraph/svg_text.h"
+#include "io/file_source.h"
+#include "io/line_reader.h"
 #include "flamegraph_viewer_js.h"
 
 namespace flamefold {
@@ -332,15 +332,12 @@ std::string_view ViewerScript() { return kViewerJs; }
 
 bool ReadNameAttrs(const std::string& path, NameAttrs* attrs,
                    std::string* err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *err = path + ": " + std::strerror(errno);
-    return false;
-  }
-  std::string raw;
-  uint64_t line_no = 0;
-  while (std::getline(in, raw)) {
-    ++line_no;
+  std::string text;
+  if (!ReadFile(path, &text, err)) return false;
+  LineReader lines(text);
+  std::string_view raw;
+  while (lines.Next(&raw) != LineReader::kEof) {
+    const uint64_t line_no = lines.line_number();
     std::string line;
     AppendValidUtf8(raw, &line);
     size_t tab = line.find('\t');

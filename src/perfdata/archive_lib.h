@@ -25,7 +25,7 @@ namespace flamefold {
   X(archive_read_new) X(archive_read_free) X(archive_write_disk_new)      \
   X(archive_write_free) X(archive_error_string)                           \
   X(archive_read_support_filter_all) X(archive_read_support_format_all)   \
-  X(archive_read_open_filename) X(archive_read_next_header)               \
+  X(archive_read_open_fd) X(archive_read_next_header)                     \
   X(archive_filter_count) X(archive_format)                               \
   X(archive_write_disk_set_options) X(archive_write_header)               \
   X(archive_write_finish_entry) X(archive_read_data_block)                \

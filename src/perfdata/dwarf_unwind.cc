@@ -2,7 +2,6 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -12,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
+
+#include "io/file_source.h"
 
 namespace flamefold {
 namespace {
@@ -163,7 +164,8 @@ UnwindFiles::File* UnwindFiles::Open(const std::string& path) {
   auto [it, added] = impl_->files.try_emplace(path);
   if (!added) return it->second.get();
   auto f = std::make_unique<File>();
-  f->fd = path.empty() ? -1 : open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  std::string err;
+  f->fd = path.empty() ? -1 : OpenFileFd(path, &err);
   struct stat st;
   if (f->fd >= 0 && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) &&
       st.st_size > 0) {

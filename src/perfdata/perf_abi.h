@@ -13,10 +13,9 @@
 
 namespace flamefold::perf_abi {
 
-// "PERFILE2" read as a little-endian u64; a big-endian file reads as the
-// byte swap of it.
-constexpr uint64_t kMagic = 0x32454c4946524550ULL;
-constexpr uint64_t kMagicSwapped = 0x50455246494c4532ULL;
+// The magic ("PERFILE2") and the header size after it are read by
+// ReadPerfDataStart (collapse/input_kind.h): the tools' detector of input
+// kinds and this reader tell perf.data and its pipe mode by one check.
 
 struct FileSection {
   uint64_t offset;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 
+#include "io/file_source.h"
 #include "perfdata/archive_lib.h"
 
 namespace flamefold {
@@ -123,6 +124,9 @@ bool PerfArchive::Open(const std::string& path, std::string* err) {
     *err = path + ": " + why;
     return false;
   }
+  const int fd = OpenFileFd(path, err);
+  if (fd < 0) return false;
+  FdSource file(fd, true);  // open until libarchive has read it
   std::unique_ptr<struct archive, ReadCloser> in(Lib().archive_read_new());
   std::unique_ptr<struct archive, WriteCloser> out(
       Lib().archive_write_disk_new());
@@ -132,19 +136,13 @@ bool PerfArchive::Open(const std::string& path, std::string* err) {
   }
   Lib().archive_read_support_filter_all(in.get());
   Lib().archive_read_support_format_all(in.get());
-  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
-    std::fclose(f);
-  } else {
-    *err = path + ": " + std::strerror(errno);
-    return false;
-  }
   if (!MakeTempDir(err)) return false;
   // libarchive knows the format at the open or at the first header. A file
   // of no compression and no format it knows (its plain reader alone is
   // left) is not an archive; any other failure is damage, said below as
   // damage later on is (a failing decompressor leaves no reader at all).
   struct archive_entry* entry = nullptr;
-  int r = Lib().archive_read_open_filename(in.get(), path.c_str(), 1 << 16);
+  int r = Lib().archive_read_open_fd(in.get(), fd, 1 << 16);
   if (r == ARCHIVE_OK) r = Lib().archive_read_next_header(in.get(), &entry);
   if (r < ARCHIVE_WARN && Lib().archive_filter_count(in.get()) == 1 &&
       Lib().archive_format(in.get()) == 0) {

@@ -6,10 +6,12 @@
 #include <bit>
 #include <cstring>
 
+#include "collapse/input_kind.h"
 #include "perfdata/perf_abi.h"
 
 namespace flamefold {
 namespace abi = perf_abi;
+static_assert(sizeof(abi::PipeHeader) == kPerfDataPipeHeaderSize);
 namespace {
 
 // Sanity limits: a value above them is corruption, not a big file.
@@ -228,29 +230,11 @@ struct PerfDataReader::Decompressor {
 PerfDataReader::PerfDataReader(std::string name, ByteSource* src)
     : name_(std::move(name)), src_(src) {}
 
-namespace {
-// A ByteSource over bytes that stay put (no copy made).
-class ViewSource : public ByteSource {
- public:
-  explicit ViewSource(std::string_view v) : v_(v) {}
-  bool Read(char* buf, size_t cap, size_t* got, std::string*) override {
-    *got = std::min(cap, v_.size() - pos_);
-    std::memcpy(buf, v_.data() + pos_, *got);
-    pos_ += *got;
-    return true;
-  }
-
- private:
-  std::string_view v_;
-  size_t pos_ = 0;
-};
-}  // namespace
-
 PerfDataReader::PerfDataReader(std::string name, std::string_view bytes)
     : name_(std::move(name)),
       src_(nullptr),
       mapped_(bytes),
-      own_src_(std::make_unique<ViewSource>(bytes)) {
+      own_src_(std::make_unique<MemorySource>(bytes)) {
   src_ = own_src_.get();
 }
 
@@ -271,17 +255,14 @@ bool PerfDataReader::Read(Visitor* v, std::string* err) {
            std::to_string(head.size()) + " bytes)";
     return false;
   }
-  uint64_t magic = 0, size = 0;
-  std::memcpy(&magic, head.data(), 8);
-  if (magic == abi::kMagicSwapped) {
-    info_.swapped = true;
-  } else if (magic != abi::kMagic) {
+  PerfDataStart start;
+  if (!ReadPerfDataStart(head, &start)) {
     *err = name_ + ": not a perf.data file (no PERFILE2 magic)";
     return false;
   }
-  Cursor c(std::string_view(head).substr(8), 8, info_.swapped);
-  c.Get(&size);
-  if (size == sizeof(abi::PipeHeader)) {
+  info_.swapped = start.swapped;
+  const uint64_t size = start.header_size;
+  if (size == kPerfDataPipeHeaderSize) {
     info_.pipe = true;
     return ReadPipeMode(v, err);
   }

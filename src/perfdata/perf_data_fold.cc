@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "base/deferred_free.h"
+#include "io/file_source.h"
 #include "io/mapped_file.h"
 #include "perfdata/dwarf_unwind.h"
 #include "perfdata/frame_texts.h"
@@ -886,11 +887,7 @@ static bool Replay(const std::string& name, ByteSource* src,
   // message, not a SIGBUS. Its pages come as they are read: asking for all at
   // once (MAP_POPULATE) would hold the replay's start back until the whole
   // file is in.
-  std::unique_ptr<MappedFile> mapped;
-  FilePosition at;
-  if (src->InFile(&at)) {
-    mapped = MappedFile::Map(at.fd, at.offset, 1, name);
-  }
+  std::unique_ptr<MappedFile> mapped = MapSource(*src, 1, name);
   PerfDataReader reader = mapped ? PerfDataReader(name, mapped->bytes())
                                  : PerfDataReader(name, src);
   if (mapped) {

@@ -1,6 +1,5 @@
 #include "symbols/elf_symbols.h"
 
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "base/big_alloc.h"
+#include "io/file_source.h"
 
 
 namespace flamefold {
@@ -26,11 +26,8 @@ class ElfHandle {
   bool Open(const std::string& path, std::string* err, bool mapped = true) {
     static const bool init = elf_version(EV_CURRENT) != EV_NONE;
     (void)init;
-    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) {
-      *err = path + ": " + std::strerror(errno);
-      return false;
-    }
+    fd_ = OpenFileFd(path, err);
+    if (fd_ < 0) return false;
     elf_ = elf_begin(fd_, mapped ? ELF_C_READ_MMAP : ELF_C_READ, nullptr);
     if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
       *err = path + ": not an ELF file";

@@ -1,10 +1,6 @@
 #include "symbols/kallsyms.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -14,6 +10,7 @@
 #endif
 
 #include "base/hex.h"
+#include "io/file_source.h"
 #include "io/mapped_file.h"
 #include "symbols/name_store.h"
 #include "symbols/symbol_aliases.h"
@@ -29,17 +26,19 @@ namespace {
 // grow its tables.
 bool ReadWhole(const std::string& path, bool in_place, NameStore* names,
                std::string_view* text) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  std::string err;
+  const int fd = OpenFileFd(path, &err);
   if (fd < 0) return false;
+  auto source = std::make_shared<FdSource>(fd, true);
   std::unique_ptr<MappedFile> map;
-  if (in_place) map = MappedFile::Map(fd, 0, 1, path);
+  if (in_place) map = MapSource(*source, 1, path);
   if (map) {
     map->Prefetch(map->bytes().size());  // every line is read at once
     *text = map->bytes();
+    // The file stays open while it is mapped.
     names->Keep(std::shared_ptr<const void>(
-        map.release(), [fd](const void* m) {
+        map.release(), [source](const void* m) {
           delete static_cast<const MappedFile*>(m);
-          close(fd);
         }));
     return true;
   }
@@ -52,12 +51,10 @@ bool ReadWhole(const std::string& path, bool in_place, NameStore* names,
       buf = bigger;
       cap *= 2;
     }
-    ssize_t got = read(fd, buf + used, cap - used);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    used += static_cast<size_t>(got);
+    size_t got = 0;
+    if (!source->Read(buf + used, cap - used, &got, &err) || got == 0) break;
+    used += got;
   }
-  close(fd);
   *text = std::string_view(buf, used);
   return true;
 }

@@ -1,15 +1,12 @@
 #include "symbols/kallsyms_copy.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <utility>
 
 #include "base/hex.h"
+#include "io/file_source.h"
 #include "symbols/elf_symbols.h"
 
 namespace flamefold {
@@ -23,21 +20,15 @@ size_t Align4(size_t n) { return (n + 3) & ~size_t{3}; }
 // gives one page of whole lines) or, with `all`, until the end; false if
 // it cannot be opened or read.
 bool ReadHead(const std::string& path, size_t cap, bool all, std::string* out) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  std::string err;
+  const int fd = OpenFileFd(path, &err);
   if (fd < 0) return false;
-  out->assign(cap, '\0');
-  size_t used = 0;
-  bool ok = true;
-  while (used < cap) {
-    ssize_t got = read(fd, out->data() + used, cap - used);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) ok = false;
-    if (got <= 0) break;
-    used += static_cast<size_t>(got);
-    if (!all) break;
-  }
-  close(fd);
-  out->resize(used);
+  FdSource source(fd, true);
+  if (all) return ReadFully(&source, cap, out, &err);
+  out->resize(cap);
+  size_t got = 0;
+  const bool ok = source.Read(out->data(), cap, &got, &err);
+  out->resize(got);
   return ok;
 }
 

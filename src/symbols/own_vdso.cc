@@ -5,10 +5,9 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "base/hex.h"
+#include "io/file_source.h"
 
 namespace flamefold {
 
@@ -24,11 +23,10 @@ bool TakeHex(std::string_view* s, uint64_t* v) {
 std::string MakeOwnVdsoFile() {
   uint64_t base = getauxval(AT_SYSINFO_EHDR);
   if (base == 0) return "";
-  std::ifstream in("/proc/self/maps");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string maps, err;
+  if (!ReadFile("/proc/self/maps", &maps, &err)) return "";
   uint64_t start = 0, end = 0;
-  if (!FindMapping(text.str(), "[vdso]", &start, &end) || start != base) {
+  if (!FindMapping(maps, "[vdso]", &start, &end) || start != base) {
     return "";
   }
   int fd = memfd_create("flamefold-vdso", MFD_CLOEXEC);

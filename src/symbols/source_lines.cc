@@ -5,7 +5,6 @@
 #include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "io/file_source.h"
 #include "symbols/elf_symbols.h"
 
 namespace flamefold {
@@ -506,10 +506,9 @@ std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path,
   // Only regular files, as binutils ("is not an ordinary file"): a path
   // named by a perf.data (perf --srcline reads unresolved modules at their
   // recorded path) may be a FIFO or a device, which must not block us.
-  impl->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  std::string err;
+  impl->fd = OpenFileFd(path, &err, nullptr, OpenFor::kRegularFile);
   if (impl->fd < 0) return nullptr;
-  struct stat st;
-  if (fstat(impl->fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
   impl->elf = elf_begin(impl->fd, ELF_C_READ_MMAP, nullptr);
   if (!impl->elf || elf_kind(impl->elf) != ELF_K_ELF) return nullptr;
   if (!HasSection(impl->elf, ".debug_info")) {

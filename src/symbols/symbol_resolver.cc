@@ -3,9 +3,9 @@
 #include <sys/stat.h>
 
 #include <charconv>
-#include <cstdio>
 #include <cstdlib>
 
+#include "io/file_source.h"
 #include "symbols/elf_symbols.h"
 #include "symbols/kallsyms.h"
 #include "symbols/own_vdso.h"
@@ -365,13 +365,11 @@ void SymbolResolver::LoadKernel() {
 namespace {
 
 bool StartsWithElfMagic(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  char magic[4] = {};
-  bool elf = std::fread(magic, 1, 4, f) == 4 && magic[0] == 0x7f &&
-             magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
-  std::fclose(f);
-  return elf;
+  std::string err, magic;
+  const int fd = OpenFileFd(path, &err);
+  if (fd < 0) return false;
+  FdSource source(fd, true);
+  return ReadFully(&source, 4, &magic, &err) && magic == "\x7f" "ELF";
 }
 
 }  // namespace
