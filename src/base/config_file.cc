@@ -5,6 +5,8 @@
 
 #include <boost/program_options/detail/config_file.hpp>
 
+#include "base/diag.h"
+
 namespace flamefold {
 namespace {
 
@@ -12,27 +14,56 @@ std::string At(const std::string& path, int line) {
   return path + ":" + std::to_string(line) + ": ";
 }
 
+// Boost's parser takes a '#' anywhere for the start of a comment, which
+// would cut `bgcolors = #eeeeee` to an empty value. Here only a line whose
+// first non-blank character is '#' is a comment; a '#' elsewhere reaches
+// Boost as kHash, a control character no line may hold, and is given back
+// by Restored.
+constexpr char kHash = '\x1f';
+
+std::string Restored(std::string text) {
+  std::replace(text.begin(), text.end(), kHash, '#');
+  return text;
+}
+
 // parse_config_file's own parser, handed the file one line at a time (its
 // getline hook), so that each setting and each error has its line number.
+// A line holding a control character ends the reading, with the line kept
+// in `*bad` for the message.
 class NumberedLines : public po::detail::common_config_file_iterator {
  public:
-  NumberedLines(std::istream& in, int* line)
+  NumberedLines(std::istream& in, int* line, std::string* bad)
       : common_config_file_iterator({}, /*allow_unregistered=*/true),
         in_(in),
-        line_(line) {
+        line_(line),
+        bad_(bad) {
     get();
   }
 
  protected:
   bool getline(std::string& text) override {
-    if (!std::getline(in_, text)) return false;
+    if (!bad_->empty() || !std::getline(in_, text)) return false;
     ++*line_;
+    if (!text.empty() && text.back() == '\r') text.pop_back();  // CRLF files
+    for (char c : text) {
+      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) {
+        *bad_ = text;
+        return false;
+      }
+    }
+    size_t first = text.find_first_not_of(" \t");
+    if (first != std::string::npos && text[first] == '#') {
+      text.clear();
+    } else {
+      std::replace(text.begin(), text.end(), '#', kHash);
+    }
     return true;
   }
 
  private:
   std::istream& in_;
   int* line_;
+  std::string* bad_;
 };
 
 // Sorts a setting Boost read ("flamesvg.colors = java": its section's name
@@ -44,12 +75,14 @@ bool Sort(const po::option& setting, int line, const std::string& path,
   const std::string& name = setting.string_key;
   size_t dot = name.find('.');
   if (dot == std::string::npos) {
-    *err = At(path, line) + "'" + name + "' is not under a [tool] section";
+    *err = At(path, line) + "'" + Printable(Restored(name)) +
+           "' is not under a [tool] section";
     return false;
   }
   std::string_view section = std::string_view(name).substr(0, dot);
   if (std::find(tools.begin(), tools.end(), section) == tools.end()) {
-    *err = At(path, line) + "[" + std::string(section) + "] names no tool (";
+    *err = At(path, line) + "[" + Printable(Restored(std::string(section))) +
+           "] names no tool (";
     for (size_t i = 0; i < tools.size(); ++i) {
       *err += std::string(i > 0 ? ", " : "") + std::string(tools[i]);
     }
@@ -57,7 +90,8 @@ bool Sort(const po::option& setting, int line, const std::string& path,
     return false;
   }
   if (section == tool) {
-    out->settings.push_back({line, name.substr(dot + 1), setting.value[0]});
+    out->settings.push_back(
+        {line, Restored(name.substr(dot + 1)), Restored(setting.value[0])});
   }
   return true;
 }
@@ -101,14 +135,20 @@ bool ReadConfigSection(std::istream& in, const std::string& path,
   out->path = path;
   out->tool = std::string(tool);
   int line = 0;
+  std::string bad;
   try {
     const po::detail::common_config_file_iterator end;
-    for (NumberedLines lines(in, &line); lines != end; ++lines) {
+    for (NumberedLines lines(in, &line, &bad); lines != end; ++lines) {
       if (!Sort(*lines, line, path, tool, tools, out, err)) return false;
     }
   } catch (const po::invalid_config_file_syntax& e) {
-    *err = At(path, line) + "'" + e.tokens() +
+    *err = At(path, line) + "'" + Printable(Restored(e.tokens())) +
            "' is neither KEY = VALUE nor [SECTION]";
+    return false;
+  }
+  if (!bad.empty()) {
+    *err = At(path, line) + "'" + Printable(bad) +
+           "' holds a control character";
     return false;
   }
   return true;
@@ -131,8 +171,8 @@ bool StoreConfigSettings(const ConfigSection& section,
         unknown->push_back(s);
         continue;
       }
-      *err = where + "unknown option '" + s.key + "' in [" + section.tool +
-             "]";
+      *err = where + "unknown option '" + Printable(s.key) + "' in [" +
+             section.tool + "]";
       return false;
     }
     const std::string& name = option->key("");

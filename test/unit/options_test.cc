@@ -259,17 +259,22 @@ TEST_CASE("config file: a tool's section, with line numbers") {
                "modern = true\n"
                "\n"
                "[flamesvg]\n"
-               "  colors =  java   # the JVM's\n"
-               "exclude=a\n"
-               "exclude = b\n",
+               "  colors =  java  \n"
+               "   # the JVM's\n"
+               "exclude=a\r\n"
+               "exclude = b#c\n"
+               "bgcolors = #eeeeee\n",
                "flamesvg", &section, &err));
   CHECK(section.path == "cfg");
-  REQUIRE(section.settings.size() == 3);
+  REQUIRE(section.settings.size() == 4);
   CHECK(section.settings[0].line == 6);
   CHECK(section.settings[0].key == "colors");
   CHECK(section.settings[0].value == "java");
-  CHECK(section.settings[2].line == 8);
-  CHECK(section.settings[2].value == "b");
+  CHECK(section.settings[1].value == "a");
+  CHECK(section.settings[2].line == 9);
+  CHECK(section.settings[2].value == "b#c");
+  CHECK(section.settings[3].key == "bgcolors");
+  CHECK(section.settings[3].value == "#eeeeee");
 }
 
 TEST_CASE("config file: bad lines are named by file and line") {
@@ -281,6 +286,12 @@ TEST_CASE("config file: bad lines are named by file and line") {
         "cfg:3: [flamesvgg] names no tool (flamefold, flamesvg)");
   CHECK(ConfigError("[flamesvg]\n[flamesvg\n") ==
         "cfg:2: '[flamesvg' is neither KEY = VALUE nor [SECTION]");
+  CHECK(ConfigError("[flamesvg] # mine\n") ==
+        "cfg:1: '[flamesvg] # mine' is neither KEY = VALUE nor [SECTION]");
+  CHECK(ConfigError("[flamesvg]\ncolors = ja\x01va\xff\n") ==
+        "cfg:2: 'colors = ja\\x01va\\xff' holds a control character");
+  CHECK(ConfigError(std::string("[flamesvg]\n\0\n", 13)) ==
+        "cfg:2: '\\x00' holds a control character");
 }
 
 TEST_CASE("config file: the command line wins; values are checked") {

@@ -12,7 +12,8 @@ width = 800
 
 [flamefold]
 kernel = yes
-pid = true      # process frames as comm-PID
+  # process frames as comm-PID
+pid = true
 exclude = ^sh
 
 [flamereport]
