@@ -36,12 +36,12 @@ void* BigAllocate(size_t bytes) {
   if (bytes < kMapped) return ::operator new(bytes);
   size_t len = (bytes + kUnit - 1) / kUnit * kUnit;
   // No MADV_HUGEPAGE: the pages stay the kernel's default size. In VMs whose
-  // balloon reports free memory to the host (virtio free page reporting, order
-  // 9: exactly a 2 MiB page), the host takes back the free 2 MiB blocks a few
-  // seconds after they are freed, so a huge page fault in a process started on
-  // an idle machine waits for the host to back all its 512 pages, which is
-  // slower than faulting them in one by one. flamefold runs once on a fresh
-  // machine at least as often as in a loop.
+  // balloon reports free memory to the host (virtio free page reporting, in
+  // blocks of a huge page), the host takes back free huge-page blocks soon
+  // after they are freed, so a huge page fault in a process started on an
+  // idle machine waits for the host to back the whole huge page, which is
+  // slower than faulting small pages in as they are used. flamefold runs once
+  // on a fresh machine at least as often as in a loop.
   void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();

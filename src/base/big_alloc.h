@@ -23,11 +23,12 @@ void* BigAllocate(size_t bytes);
 /// used whole (a hash table more than a quarter full).
 void* BigAllocateZeroed(size_t bytes);
 void BigFree(void* p, size_t bytes);
-/// Faults in, writable and in one call, the first `bytes` (at most 8 MiB) of
-/// the block `p` of `alloc_bytes` (from BigAllocate or operator new), when
-/// that is 64 KiB or more: for a buffer about to be written whole (a symbol
-/// table filled in a loop). Page by page, each first write would take a fault
-/// of its own, and in a VM a fault is dear. The contents stay as they are;
+/// Faults in, writable and in one call, the first `bytes` (capped at
+/// kPrefaultMax in big_alloc.cc) of the block `p` of `alloc_bytes` (from
+/// BigAllocate or operator new), when that is at least kPrefaultMin: for a
+/// buffer about to be written whole (a symbol table filled in a loop). Page
+/// by page, each first write would take a fault of its own, and in a VM a
+/// fault is dear. The contents stay as they are;
 /// pages already there cost a look.
 void BigPrefault(void* p, size_t alloc_bytes, size_t bytes);
 /// BigPrefault of a BigVector's reserved capacity.

@@ -10,10 +10,10 @@
 //                  other byte order); a header size of 16 after the magic
 //                  is pipe mode (perf record -o -), 104 a file
 //
-// Anything else is read as text: its first 64 KiB, or up to the end of its
-// first line when that is longer (a 100,000-deep folded stack), at most
-// 16 MiB. A line cut off by that limit is not looked at; blank lines and
-// '#' comments say nothing. Each other line is one of
+// Anything else is read as text: its first kHeadBytes (input_kind.cc), or up
+// to the end of its first line when that is longer (a very deep folded
+// stack), at most the line reader's longest line. A line cut off by that
+// limit is not looked at; blank lines and '#' comments say nothing. Each other line is one of
 //   - a sample header that ends with its event, as only perf script prints:
 //       perf 12345 [001] 1234.567890: 250000 cpu-clock:u:
 //   - a stack frame as perf script prints it, indented, its address in hex,

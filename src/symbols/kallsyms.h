@@ -86,8 +86,8 @@ class KallsymsIndex {
 
   std::string_view text_;
   BigVector<KallsymsLine> lines_;
-  // Every kStride-th line's start: a look-up searches these (30 KB for
-  // 120,000 lines, in the cache), then kStride lines.
+  // Every kStride-th line's start: a look-up searches these (a small array
+  // that stays in the cache), then kStride lines.
   static constexpr size_t kStride = 32;
   std::vector<uint64_t> top_;
 
