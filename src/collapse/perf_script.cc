@@ -11,239 +11,13 @@
 
 #include "base/diag.h"
 #include "collapse/folded.h"
-#include "symbols/frame_inliner.h"
 #include "base/hash.h"
 #include "base/utf8.h"
+#include "collapse/perl_chars.h"
 
 namespace flamefold {
-namespace {
 
-// Perl's \s, \d and \w on byte strings (no utf8 flag, no locale), as
-// table look-ups: the stack-line scanner runs them on every byte it reads.
-enum CharClass : uint8_t {
-  kClassSpace = 1,      // [ \t\n\v\f\r]
-  kClassWord = 2,       // [0-9A-Za-z_]
-  kClassLowerHex = 4,   // [0-9a-f]
-  kClassHex = 8,        // [0-9a-fA-F]
-};
-constexpr std::array<uint8_t, 256> MakeCharClasses() {
-  std::array<uint8_t, 256> t{};
-  for (int c : {' ', '\t', '\n', '\r', '\f', '\v'}) t[c] = kClassSpace;
-  for (int c = 0; c < 256; ++c) {
-    bool digit = c >= '0' && c <= '9';
-    bool lower = c >= 'a' && c <= 'f';
-    bool upper = c >= 'A' && c <= 'F';
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit || c == '_') {
-      t[c] |= kClassWord;
-    }
-    if (digit || lower) t[c] |= kClassLowerHex;
-    if (digit || lower || upper) t[c] |= kClassHex;
-  }
-  return t;
-}
-constexpr std::array<uint8_t, 256> kCharClasses = MakeCharClasses();
-inline bool HasClass(char c, uint8_t cls) {
-  return (kCharClasses[static_cast<unsigned char>(c)] & cls) != 0;
-}
-inline bool IsSpace(char c) { return HasClass(c, kClassSpace); }
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-inline bool IsWord(char c) { return HasClass(c, kClassWord); }
-#if defined(__SSE2__)
-// Byte masks of 16 bytes: Perl's \s ([ \t\n\v\f\r]) and \w ([0-9A-Za-z_]).
-inline __m128i InRange(__m128i x, char lo, char span) {  // lo <= x <= lo+span
-  __m128i d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
-  return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
-}
-inline unsigned SpaceMask(__m128i x) {
-  __m128i sp = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
-                            InRange(x, '\t', '\r' - '\t'));
-  return static_cast<unsigned>(_mm_movemask_epi8(sp));
-}
-inline unsigned WordMask(__m128i x) {
-  __m128i w = _mm_or_si128(
-      _mm_or_si128(InRange(x, '0', 9),
-                   InRange(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 25)),
-      _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
-  return static_cast<unsigned>(_mm_movemask_epi8(w));
-}
-#endif
-
-// The first index >= i of p[0, n) that is not white space (\s), or n.
-inline size_t SkipSpace(const char* p, size_t i, size_t n) {
-#if defined(__SSE2__)
-  for (; i + 16 <= n; i += 16) {
-    unsigned m = ~SpaceMask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))) & 0xFFFF;
-    if (m != 0) return i + __builtin_ctz(m);
-  }
-#endif
-  while (i < n && IsSpace(p[i])) ++i;
-  return i;
-}
-
-// The first index >= i of p[0, n) that is not a word character (\w), or n.
-inline size_t SkipWord(const char* p, size_t i, size_t n) {
-#if defined(__SSE2__)
-  for (; i + 16 <= n; i += 16) {
-    unsigned m = ~WordMask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))) & 0xFFFF;
-    if (m != 0) return i + __builtin_ctz(m);
-  }
-#endif
-  while (i < n && IsWord(p[i])) ++i;
-  return i;
-}
-
-// The last index `at` with 1 <= at < end, p[at] == '(' and p[at - 1] == ' ',
-// or 0 when there is none.
-inline size_t LastSpaceParen(const char* p, size_t end) {
-#if defined(__SSE2__)
-  while (end >= 17) {  // 16 bytes [end - 16, end), all at index >= 1
-    size_t from = end - 16;
-    unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + from)),
-        _mm_set1_epi8('('))));
-    while (m != 0) {
-      unsigned bit = 31 - __builtin_clz(m);
-      if (p[from + bit - 1] == ' ') return from + bit;
-      m &= ~(1u << bit);
-    }
-    end = from;
-  }
-#endif
-  for (size_t at = end; at-- > 1;) {
-    if (p[at] == '(' && p[at - 1] == ' ') return at;
-  }
-  return 0;
-}
-
-
-bool Contains(std::string_view s, std::string_view what) {
-  return s.find(what) != std::string_view::npos;
-}
-bool EndsWith(std::string_view s, std::string_view what) {
-  return s.size() >= what.size() && s.substr(s.size() - what.size()) == what;
-}
-bool StartsWith(std::string_view s, std::string_view what) {
-  return s.substr(0, what.size()) == what;
-}
-std::string_view Basename(std::string_view path) {  // s/.*\///
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-bool AllSpace(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), IsSpace);
-}
-
-// Perl's split /\->/: fields between "->", trailing empty fields removed.
-void SplitArrows(std::string_view s, std::vector<std::string_view>* out) {
-  out->clear();
-  size_t pos = 0;
-  for (;;) {
-    size_t at = s.find("->", pos);
-    out->push_back(s.substr(pos, at - pos));
-    if (at == std::string_view::npos) break;
-    pos = at + 2;
-  }
-  while (!out->empty() && out->back().empty()) out->pop_back();
-}
-
-// The offset that perf script appends to symbols since Linux 4.8:
-//   7fffb84c9afc cpu_startup_entry+0x800047c022ec ([kernel.kallsyms])
-// s/\+0x[\da-f]+$// (lower case only, as Perl does; `upper` also strips
-// upper-case digits, for --modern). Returns the length without it.
-inline size_t OffsetStart(std::string_view f, bool upper) {
-  const char* p = f.data();
-  const size_t n = f.size();
-  const uint8_t cls = upper ? kClassHex : kClassLowerHex;
-  size_t k = n;
-  while (k > 0 && HasClass(p[k - 1], cls)) --k;
-  if (k == n || k < 3 || p[k - 3] != '+' || p[k - 2] != '0' || p[k - 1] != 'x') {
-    return n;
-  }
-  return k - 3;
-}
-
-// m/\.\(.*\)\./: a Go method such as "net/http.(*Client).Do".
-bool LooksLikeGoMethod(std::string_view f) {
-  size_t open = f.find(".(");
-  return open != std::string_view::npos &&
-         f.find(").", open + 2) != std::string_view::npos;
-}
-
-constexpr std::string_view kAnon = "anonymous namespace)";
-
-// Perl: s/\((?!anonymous namespace\)).*// -- everything from the first '('
-// that does not open "(anonymous namespace)".
-size_t PerlCut(std::string_view f) {
-  for (size_t i = f.find('('); i != std::string_view::npos;
-       i = f.find('(', i + 1)) {
-    if (f.substr(i + 1, kAnon.size()) != kAnon) return i;
-  }
-  return std::string_view::npos;
-}
-
-// --modern: the parameter list starts at the first '(' outside <>, [] and
-// {} that does not open "(anonymous namespace)"; operator names such as
-// "operator<<" and "operator()" are skipped.
-size_t ModernCut(std::string_view f) {
-  int depth = 0;
-  for (size_t i = 0; i < f.size(); ++i) {
-    char c = f[i];
-    if (c == 'o' && f.substr(i, 8) == "operator" &&
-        (i == 0 || !IsWord(f[i - 1])) &&
-        (i + 8 >= f.size() || !IsWord(f[i + 8]))) {
-      i += 8;
-      if (f.substr(i, 2) == "()") {
-        i += 1;
-        continue;
-      }
-      while (i < f.size() && Contains("<>=!+-*/%^&|~,[]", std::string_view(&f[i], 1))) ++i;
-      --i;
-      continue;
-    }
-    if (c == '<' || c == '[' || c == '{') {
-      ++depth;
-    } else if ((c == '>' || c == ']' || c == '}') && depth > 0) {
-      --depth;
-    } else if (c == '(' && depth == 0) {
-      if (f.substr(i + 1, kAnon.size()) == kAnon) {
-        i += kAnon.size();
-        continue;
-      }
-      return i;
-    }
-  }
-  return std::string_view::npos;
-}
-
-// More '<' than '>' before the cut: the Perl rule cut a name inside a
-// template argument list ("std::function<void (int)>" -> "std::function<void ").
-bool CutInsideTemplate(std::string_view kept) {
-  // Two counts, which the compiler vectorizes, not a running depth.
-  return std::count(kept.begin(), kept.end(), '<') >
-         std::count(kept.begin(), kept.end(), '>');
-}
-
-bool IsPerfMap(std::string_view mod) {  // m:/tmp/perf-\d+\.map:
-  for (size_t at = mod.find("/tmp/perf-"); at != std::string_view::npos;
-       at = mod.find("/tmp/perf-", at + 1)) {
-    size_t i = at + 10, start = i;
-    while (i < mod.size() && IsDigit(mod[i])) ++i;
-    if (i > start && mod.substr(i, 4) == ".map") return true;
-  }
-  return false;
-}
-
-bool IsJitdump(std::string_view mod) {  // jitted-PID-N.so from perf inject
-  std::string_view base = Basename(mod);
-  return StartsWith(base, "jitted-") && EndsWith(base, ".so");
-}
-
-bool IsKernelModuleOrVersioned(std::string_view mod) {
-  std::string_view base = Basename(mod);
-  return EndsWith(mod, ".ko") || StartsWith(base, "vmlinux-");
-}
-
-}  // namespace
+using namespace perl_chars;
 
 namespace {
 
@@ -411,7 +185,8 @@ bool PerfScriptParser::MatchFrameLine(std::string_view line,
 PerfScriptParser::PerfScriptParser(const PerfScriptOptions& options,
                                    StringInterner* names, SampleSink* sink)
     : options_(options), names_(names), sink_(sink),
-      event_filter_(options.event_filter) {
+      event_filter_(options.event_filter),
+      frame_names_(options_, names, &stats_) {
   if (options_.include_tid) options_.include_pid = true;
   // With --srcline each frame reads the line after it, and with --inline
   // its result depends on its address: those go the general way.
@@ -519,21 +294,21 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
     f = ahead_.fields;  // the same bytes, parsed ahead
     key = ahead_.key;
     hash = ahead_.hash;
-    frame_keys_.PrefetchKey(hash);  // its slot came meanwhile
+    frame_names_.PrefetchKey(hash);  // its slot came meanwhile
   } else {
     if (!FastFields(base, n, &f)) return false;
-    key = FrameKey(f);
+    key = frame_names_.Key(f, pname_java_);
     hash = KeyTable::Hash(key);
   }
   ahead_.data = nullptr;
   const bool terminated = !reader->last_line_unterminated();
   if (reinterpret_cast<uintptr_t>(base) == fast_next_ && terminated &&
-      frame_keys_.size() >= kLookAheadKeys) {
+      frame_names_.size() >= kLookAheadKeys) {
     LookAhead(reader);
   }
-  const uint32_t id = LookupFrameKey(f, key, hash);
-  const LineResult& res = frame_results_[id];
-  if (res.kind == kBinary) return false;  // the general path says where
+  const uint32_t id = frame_names_.LookupKey(f, key, hash, pname_java_);
+  const FrameNames::Result& res = frame_names_.result(id);
+  if (res.kind == FrameNames::kBinary) return false;  // the general path says where
   if (!leaf_pending_ && terminated && id < kCachedFrame) {
     line_cache_.Insert(std::string_view(base, n + 1), pname_java_,
                        CachedValue(id));
@@ -541,7 +316,7 @@ inline bool PerfScriptParser::FastStackLine(std::string_view line,
   leaf_pending_ = false;
   // As a number: a pointer past the buffer's last line may not be formed.
   fast_next_ = reinterpret_cast<uintptr_t>(base) + n + 1;
-  if (res.kind == kFrame) {
+  if (res.kind == FrameNames::kFrame) {
     PushFrames(res);
   } else {
     stats_.paren_frames++;
@@ -584,21 +359,21 @@ void PerfScriptParser::LookAhead(LineReader* reader) {
   a.size = static_cast<const char*>(nl) - rest.data();
   if (!FastFields(a.data, a.size, &a.fields)) return;
   a.refills = reader->refills();
-  a.key = FrameKey(a.fields);
+  a.key = frame_names_.Key(a.fields, pname_java_);
   a.hash = KeyTable::Hash(a.key);
-  frame_keys_.Prefetch(a.hash);
+  frame_names_.Prefetch(a.hash);
   ahead_ = a;
 }
 
-// What the line cache stores for a stack line whose frame_keys_ id is
+// What the line cache stores for a stack line whose FrameNames id is
 // `id`: the frame itself, tagged kCachedFrame, when the line pushes one
 // frame and counts nothing (nearly always), so that a cached line costs no
-// look-up in frame_results_ and pieces_; else the id.
+// look-up of its result and pieces; else the id.
 uint32_t PerfScriptParser::CachedValue(uint32_t id) const {
-  const LineResult& res = frame_results_[id];
-  if (res.kind == kFrame && res.count == 1 && res.quirks == 0 &&
-      pieces_[res.first] < kCachedFrame) {
-    return kCachedFrame | pieces_[res.first];
+  const FrameNames::Result& res = frame_names_.result(id);
+  if (res.kind == FrameNames::kFrame && res.count == 1 && res.quirks == 0 &&
+      frame_names_.piece(res.first) < kCachedFrame) {
+    return kCachedFrame | frame_names_.piece(res.first);
   }
   return id;
 }
@@ -610,8 +385,8 @@ inline void PerfScriptParser::PushCached(uint32_t value) {
     if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
     return;
   }
-  const LineResult& res = frame_results_[value];
-  if (res.kind == kFrame) {
+  const FrameNames::Result& res = frame_names_.result(value);
+  if (res.kind == FrameNames::kFrame) {
     PushFrames(res);
   } else {
     stats_.paren_frames++;
@@ -674,8 +449,8 @@ bool PerfScriptParser::Line(std::string_view line, std::string* err) {
 uint32_t PerfScriptParser::StackLineId(std::string_view line) {
   FrameFields f;
   if (!MatchFrameLine(line, &f)) return kNoStackLineId;
-  uint32_t id = LookupFrame(f);
-  return frame_results_[id].kind == kBinary ? kNoStackLineId : id;
+  uint32_t id = frame_names_.Lookup(f, pname_java_);
+  return frame_names_.result(id).kind == FrameNames::kBinary ? kNoStackLineId : id;
 }
 
 uint32_t PerfScriptParser::StackLineId(std::string_view line, bool java) {
@@ -690,8 +465,8 @@ void PerfScriptParser::StackLine(uint32_t id) {
   ++lines_given_;
   leaf_pending_ = false;
   if (!has_pname_) return;  // a sample of another event
-  const LineResult& res = frame_results_[id];
-  if (res.kind == kFrame) {
+  const FrameNames::Result& res = frame_names_.result(id);
+  if (res.kind == FrameNames::kFrame) {
     PushFrames(res);
   } else {
     stats_.paren_frames++;
@@ -713,27 +488,27 @@ void PerfScriptParser::BlankLine() {
 void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
                                         std::string_view file,
                                         LineReader* reader) {
-  const LineResult* res;
-  LineResult slow;
+  const FrameNames::Result* res;
+  FrameNames::Result slow;
   FrameFields f;
   if (!MatchFrameLine(line, &f)) {
     if (HasNul(line, lineno, file)) return;
-    slow.kind = kUnrecognized;
+    slow.kind = FrameNames::kUnrecognized;
     res = &slow;
   } else if (options_.srcline || options_.inliner) {
     // Each frame consumes the source line after it, or its result depends
     // on its address: no caching.
-    if (has_pname_) slow = ProcessFrame(f, reader);
+    if (has_pname_) slow = frame_names_.Process(f, pname_java_, reader);
     res = &slow;
   } else {
-    res = &frame_results_[LookupFrame(f)];
+    res = &frame_names_.result(frame_names_.Lookup(f, pname_java_));
   }
   leaf_pending_ = false;
-  if (res->kind == kBinary) {
+  if (res->kind == FrameNames::kBinary) {
     HasNul(line, lineno, file);
     return;
   }
-  if (res->kind == kUnrecognized) {
+  if (res->kind == FrameNames::kUnrecognized) {
     if (stats_.unrecognized_lines++ == 0) {
       stats_.first_unrecognized_at = Position(lineno);
       stats_.first_unrecognized = Where(file, lineno) + Printable(line);
@@ -741,7 +516,7 @@ void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
     return;
   }
   if (!has_pname_) return;  // a sample of another event
-  if (res->kind == kDropped) {
+  if (res->kind == FrameNames::kDropped) {
     stats_.paren_frames++;
     return;
   }
@@ -749,13 +524,13 @@ void PerfScriptParser::ProcessStackLine(std::string_view line, uint64_t lineno,
 }
 
 // Adds a stack line's frames to the sample (leaf first, as read).
-inline void PerfScriptParser::PushFrames(const LineResult& res) {
-  if (res.quirks != 0) CountQuirks(res.quirks);
+inline void PerfScriptParser::PushFrames(const FrameNames::Result& res) {
+  if (res.quirks != 0) frame_names_.CountQuirks(res.quirks);
   if (res.count == 1) {  // nearly always
-    stack_rev_.push_back(pieces_[res.first]);
+    stack_rev_.push_back(frame_names_.piece(res.first));
   } else {
     for (uint32_t i = res.count; i-- > 0;) {
-      stack_rev_.push_back(pieces_[res.first + i]);
+      stack_rev_.push_back(frame_names_.piece(res.first + i));
     }
   }
   if (stack_rev_.size() / 2 >= options_.limits.max_depth) TrimDeepStack();
@@ -779,14 +554,6 @@ bool PerfScriptParser::HasNul(std::string_view line, uint64_t lineno,
            std::to_string(static_cast<const char*>(nul) - line.data() + 1) +
            ": binary data, not perf script text";
   return true;
-}
-
-void PerfScriptParser::CountQuirks(uint8_t quirks) {
-  if (quirks & kCutName) stats_.cut_names++;
-  if (quirks & kUpperHex) stats_.upper_hex_offsets++;
-  if (quirks & kKernelModule) stats_.kernel_modules++;
-  if (quirks & kJitdump) stats_.jitdump_frames++;
-  if (quirks & kLongName) stats_.limits.long_frames++;
 }
 
 void PerfScriptParser::HeaderLine(const HeaderFields& h,
@@ -881,18 +648,18 @@ void PerfScriptParser::SetPname(std::string_view pname) {
   if (key == pname_results_.size()) {
     // A comm may hold ';', which separates frames in the folded line: store
     // such a name as the frames it will read as.
-    LineResult res;
-    res.first = static_cast<uint32_t>(pieces_.size());
+    FrameNames::Result res;
+    res.first = static_cast<uint32_t>(pname_pieces_.size());
     StackLimits name_limit = options_.limits;
     name_limit.max_depth = SIZE_MAX;  // AssembleFrames applies the depth
     LimitStats cut;
     InternFrames(LimitFoldedStack(pname, name_limit, &cut, &scratch_), names_,
-                 &pieces_);
+                 &pname_pieces_);
     if (cut.long_frames > 0) {
-      res.quirks |= kLongName;  // counted for each sample, as frames are
+      res.quirks |= FrameNames::kLongName;  // counted for each sample, as frames are
       stats_.limits.longest = std::max(stats_.limits.longest, cut.longest);
     }
-    res.count = static_cast<uint32_t>(pieces_.size() - res.first);
+    res.count = static_cast<uint32_t>(pname_pieces_.size() - res.first);
     pname_results_.push_back(res);
   }
   pname_index_ = key;
@@ -907,9 +674,9 @@ void PerfScriptParser::EndSample() {
   has_pname_ = false;
 }
 void PerfScriptParser::AssembleFrames() {
-  const LineResult& p = pname_results_[pname_index_];
-  if (p.quirks & kLongName) stats_.limits.long_frames++;
-  frames_.assign(pieces_.begin() + p.first, pieces_.begin() + p.first + p.count);
+  const FrameNames::Result& p = pname_results_[pname_index_];
+  if (p.quirks & FrameNames::kLongName) stats_.limits.long_frames++;
+  frames_.assign(pname_pieces_.begin() + p.first, pname_pieces_.begin() + p.first + p.count);
   frames_.insert(frames_.end(), stack_rev_.rbegin(), stack_rev_.rend());
   uint64_t depth = frames_.size() + trimmed_;
   if (depth > options_.limits.max_depth) {
@@ -932,199 +699,5 @@ void PerfScriptParser::Finish() {
   }
 }
 
-// The result of a stack line depends only on the symbol without its offset,
-// the module, whether the process name starts with "java", and (with
-// --addrs) the address: the cache key is made of those, so its size follows
-// the distinct code locations, not the lines or addresses read.
-uint32_t PerfScriptParser::LookupFrame(const FrameFields& f) {
-  KeyTable::Key key = FrameKey(f);
-  return LookupFrameKey(f, key, KeyTable::Hash(key));
-}
-
-// A stack line's key in frame_keys_: what its frames depend on.
-KeyTable::Key PerfScriptParser::FrameKey(const FrameFields& f) const {
-  KeyTable::Key key;
-  key.tag = pname_java_ ? 'j' : '-';
-  key.a = f.rawfunc.substr(0, OffsetStart(f.rawfunc, options_.modern));
-  key.b = f.mod;
-  if (options_.include_addrs) key.c = f.pc;
-  return key;
-}
-
-// LookupFrame, given the line's key (FrameKey) and the key's hash.
-uint32_t PerfScriptParser::LookupFrameKey(const FrameFields& f,
-                                          const KeyTable::Key& key,
-                                          uint64_t hash) {
-  bool added = false;
-  uint32_t id = frame_keys_.Intern(key, hash, &added);
-  if (added) frame_results_.push_back(ProcessFrame(f, nullptr));
-  return id;
-}
-
-// --inline: the Perl script puts addr2line's chain ("outer;...;inner") in
-// place of the frame, untouched (no tidying, no annotation, no srcline
-// read), unless addr2line failed.
-bool PerfScriptParser::InlineFrame(const FrameFields& f, LineResult* res) {
-  std::string chain = options_.inliner->Expand(f.pc, f.rawfunc, f.mod);
-  if (chain.empty() || chain == "??" || chain == "??:??:0") return false;
-  res->first = static_cast<uint32_t>(pieces_.size());
-  size_t start = 0;
-  while (start <= chain.size()) {
-    size_t end = chain.find(';', start);
-    if (end == std::string::npos) end = chain.size();
-    std::string_view func = std::string_view(chain).substr(start, end - start);
-    if (func.size() > options_.limits.max_frame) {  // as any frame name
-      stats_.limits.longest = std::max<uint64_t>(stats_.limits.longest,
-                                                 func.size());
-      func = func.substr(0, Utf8CutLength(func, options_.limits.max_frame));
-      res->quirks |= kLongName;
-    }
-    pieces_.push_back(names_->Intern(func));
-    res->count++;
-    start = end + 1;
-  }
-  return true;
-}
-
-// Turns one stack line into the frames the Perl script pushes for it
-// (several for a perf-map-agent inline chain "a->b->c").
-PerfScriptParser::LineResult PerfScriptParser::ProcessFrame(
-    const FrameFields& f, LineReader* reader) {
-  LineResult res;
-  if (options_.inliner && FrameInliner::Applies(f.mod) &&
-      InlineFrame(f, &res)) {
-    return res;
-  }
-  std::string_view rawfunc = f.rawfunc;
-  size_t cut = OffsetStart(rawfunc, options_.modern);
-  if (cut == rawfunc.size() && OffsetStart(rawfunc, true) != rawfunc.size()) {
-    res.quirks |= kUpperHex;
-  }
-  rawfunc = rawfunc.substr(0, cut);
-  if (std::memchr(rawfunc.data(), 0, rawfunc.size()) != nullptr ||
-      std::memchr(f.mod.data(), 0, f.mod.size()) != nullptr) {
-    res.kind = kBinary;  // checked once per distinct key, here
-    return res;
-  }
-  if (!rawfunc.empty() && rawfunc[0] == '(' && !options_.modern) {
-    res.kind = kDropped;  // Perl: next if $rawfunc =~ /^\(/
-    return res;
-  }
-  std::vector<std::string_view> parts;
-  SplitArrows(rawfunc, &parts);
-  res.first = static_cast<uint32_t>(pieces_.size());
-  bool is_unknown = false;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    std::string& func = scratch_;
-    func.assign(parts[i]);
-    if (func == "[unknown]") {
-      std::string name;
-      if (f.mod != "[unknown]") {
-        name = std::string(Basename(f.mod));
-      } else {
-        name = "unknown";
-        is_unknown = true;
-      }
-      func = options_.include_addrs
-                 ? "[" + name + " <" + std::string(f.pc) + ">]"
-                 : "[" + name + "]";
-    }
-    TidyPiece(&func, &res.quirks);
-    if (pname_java_ && Contains(func, "/") && !func.empty() && func[0] == 'L') {
-      func.erase(0, 1);
-    }
-    Annotate(&func, i, f.mod, &res.quirks);
-    if (options_.srcline && !is_unknown && reader != nullptr) {
-      // The line after each frame is its source location:
-      //   |   uniform_int_dist.h:300
-      //   |   libc-2.33.so[27b25]
-      std::string_view src;
-      if (reader->Next(&src) == LineReader::kLine) stats_.lines++;
-      else src = {};
-      std::string text;
-      for (size_t k = 0; k < src.size(); ++k) {  // s/\[.*?\]//g
-        if (src[k] == '[') {
-          size_t close = src.find(']', k + 1);
-          if (close != std::string_view::npos) {
-            k = close;
-            continue;
-          }
-        }
-        text += src[k];
-      }
-      size_t a = 0, b = text.size();
-      while (a < b && IsSpace(text[a])) ++a;
-      while (b > a && IsSpace(text[b - 1])) --b;
-      if (b > a) func += ":" + text.substr(a, b - a);
-    }
-    if (func.size() > options_.limits.max_frame) {
-      // Counted for each line that has it (CountQuirks), not only here.
-      stats_.limits.longest = std::max<uint64_t>(stats_.limits.longest,
-                                                 func.size());
-      func.resize(Utf8CutLength(func, options_.limits.max_frame));
-      res.quirks |= kLongName;
-    }
-    pieces_.push_back(names_->Intern(func));
-    res.count++;
-  }
-  return res;
-}
-
-// Perl's tr/;/:/ and s/["']//g. Names seldom hold those bytes: memchr looks
-// for them many bytes at a time, where a byte-by-byte pass over a long C++
-// name would cost more than the rest of the name's tidying.
-void PerfScriptParser::TidyPiece(std::string* func, uint8_t* quirks) const {
-  for (char* p = func->data(), *end = p + func->size();
-       (p = static_cast<char*>(std::memchr(p, ';', end - p))) != nullptr;) {
-    *p++ = ':';
-  }
-  if (!LooksLikeGoMethod(*func)) {
-    size_t cut = options_.modern ? ModernCut(*func) : PerlCut(*func);
-    if (cut != std::string::npos) {
-      std::string_view kept(func->data(), cut);
-      if (!options_.modern && CutInsideTemplate(kept)) *quirks |= kCutName;
-      func->resize(cut);
-    }
-  }
-  if (std::memchr(func->data(), '"', func->size()) != nullptr ||
-      std::memchr(func->data(), '\'', func->size()) != nullptr) {
-    func->erase(std::remove_if(func->begin(), func->end(),
-                               [](char c) { return c == '"' || c == '\''; }),
-                func->end());
-  }
-}
-
-void PerfScriptParser::Annotate(std::string* func, size_t index,
-                                std::string_view mod, uint8_t* quirks) const {
-  if (index > 0) {  // the 2nd and later pieces of "a->b" were inlined
-    if (!Contains(*func, "_[i]")) *func += "_[i]";
-    return;
-  }
-  if (options_.annotate_kernel && !Contains(mod, "unknown")) {
-    bool perl_kernel = StartsWith(mod, "[") || EndsWith(mod, "vmlinux");
-    if (perl_kernel) {
-      *func += "_[k]";
-      return;
-    }
-    if (IsKernelModuleOrVersioned(mod)) {
-      if (options_.modern) {
-        *func += "_[k]";
-        return;
-      }
-      *quirks |= kKernelModule;
-    }
-  }
-  if (options_.annotate_jit) {
-    if (IsPerfMap(mod)) {
-      if (!Contains(*func, "_[j]")) *func += "_[j]";
-    } else if (IsJitdump(mod)) {
-      if (options_.modern) {
-        if (!Contains(*func, "_[j]")) *func += "_[j]";
-      } else {
-        *quirks |= kJitdump;
-      }
-    }
-  }
-}
 
 }  // namespace flamefold

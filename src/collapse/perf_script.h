@@ -21,61 +21,12 @@
 #include "base/perl_number.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_trie.h"
+#include "collapse/frame_names.h"
+#include "collapse/perf_script_options.h"
 
 namespace flamefold {
 
-class FrameInliner;
 
-struct PerfScriptOptions {
-  bool include_pid = false;      // --pid: process frame "comm-PID"
-  bool include_tid = false;      // --tid: "comm-PID/TID" (wins over --pid)
-  bool annotate_kernel = false;  // --kernel: "_[k]" on kernel frames
-  bool annotate_jit = false;     // --jit: "_[j]" on perf-map JIT frames
-  bool include_addrs = false;    // --addrs: "[mod <pc>]" for unknown symbols
-  bool srcline = false;          // --srcline: input from perf script -F+srcline
-  std::string event_filter;      // --event-filter; "" = the first event seen
-  bool modern = false;           // --modern: fix the Perl script's data loss
-  // --inline (--context): user frames replaced by addr2line's inline
-  // chain; shared by the parsers of all threads (it locks).
-  FrameInliner* inliner = nullptr;
-  StackLimits limits;            // --max-stack-depth, --max-frame-length
-};
-
-/// What happened to the input, for --stats and for the warnings about the
-/// Perl script's quirks (each counted, so none is silent).
-struct PerfScriptStats {
-  uint64_t lines = 0;
-  uint64_t comment_lines = 0;
-  uint64_t samples = 0;               // samples folded
-  uint64_t samples_other_event = 0;   // skipped by the event filter
-  std::string other_event;            // the first event name skipped
-  // Samples skipped per event name, for an --event-filter that matched
-  // nothing; at most kMaxOtherEvents names (a hostile input has more).
-  static constexpr size_t kMaxOtherEvents = 32;
-  std::map<std::string, uint64_t, std::less<>> other_events;
-  uint64_t unrecognized_lines = 0;
-  std::string first_unrecognized;     // "FILE:LINE: text" of the first one
-  uint64_t long_lines = 0;            // longer than the line limit, skipped
-  std::string first_long_line;        // "FILE:LINE"
-  // Where the "first ..." cases were seen: (input index << 40) + line, so
-  // that statistics merged from several threads name the earliest one.
-  uint64_t first_unrecognized_at = UINT64_MAX;
-  uint64_t first_long_line_at = UINT64_MAX;
-  uint64_t other_event_at = UINT64_MAX;
-  // Perl quirks (in --modern mode these count what was fixed).
-  uint64_t last_sample_dropped = 0;   // input did not end with a blank line
-  uint64_t blank_with_spaces = 0;     // white-space-only line: no boundary
-  uint64_t paren_frames = 0;          // frames beginning with '(' dropped
-  uint64_t cut_names = 0;             // C++ names cut inside <...>
-  uint64_t one_char_comm = 0;         // one-character comm misparsed
-  uint64_t upper_hex_offsets = 0;     // +0xABC offsets left in names
-  uint64_t kernel_modules = 0;        // .ko / vmlinux-VER not marked _[k]
-  uint64_t jitdump_frames = 0;        // jitted-*.so not marked _[j]
-  LimitStats limits;                  // stacks and names cut to the limits
-};
-
-/// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.
-void MergeStats(PerfScriptStats* a, const PerfScriptStats& b);
 
 class PerfScriptParser {
  public:
@@ -153,9 +104,7 @@ class PerfScriptParser {
   void ShareLineCache(size_t parsers) { line_cache_.Share(parsers); }
 
   /// Frame line fields, exposed for tests: see the .cc for the grammar.
-  struct FrameFields {
-    std::string_view pc, rawfunc, mod;
-  };
+  using FrameFields = flamefold::FrameFields;
   static bool MatchFrameLine(std::string_view line, FrameFields* out);
   struct HeaderFields {
     std::string_view comm, pid, tid;  // tid empty when absent
@@ -185,21 +134,6 @@ class PerfScriptParser {
   bool PlainHeader(std::string_view comm, std::string_view event) const;
 
  private:
-  struct LineResult {
-    uint32_t first = 0;   // into pieces_
-    uint32_t count = 0;
-    uint8_t kind = 0;     // kFrame, kDropped, kUnrecognized
-    uint8_t quirks = 0;   // bit set of Quirk
-  };
-  enum Kind : uint8_t { kFrame, kDropped, kUnrecognized, kBinary };
-  enum Quirk : uint8_t {
-    kCutName = 1,
-    kUpperHex = 2,
-    kKernelModule = 4,
-    kJitdump = 8,
-    kLongName = 16,  // a name cut to the frame-length limit
-  };
-
   bool FastStackLine(std::string_view line, LineReader* reader);
   static bool FastFields(const char* base, size_t n, FrameFields* f);
   void LookAhead(LineReader* reader);
@@ -213,21 +147,11 @@ class PerfScriptParser {
   void ProcessStackLine(std::string_view line, uint64_t lineno,
                         std::string_view file, LineReader* reader);
   void AssembleFrames();
-  void PushFrames(const LineResult& res);
+  void PushFrames(const FrameNames::Result& res);
   static constexpr uint32_t kCachedFrame = 1u << 31;
   uint32_t CachedValue(uint32_t id) const;
   void PushCached(uint32_t value);
   void TrimDeepStack();
-  uint32_t LookupFrame(const FrameFields& f);
-  KeyTable::Key FrameKey(const FrameFields& f) const;
-  uint32_t LookupFrameKey(const FrameFields& f, const KeyTable::Key& key,
-                          uint64_t hash);
-  LineResult ProcessFrame(const FrameFields& f, LineReader* reader);
-  bool InlineFrame(const FrameFields& f, LineResult* res);
-  void TidyPiece(std::string* func, uint8_t* quirks) const;
-  void Annotate(std::string* func, size_t index, std::string_view mod,
-                uint8_t* quirks) const;
-  void CountQuirks(uint8_t quirks);
   uint64_t Position(uint64_t lineno) const;
   bool HasNul(std::string_view line, uint64_t lineno, std::string_view file);
   void SetPname(std::string_view pname);
@@ -256,10 +180,9 @@ class PerfScriptParser {
   PerlNumber period_ = PerlNumber::FromUint(1);
   std::vector<SymbolId> frames_;     // scratch: root to leaf
 
-  // Caches: the frames for each distinct stack line key (see LookupFrame)
-  // and for each distinct process name.
-  KeyTable frame_keys_;
-  std::vector<LineResult> frame_results_;
+  // The frames of each distinct stack line key, and of each distinct
+  // process name (its pieces in pname_pieces_).
+  FrameNames frame_names_;
   bool fast_lines_ = true;  // FastStackLine may take stack lines
   // Caller lines (all but the first of a sample, which is the sampled
   // address and varies) that FastStackLine took, each with its frame
@@ -287,8 +210,8 @@ class PerfScriptParser {
   };
   AheadLine ahead_;
   StringInterner pname_keys_;
-  std::vector<LineResult> pname_results_;
-  std::vector<SymbolId> pieces_;
+  std::vector<FrameNames::Result> pname_results_;
+  std::vector<SymbolId> pname_pieces_;
   std::string scratch_;
   std::string pname_scratch_;
   // Without --pid, the process state each recent comm gave (SetPname's
