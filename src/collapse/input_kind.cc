@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "collapse/folded.h"
-#include "collapse/perf_script.h"
+#include "collapse/perf_lines.h"
 #include "io/decompress.h"
 #include "io/file_source.h"
 #include "io/line_reader.h"
@@ -55,8 +55,8 @@ bool IsHexDigit(char c) {
 // for the address and a symbol right after it, which an indented line of
 // prose or C ("  for (i = 0; ...)") has as well.
 bool IsFrameLine(std::string_view line) {
-  PerfScriptParser::FrameFields frame;
-  if (!IsIndent(line[0]) || !PerfScriptParser::MatchFrameLine(line, &frame)) {
+  FrameFields frame;
+  if (!IsIndent(line[0]) || !MatchFrameLine(line, &frame)) {
     return false;
   }
   const size_t end = frame.pc.data() + frame.pc.size() - line.data();
@@ -80,10 +80,10 @@ LineVote VoteOf(std::string_view line) {
   // cheaper test first.
   std::string_view stack, count;
   if (SplitFoldedLine(line, &stack, &count)) return LineVote::kFolded;
-  PerfScriptParser::HeaderFields header;
-  PerfScriptParser::EventFields event;
-  return PerfScriptParser::MatchHeaderLine(line, false, &header) &&
-                 PerfScriptParser::MatchEvent(line, &event)
+  HeaderFields header;
+  EventFields event;
+  return MatchHeaderLine(line, false, &header) &&
+                 MatchEvent(line, &event)
              ? LineVote::kSampleHeader
              : LineVote::kNeither;
 }

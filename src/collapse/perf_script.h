@@ -22,11 +22,11 @@
 #include "collapse/stack_limits.h"
 #include "collapse/stack_trie.h"
 #include "collapse/frame_names.h"
+#include "collapse/perf_lines.h"
 #include "collapse/perf_script_options.h"
+#include "collapse/sample_fold.h"
 
 namespace flamefold {
-
-
 
 class PerfScriptParser {
  public:
@@ -43,9 +43,8 @@ class PerfScriptParser {
   bool Feed(LineReader* reader, std::string_view file, std::string* err,
             uint64_t line_base = 0, uint64_t input_index = 0);
 
-  /// Ends the input. The Perl script drops a sample that is not followed by
-  /// a blank line; so do we, counting it, unless --modern.
-  void Finish();
+  /// Ends the input (SampleFold::Finish).
+  void Finish() { fold_.Finish(); }
 
   /// Lines handed over one at a time instead of read (perf.data replayed
   /// without rendering its text): StartLines names the input, then each
@@ -86,15 +85,15 @@ class PerfScriptParser {
   void set_lines_given(uint64_t n) { lines_given_ = n; }
   /// Whether the current process name starts with "java" (the Perl
   /// script's rules for such frames differ, so StackLineId's result does).
-  bool java_process() const { return pname_java_; }
+  bool java_process() const { return fold_.java(); }
 
-  const PerfScriptStats& stats() const { return stats_; }
+  const PerfScriptStats& stats() const { return fold_.stats(); }
   /// The statistics so far, which then start again from nothing: for a
   /// parser kept across inputs whose counts are taken input by input.
-  PerfScriptStats TakeStats() { return std::exchange(stats_, {}); }
-  const PerfScriptOptions& options() const { return options_; }
+  PerfScriptStats TakeStats() { return fold_.TakeStats(); }
+  const PerfScriptOptions& options() const { return fold_.options(); }
   /// The event kept, once known ("" before the first event line).
-  const std::string& event_filter() const { return event_filter_; }
+  const std::string& event_filter() const { return fold_.event_filter(); }
   /// One of `parsers` parsers of one input (--jobs): its cache of stack
   /// lines seen before takes a `parsers`-th of the memory a lone
   /// parser's may (LineCache::Share), so that N threads keep the memory
@@ -103,23 +102,6 @@ class PerfScriptParser {
   /// lines fills any share, mostly with lines that do not come back.
   void ShareLineCache(size_t parsers) { line_cache_.Share(parsers); }
 
-  /// Frame line fields, exposed for tests: see the .cc for the grammar.
-  using FrameFields = flamefold::FrameFields;
-  static bool MatchFrameLine(std::string_view line, FrameFields* out);
-  struct HeaderFields {
-    std::string_view comm, pid, tid;  // tid empty when absent
-    bool has_tid = false;
-  };
-  static bool MatchHeaderLine(std::string_view line, bool modern,
-                              HeaderFields* out);
-  struct EventFields {
-    std::string_view period, event;  // period empty when absent
-    /// HeaderLine: the period as a number, read instead of `period`'s
-    /// digits when `has_value` (a replay need not print what it has).
-    bool has_value = false;
-    uint64_t value = 0;
-  };
-  static bool MatchEvent(std::string_view line, EventFields* out);
   /// A sample's header line given by the fields MatchHeaderLine and
   /// MatchEvent find in it (`ev` nullptr: MatchEvent finds none), not by
   /// its text: what Line() does with that line. For a replay that knows
@@ -138,60 +120,27 @@ class PerfScriptParser {
   static bool FastFields(const char* base, size_t n, FrameFields* f);
   void LookAhead(LineReader* reader);
   void CachedLines(LineReader* reader);
-  void OnLine(std::string_view line, LineReader* reader,
-              std::string_view file);
-  void OnNumberedLine(std::string_view line, uint64_t lineno,
-                      LineReader* reader, std::string_view file);
-  void OnHeader(const HeaderFields& h, const EventFields* ev);
-  void EndSample();
-  void ProcessStackLine(std::string_view line, uint64_t lineno,
-                        std::string_view file, LineReader* reader);
-  void AssembleFrames();
-  void PushFrames(const FrameNames::Result& res);
   static constexpr uint32_t kCachedFrame = 1u << 31;
   uint32_t CachedValue(uint32_t id) const;
   void PushCached(uint32_t value);
-  void TrimDeepStack();
-  uint64_t Position(uint64_t lineno) const;
-  bool HasNul(std::string_view line, uint64_t lineno, std::string_view file);
-  void SetPname(std::string_view pname);
 
-  PerfScriptOptions options_;
-  StringInterner* names_;
-  SampleSink* sink_;
-  PerfScriptStats stats_;
-  std::string error_;  // set on binary input; Feed then fails
+  // The Perl script's per-sample state and line rules, and its naming of
+  // frames and statistics (the fold's, used here on the fast paths).
+  SampleFold fold_;
+  FrameNames& names_;
+  PerfScriptStats& stats_;
   uint64_t line_base_ = 0;
-  uint64_t input_index_ = 0;
-  uint64_t header_at_ = 0;  // position of the event line being read
   std::string line_file_;    // StartLines: the input's name
   uint64_t lines_given_ = 0;  // ... and the lines given since
 
-  std::string event_filter_;
-  bool event_defaulted_ = false;
-  bool event_warning_ = false;
-
-  // The sample being read: Perl's $pname, @stack and $m_period.
-  bool has_pname_ = false;      // $pname is true
-  bool pname_java_ = false;     // $pname =~ /^java/
-  uint32_t pname_index_ = 0;    // into pname_results_
-  std::vector<SymbolId> stack_rev_;  // frames, leaf first
-  uint64_t trimmed_ = 0;  // leaf-side frames dropped past the depth limit
-  PerlNumber period_ = PerlNumber::FromUint(1);
-  std::vector<SymbolId> frames_;     // scratch: root to leaf
-
-  // The frames of each distinct stack line key, and of each distinct
-  // process name (its pieces in pname_pieces_).
-  FrameNames frame_names_;
   bool fast_lines_ = true;  // FastStackLine may take stack lines
   // Caller lines (all but the first of a sample, which is the sampled
   // address and varies) that FastStackLine took, each with its frame
   // (CachedValue), for CachedLines.
   LineCache line_cache_;
-  bool leaf_pending_ = false;  // no stack line of this sample read yet
   // The address just past the '\n' of the last line FastStackLine took (0:
   // none): a line starting there is in a run of lines the line cache did
-  // not hold, whose frame keys are looked up in frame_keys_ one after the
+  // not hold, whose frame keys are looked up in FrameNames one after the
   // other (LookAhead).
   uintptr_t fast_next_ = 0;
   // How many frame keys the table holds before LookAhead pays: 64Ki keys
@@ -199,7 +148,7 @@ class PerfScriptParser {
   static constexpr size_t kLookAheadKeys = 1u << 16;
   // The next line, parsed ahead while its frame key's slot is fetched
   // (LookAhead): where it lay in the reader's buffer as of its `refills`,
-  // its fields, and its key and the key's hash (for pname_java_'s tag).
+  // its fields, and its key and the key's hash (for the java tag).
   struct AheadLine {
     const char* data = nullptr;  // nullptr: none
     size_t size = 0;
@@ -209,21 +158,6 @@ class PerfScriptParser {
     uint64_t hash = 0;
   };
   AheadLine ahead_;
-  StringInterner pname_keys_;
-  std::vector<FrameNames::Result> pname_results_;
-  std::vector<SymbolId> pname_pieces_;
-  std::string scratch_;
-  std::string pname_scratch_;
-  // Without --pid, the process state each recent comm gave (SetPname's
-  // result), so that a header does not build and intern its name again.
-  struct CommSlot {
-    bool valid = false;
-    bool has_pname = false;
-    bool java = false;
-    uint32_t index = 0;
-    std::string comm;
-  };
-  std::array<CommSlot, 64> comm_cache_;
 };
 
 }  // namespace flamefold

@@ -66,7 +66,7 @@ void SampleLines::PutHeader(const HeldSample& s) {
   const HeaderValues& v = *s.values;
   const Event& e = events_[v.attr];
   char pid[16], tid[16];
-  PerfScriptParser::HeaderFields h;
+  HeaderFields h;
   h.comm = s.header;
   // The pid and tid are read only with --pid: else not written.
   bool read_pid = lines_->options().include_pid;
@@ -79,7 +79,7 @@ void SampleLines::PutHeader(const HeldSample& s) {
   }
   // ": %10" PRIu64 " %s: " after the time; nothing the parser reads as
   // an event without the time, or after a tracepoint's fields.
-  PerfScriptParser::EventFields ev{{}, e.name, true, v.period};
+  EventFields ev{{}, e.name, true, v.period};
   lines_->HeaderLine(h, e.shown ? &ev : nullptr);
 }
 

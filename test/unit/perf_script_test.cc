@@ -9,6 +9,10 @@
 #include "collapse/perf_script.h"
 #include "test_util.h"
 
+using flamefold::EventFields;
+using flamefold::FrameFields;
+using flamefold::MatchEvent;
+using flamefold::MatchFrameLine;
 using flamefold::PerfScriptOptions;
 using flamefold::PerfScriptParser;
 using flamefold::PerfScriptStats;
@@ -144,29 +148,29 @@ TEST_CASE("MayRefuse holds for every line the parser refuses") {
 }
 
 TEST_CASE("frame line grammar follows Perl's backtracking") {
-  PerfScriptParser::FrameFields f;
-  REQUIRE(PerfScriptParser::MatchFrameLine("\t7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)", &f));
+  FrameFields f;
+  REQUIRE(MatchFrameLine("\t7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)", &f));
   CHECK(f.pc == "7f722d142778");
   CHECK(f.rawfunc == "Ljava/io/PrintStream;::print");
   CHECK(f.mod == "/tmp/perf-19982.map");
-  REQUIRE(PerfScriptParser::MatchFrameLine("abc (x)", &f));  // pc shortened
+  REQUIRE(MatchFrameLine("abc (x)", &f));  // pc shortened
   CHECK(f.pc == "ab");
   CHECK(f.rawfunc == "c");
-  REQUIRE(PerfScriptParser::MatchFrameLine("  4c1e10 [unknown] ([JIT app cache])", &f));
+  REQUIRE(MatchFrameLine("  4c1e10 [unknown] ([JIT app cache])", &f));
   CHECK(f.mod == "[JIT app cache]");
-  CHECK_FALSE(PerfScriptParser::MatchFrameLine("    ", &f));
-  CHECK_FALSE(PerfScriptParser::MatchFrameLine("a (x)", &f));
+  CHECK_FALSE(MatchFrameLine("    ", &f));
+  CHECK_FALSE(MatchFrameLine("a (x)", &f));
 }
 
 TEST_CASE("event grammar") {
-  PerfScriptParser::EventFields e;
-  REQUIRE(PerfScriptParser::MatchEvent("java 12688 [002] 6544038.708352: 235 cpu-clock:", &e));
+  EventFields e;
+  REQUIRE(MatchEvent("java 12688 [002] 6544038.708352: 235 cpu-clock:", &e));
   CHECK(e.period == "235");
   CHECK(e.event == "cpu-clock");
-  REQUIRE(PerfScriptParser::MatchEvent("x 1 1.000000: sched:sched_switch: ", &e));
+  REQUIRE(MatchEvent("x 1 1.000000: sched:sched_switch: ", &e));
   CHECK(e.period == "");
   CHECK(e.event == "sched:sched_switch");
-  CHECK_FALSE(PerfScriptParser::MatchEvent("x 1 2.0: 1 kmem:kmalloc: call_site=ffff", &e));
+  CHECK_FALSE(MatchEvent("x 1 2.0: 1 kmem:kmalloc: call_site=ffff", &e));
 }
 
 TEST_CASE("the sample cache, on or turned off after its trial, never changes the output") {

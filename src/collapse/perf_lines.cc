@@ -1,0 +1,124 @@
+#include "collapse/perf_lines.h"
+
+#include <cstring>
+
+#include "collapse/perl_chars.h"
+
+namespace flamefold {
+
+using namespace perl_chars;
+
+// Event header lines, stackcollapse-perf.pl's /^(\S.+?)\s+(\d+)\/*(\d+)*\s+/:
+//   java 25607 4794564.109216: 1 cycles:
+//   java 12688 [002] 6544038.708352: 235 cpu-clock:
+//   V8 WorkerThread 25607 4794564.109216: 104345 cycles:
+//   java 24636/25607 [000] 4794564.109216: 1 cycles:u:
+//   swapper     0/0     [000] 1007.253216:   10101010 cpu-clock:pppH:
+// The comm is the shortest prefix of at least two characters (one with
+// --modern) that is followed by white space, a number, optionally '/' and a
+// second number, and white space.
+bool MatchHeaderLine(std::string_view line, bool modern,
+                     HeaderFields* out) {
+  size_t n = line.size();
+  if (n < 2 || IsSpace(line[0])) return false;
+  for (size_t e = modern ? 1 : 2; e < n; ++e) {
+    if (!IsSpace(line[e])) continue;
+    size_t p = e;
+    while (p < n && IsSpace(line[p])) ++p;
+    size_t q = p;
+    while (q < n && IsDigit(line[q])) ++q;
+    if (q > p && q < n) {
+      if (IsSpace(line[q])) {
+        *out = {line.substr(0, e), line.substr(p, q - p), {}, false};
+        return true;
+      }
+      if (line[q] == '/') {
+        size_t r = q;
+        while (r < n && line[r] == '/') ++r;
+        if (r < n && IsSpace(line[r])) {
+          *out = {line.substr(0, e), line.substr(p, q - p), {}, false};
+          return true;
+        }
+        size_t s = r;
+        while (s < n && IsDigit(line[s])) ++s;
+        if (s > r && s < n && IsSpace(line[s])) {
+          *out = {line.substr(0, e), line.substr(p, q - p),
+                  line.substr(r, s - r), true};
+          return true;
+        }
+      }
+    }
+    e = p - 1;  // every start inside this white-space run fails alike
+  }
+  return false;
+}
+
+// The period and event at the end of a header, /:\s*(\d+)*\s+(\S+):\s*$/:
+//   ... 6544038.708352: 235 cpu-clock:        period 235, event cpu-clock
+//   ... 4794564.109216: 1 cycles:u:           event cycles:u
+//   ... 1.000000: sched:sched_switch:         no period, event sched:sched_switch
+//   ... 2.0: 1 kmem:kmalloc: call_site=...    no match (trace fields follow)
+bool MatchEvent(std::string_view line, EventFields* out) {
+  size_t end = line.size();
+  while (end > 0 && IsSpace(line[end - 1])) --end;
+  if (end == 0 || line[end - 1] != ':') return false;
+  size_t colon = end - 1;
+  size_t t = colon;
+  while (t > 0 && !IsSpace(line[t - 1])) --t;
+  if (t == colon || t == 0) return false;
+  size_t u = t;
+  while (u > 0 && IsSpace(line[u - 1])) --u;
+  size_t d = u;
+  while (d > 0 && IsDigit(line[d - 1])) --d;
+  size_t w = d;
+  while (w > 0 && IsSpace(line[w - 1])) --w;
+  if (w == 0 || line[w - 1] != ':') return false;
+  out->period = line.substr(d, u - d);
+  out->event = line.substr(t, colon - t);
+  return true;
+}
+
+// Stack lines, /^\s*(\w+)\s*(.+) \((.*)\)/ with Perl's backtracking:
+//       7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)
+//   ffffffff8103ce3b native_safe_halt+0xb ([kernel.kallsyms])
+//            7d8 ipv4_conntrack_local+0x7f8f80b8 ([nf_conntrack_ipv4])
+//       4c1e10 [unknown] ([JIT app cache])
+// The module runs from the last " (" that has a ')' after it to the last
+// ')'; the symbol is what lies between the address and that " (".
+bool MatchFrameLine(std::string_view line, FrameFields* out) {
+  const size_t n = line.size();
+  const char* base = line.data();
+  size_t s0 = SkipSpace(base, 0, n);
+  size_t w_end = SkipWord(base, s0, n);
+  if (w_end == s0) return false;
+  // The last ')': nearly always the last byte.
+  size_t close;
+  if (n > 0 && base[n - 1] == ')') {
+    close = n - 1;
+  } else {
+    const void* close_at = memrchr(base, ')', n);
+    if (close_at == nullptr) return false;
+    close = static_cast<const char*>(close_at) - base;
+  }
+  // The last " (" with p + 2 <= close: a '(' at 1 <= at < close with a
+  // space before it.
+  size_t open = LastSpaceParen(base, close);
+  if (open == 0) return false;
+  size_t p = open - 1;
+  size_t b = SkipSpace(base, w_end, n);
+  size_t pc_end = w_end, a;
+  if (p >= b + 1) {
+    a = b;
+  } else if (p >= w_end + 1) {
+    a = p - 1;  // the symbol is one space of the gap: "ab  (x)"
+  } else if (p == w_end && w_end - s0 >= 2) {
+    pc_end = a = w_end - 1;  // "abc (x)": pc "ab", symbol "c"
+  } else {
+    return false;
+  }
+  *out = {line.substr(s0, pc_end - s0), line.substr(a, p - a),
+          line.substr(p + 2, close - (p + 2))};
+  return true;
+}
+
+}  // namespace flamefold

@@ -1,0 +1,37 @@
+// The lines of perf script text that stackcollapse-perf.pl tells apart, and
+// the fields its regular expressions take from them (see the .cc for the
+// grammar and the lines each accepts).
+#ifndef FLAMEFOLD_COLLAPSE_PERF_LINES_H_
+#define FLAMEFOLD_COLLAPSE_PERF_LINES_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "collapse/frame_names.h"
+
+namespace flamefold {
+
+/// A sample's header line: the comm, then the pid and tid
+/// ("comm PID/TID") or the tid alone ("comm TID").
+struct HeaderFields {
+  std::string_view comm, pid, tid;  // tid empty when absent
+  bool has_tid = false;
+};
+bool MatchHeaderLine(std::string_view line, bool modern, HeaderFields* out);
+
+/// The period and event ending a header line.
+struct EventFields {
+  std::string_view period, event;  // period empty when absent
+  /// The period as a number, read instead of `period`'s digits when
+  /// `has_value` (a recording's sample need not print what it has).
+  bool has_value = false;
+  uint64_t value = 0;
+};
+bool MatchEvent(std::string_view line, EventFields* out);
+
+/// A stack line's fields (FrameFields).
+bool MatchFrameLine(std::string_view line, FrameFields* out);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_COLLAPSE_PERF_LINES_H_

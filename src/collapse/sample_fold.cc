@@ -1,0 +1,293 @@
+#include "collapse/sample_fold.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/diag.h"
+#include "base/hash.h"
+#include "collapse/folded.h"
+#include "collapse/perl_chars.h"
+
+namespace flamefold {
+
+using namespace perl_chars;
+
+namespace {
+
+// Adds `n` samples skipped of `event` to s->other_events.
+void CountOtherEvent(std::string_view event, uint64_t n, PerfScriptStats* s) {
+  auto it = s->other_events.find(event);
+  if (it != s->other_events.end()) {
+    it->second += n;
+  } else if (s->other_events.size() < PerfScriptStats::kMaxOtherEvents) {
+    s->other_events.emplace(std::string(event), n);
+  }
+}
+
+}  // namespace
+
+void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
+  for (const auto& [event, n] : b.other_events) CountOtherEvent(event, n, a);
+  if (b.first_unrecognized_at < a->first_unrecognized_at) {
+    a->first_unrecognized_at = b.first_unrecognized_at;
+    a->first_unrecognized = b.first_unrecognized;
+  }
+  if (b.first_long_line_at < a->first_long_line_at) {
+    a->first_long_line_at = b.first_long_line_at;
+    a->first_long_line = b.first_long_line;
+  }
+  if (b.other_event_at < a->other_event_at) {
+    a->other_event_at = b.other_event_at;
+    a->other_event = b.other_event;
+  }
+  a->lines += b.lines;
+  a->comment_lines += b.comment_lines;
+  a->samples += b.samples;
+  a->samples_other_event += b.samples_other_event;
+  a->unrecognized_lines += b.unrecognized_lines;
+  a->long_lines += b.long_lines;
+  a->last_sample_dropped += b.last_sample_dropped;
+  a->blank_with_spaces += b.blank_with_spaces;
+  a->paren_frames += b.paren_frames;
+  a->cut_names += b.cut_names;
+  a->one_char_comm += b.one_char_comm;
+  a->upper_hex_offsets += b.upper_hex_offsets;
+  a->kernel_modules += b.kernel_modules;
+  a->jitdump_frames += b.jitdump_frames;
+  a->limits.Add(b.limits);
+}
+
+SampleFold::SampleFold(const PerfScriptOptions& options,
+                       StringInterner* names, SampleSink* sink)
+    : options_(options), names_(names), sink_(sink),
+      event_filter_(options.event_filter),
+      frame_names_(options_, names, &stats_) {
+  if (options_.include_tid) options_.include_pid = true;
+}
+
+void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
+                          LineReader* reader, std::string_view file) {
+  stats_.lines++;
+  if (!line.empty() && line[0] == '#') {  // --header output, comments
+    stats_.comment_lines++;
+    return;
+  }
+  if (line.empty()) {
+    EndSample();
+    return;
+  }
+  if (!IsSpace(line[0])) {
+    if (HasNul(line, lineno, file)) return;
+    HeaderFields h;
+    if (MatchHeaderLine(line, options_.modern, &h)) {
+      if (!options_.modern && IsSpace(line[1])) {
+        stats_.one_char_comm++;
+      }
+      EventFields ev;
+      OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr, Position(lineno));
+      return;
+    }
+  } else if (AllSpace(line)) {
+    stats_.blank_with_spaces++;
+    if (options_.modern) {
+      EndSample();
+      return;
+    }
+  }
+  ProcessStackLine(line, lineno, file, reader);
+}
+
+// A stack line, or a line the Perl script does not recognise.
+void SampleFold::ProcessStackLine(std::string_view line, uint64_t lineno,
+                                  std::string_view file,
+                                  LineReader* reader) {
+  const FrameNames::Result* res;
+  FrameNames::Result slow;
+  FrameFields f;
+  if (!MatchFrameLine(line, &f)) {
+    if (HasNul(line, lineno, file)) return;
+    slow.kind = FrameNames::kUnrecognized;
+    res = &slow;
+  } else if (options_.srcline || options_.inliner) {
+    // Each frame consumes the source line after it, or its result depends
+    // on its address: no caching.
+    if (has_pname_) slow = frame_names_.Process(f, pname_java_, reader);
+    res = &slow;
+  } else {
+    res = &frame_names_.result(frame_names_.Lookup(f, pname_java_));
+  }
+  leaf_pending_ = false;
+  if (res->kind == FrameNames::kBinary) {
+    HasNul(line, lineno, file);
+    return;
+  }
+  if (res->kind == FrameNames::kUnrecognized) {
+    if (stats_.unrecognized_lines++ == 0) {
+      stats_.first_unrecognized_at = Position(lineno);
+      stats_.first_unrecognized = Where(file, lineno) + Printable(line);
+    }
+    return;
+  }
+  if (!has_pname_) return;  // a sample of another event
+  PushLine(*res);
+}
+
+// A stack deeper than the depth limit keeps its frames nearest the root,
+// which perf script prints last: whenever the frames read reach twice the
+// limit, those past it on the leaf side go, so memory stays bounded (and
+// the cost amortised) however long the sample is.
+void SampleFold::TrimDeepStack() {
+  size_t drop = stack_rev_.size() - options_.limits.max_depth;
+  stack_rev_.erase(stack_rev_.begin(), stack_rev_.begin() + drop);
+  trimmed_ += drop;
+}
+
+bool SampleFold::HasNul(std::string_view line, uint64_t lineno,
+                        std::string_view file) {
+  const void* nul = std::memchr(line.data(), 0, line.size());
+  if (nul == nullptr) return false;
+  error_ = Where(file, lineno) + "NUL byte at column " +
+           std::to_string(static_cast<const char*>(nul) - line.data() + 1) +
+           ": binary data, not perf script text";
+  return true;
+}
+
+bool SampleFold::PlainHeader(std::string_view comm,
+                             std::string_view event) const {
+  if (comm.size() < (options_.modern ? 1u : 2u) || comm[0] == '#') {
+    return false;  // too short to match, or a comment line
+  }
+  for (char c : comm) {
+    if (IsSpace(c)) return false;
+  }
+  for (char c : event) {
+    if (IsSpace(c)) return false;
+  }
+  return true;
+}
+
+void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
+                          uint64_t at) {
+  std::string_view pid = h.pid, tid = h.tid;
+  if (!h.has_tid || tid == "0") {  // Perl: if (not $tid)
+    tid = h.pid;
+    pid = "?";
+  }
+  std::string_view period;
+  if (ev) {
+    period = ev->period;
+    if (event_filter_.empty()) {
+      // By default only the first event type seen is kept: mixing cycles
+      // and instructions, say, would give a misleading profile.
+      event_filter_ = std::string(ev->event);
+    } else if (ev->event != event_filter_) {
+      if (stats_.samples_other_event++ == 0) {
+        stats_.other_event_at = at;
+        stats_.other_event = std::string(ev->event);
+      }
+      CountOtherEvent(ev->event, 1, &stats_);
+      return;  // Perl's `next`: $pname keeps its previous value
+    }
+  }
+  if (ev && ev->has_value) {  // the digits' value, as below
+    period_ = PerlNumber::FromUint(ev->value == 0 ? 1 : ev->value);
+  } else if (period.empty() || period == "0") {
+    period_ = PerlNumber::FromUint(1);
+  } else {
+    period_ = PerlNumber::Parse(period);
+  }
+  CommSlot* slot = nullptr;
+  if (!options_.include_pid) {
+    // The process name is the comm alone: what it gives is kept per comm.
+    slot = &comm_cache_[HashBytes(h.comm) % comm_cache_.size()];
+    if (slot->valid && slot->comm == h.comm) {
+      has_pname_ = slot->has_pname;
+      pname_java_ = slot->java;
+      pname_index_ = slot->index;
+      leaf_pending_ = true;
+      return;
+    }
+  }
+  std::string& pname = pname_scratch_;
+  pname.assign(h.comm);
+  if (options_.include_pid) {
+    pname += '-';
+    pname += pid;
+    if (options_.include_tid) {
+      pname += '/';
+      pname += tid;
+    }
+  }
+  std::replace(pname.begin(), pname.end(), ' ', '_');
+  SetPname(pname);
+  if (slot != nullptr) {
+    slot->valid = true;
+    slot->comm.assign(h.comm);
+    slot->has_pname = has_pname_;
+    slot->java = pname_java_;
+    slot->index = pname_index_;
+  }
+}
+
+void SampleFold::SetPname(std::string_view pname) {
+  has_pname_ = !(pname.empty() || pname == "0");
+  leaf_pending_ = true;
+  pname_java_ = StartsWith(pname, "java");
+  SymbolId key = pname_keys_.Intern(pname);
+  if (key == pname_results_.size()) {
+    // A comm may hold ';', which separates frames in the folded line: store
+    // such a name as the frames it will read as.
+    FrameNames::Result res;
+    res.first = static_cast<uint32_t>(pname_pieces_.size());
+    StackLimits name_limit = options_.limits;
+    name_limit.max_depth = SIZE_MAX;  // AssembleFrames applies the depth
+    LimitStats cut;
+    InternFrames(LimitFoldedStack(pname, name_limit, &cut, &scratch_), names_,
+                 &pname_pieces_);
+    if (cut.long_frames > 0) {
+      // counted for each sample, as frames are
+      res.quirks |= FrameNames::kLongName;
+      stats_.limits.longest = std::max(stats_.limits.longest, cut.longest);
+    }
+    res.count = static_cast<uint32_t>(pname_pieces_.size() - res.first);
+    pname_results_.push_back(res);
+  }
+  pname_index_ = key;
+}
+
+void SampleFold::EndSample() {
+  if (!has_pname_) return;  // no sample, or one of another event
+  AssembleFrames();
+  sink_->OnSample(frames_, period_);
+  stats_.samples++;
+  stack_rev_.clear();
+  has_pname_ = false;
+}
+void SampleFold::AssembleFrames() {
+  const FrameNames::Result& p = pname_results_[pname_index_];
+  if (p.quirks & FrameNames::kLongName) stats_.limits.long_frames++;
+  frames_.assign(pname_pieces_.begin() + p.first,
+                 pname_pieces_.begin() + p.first + p.count);
+  frames_.insert(frames_.end(), stack_rev_.rbegin(), stack_rev_.rend());
+  uint64_t depth = frames_.size() + trimmed_;
+  if (depth > options_.limits.max_depth) {
+    stats_.limits.deep_samples++;
+    stats_.limits.deepest = std::max(stats_.limits.deepest, depth);
+    frames_.resize(options_.limits.max_depth);  // the root side stays
+  }
+  trimmed_ = 0;
+}
+
+void SampleFold::Finish() {
+  if (!has_pname_) return;
+  stats_.last_sample_dropped++;
+  if (options_.modern) {
+    EndSample();
+  } else {
+    stack_rev_.clear();
+    trimmed_ = 0;
+    has_pname_ = false;
+  }
+}
+
+}  // namespace flamefold
