@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "base/utf8.h"
+#include "collapse/perf_lines.h"
+#include "collapse/perf_script_lines.h"
 #include "collapse/perl_chars.h"
 #include "symbols/frame_inliner.h"
 
@@ -147,6 +149,34 @@ uint32_t FrameNames::LookupKey(const FrameFields& f, const KeyTable::Key& key,
   uint32_t id = keys_.Intern(key, hash, &added);
   if (added) results_.push_back(Process(f, java, nullptr));
   return id;
+}
+
+// A recorded frame's stack line, "\t<pc> <symbol> (<module>)", is read by
+// MatchFrameLine as those three fields unless the module holds " (" (the
+// last one starts the module), the symbol is empty or starts with white
+// space (the address's white space takes it) or there is no address.
+uint32_t FrameNames::NameFrame(const RecordedFrame& f, bool java) {
+  std::vector<uint32_t>& ids = by_frame_[java];
+  if (f.id >= ids.size()) {
+    ids.resize(std::max<size_t>(f.id + 1, 2 * ids.size()), kNotNamed);
+  }
+  FrameFields fields{f.pc, f.symbol, f.module};
+  uint32_t id;
+  if (!f.pc.empty() && !Contains(f.module, " (") && !f.symbol.empty() &&
+      !IsSpace(f.symbol[0])) {
+    id = Lookup(fields, java);
+  } else {
+    line_.assign(1, '\t');
+    AppendFrameText(f, &line_);
+    id = MatchFrameLine(line_, &fields) ? Lookup(fields, java) : kUnmatched;
+  }
+  ids[f.id] = id;
+  return id;
+}
+
+void FrameNames::ForgetFrames() {
+  by_frame_[0].clear();
+  by_frame_[1].clear();
 }
 
 void FrameNames::CountQuirks(uint8_t quirks) {

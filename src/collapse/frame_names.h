@@ -14,6 +14,7 @@
 #include "base/string_interner.h"
 #include "collapse/key_table.h"
 #include "collapse/perf_script_options.h"
+#include "collapse/recorded_sample.h"
 #include "io/line_reader.h"
 
 namespace flamefold {
@@ -72,10 +73,26 @@ class FrameNames {
   /// the source line after it from `reader` (nullptr: none), and --inline,
   /// whose result depends on the address.
   Result Process(const FrameFields& f, bool java, LineReader* reader);
+  /// The id of the result for the recorded frame `f` in a process whose
+  /// name does (`java`) or does not start with "java", looked up once per
+  /// frame: by its fields, or, where the Perl script's regular expression
+  /// splits its stack line otherwise, by that line's. kUnmatched: the line
+  /// is not one of a frame.
+  uint32_t Of(const RecordedFrame& f, bool java) {
+    const std::vector<uint32_t>& ids = by_frame_[java];
+    if (f.id < ids.size() && ids[f.id] != kNotNamed) return ids[f.id];
+    return NameFrame(f, java);
+  }
+  static constexpr uint32_t kUnmatched = UINT32_MAX;
+  /// Forgets the recorded frames' ids: the next recording numbers its own.
+  void ForgetFrames();
+
   /// Counts the quirks of a frame pushed onto a sample.
   void CountQuirks(uint8_t quirks);
 
  private:
+  static constexpr uint32_t kNotNamed = UINT32_MAX - 1;
+  uint32_t NameFrame(const RecordedFrame& f, bool java);
   bool InlineFrame(const FrameFields& f, Result* res);
   void NamePiece(std::string* func, size_t index, const FrameFields& f,
                  bool java, bool* is_unknown, uint8_t* quirks);
@@ -91,6 +108,10 @@ class FrameNames {
   std::vector<Result> results_;
   std::vector<SymbolId> pieces_;
   std::string scratch_;
+  std::string line_;  // NameFrame's stack line
+  // Of's result for each recorded frame id, for process names not starting
+  // and starting with "java".
+  std::vector<uint32_t> by_frame_[2];
 };
 
 }  // namespace flamefold

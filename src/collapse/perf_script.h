@@ -87,6 +87,10 @@ class PerfScriptParser {
   /// script's rules for such frames differ, so StackLineId's result does).
   bool java_process() const { return fold_.java(); }
 
+  /// The fold the parser reads into: a recording's samples go there by
+  /// their fields (SampleFold::StartRecording, Add), in the same state.
+  SampleFold* fold() { return &fold_; }
+
   const PerfScriptStats& stats() const { return fold_.stats(); }
   /// The statistics so far, which then start again from nothing: for a
   /// parser kept across inputs whose counts are taken input by input.

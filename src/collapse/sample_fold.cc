@@ -1,6 +1,7 @@
 #include "collapse/sample_fold.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "base/diag.h"
@@ -63,6 +64,142 @@ SampleFold::SampleFold(const PerfScriptOptions& options,
       event_filter_(options.event_filter),
       frame_names_(options_, names, &stats_) {
   if (options_.include_tid) options_.include_pid = true;
+  header_style_.pid_tid = PidTidWanted(options_);
+}
+
+void SampleFold::StartRecording(std::string_view file, uint64_t index) {
+  recording_ = std::string(file);
+  set_input_index(index);
+  ClearError();
+  frame_names_.ForgetFrames();
+  events_.clear();
+  events_given_ = false;
+}
+
+// The headers pad event names to the longest of the events known as the
+// recording starts, as perf script does.
+void SampleFold::SetEvents(std::span<const RecordedEvent> events) {
+  events_.clear();
+  for (const RecordedEvent& e : events) {
+    bool shown = e.time && !e.name.empty() && !e.tracepoint;
+    events_.push_back({e, shown});
+    if (!events_given_) {
+      header_style_.name_width =
+          std::max(header_style_.name_width, e.name.size());
+    }
+  }
+  events_given_ = true;
+}
+
+bool SampleFold::Add(const RecordedSample& s, std::string* err) {
+  sample_ = &s;
+  const Event& e = events_[s.event];
+  if (ByFields(s)) {
+    AddHeader(s, e);
+  } else {
+    sample_line_.clear();
+    AppendSampleHeader(e.fields, s, header_style_, &sample_line_);
+    if (!s.chain) {  // its one frame ends the header line
+      sample_line_ += ' ';
+      AppendFrameText(*s.frames[0], &sample_line_);
+    }
+    ReadSampleLine(sample_line_);
+  }
+  if (s.chain) {
+    for (const RecordedFrame* f : s.frames) AddFrame(*f);
+    stats_.lines++;  // the blank line that ends the sample
+    EndSample();
+  }
+  sample_ = nullptr;
+  if (error_.empty()) return true;
+  *err = error_;
+  return false;
+}
+
+// Whether the header of `s` goes by its fields: the line perf script prints
+// for it, "<comm> <tid> [...]" (or "<comm> <pid>/<tid>") up to
+// "<period> <event>: ", reads back as them (PlainHeader).
+bool SampleFold::ByFields(const RecordedSample& s) const {
+  const RecordedEvent& e = events_[s.event].fields;
+  if (!s.chain || !e.tid || s.tid < 0) return false;
+  if (header_style_.pid_tid && s.pid < 0) return false;  // not digits
+  return PlainHeader(s.comm, e.name);
+}
+
+// The header line of `s` by its fields; the pid and tid are read only with
+// --pid.
+void SampleFold::AddHeader(const RecordedSample& s, const Event& e) {
+  stats_.lines++;
+  char pid[16], tid[16];
+  auto decimal = [](int32_t v, char* buf) {
+    auto r = std::to_chars(buf, buf + 16, static_cast<uint32_t>(v));
+    return std::string_view(buf, static_cast<size_t>(r.ptr - buf));
+  };
+  HeaderFields h;
+  h.comm = s.comm;
+  if (options_.include_pid && header_style_.pid_tid) {  // "%5d/%-5d "
+    h.pid = decimal(s.pid, pid);
+    h.tid = decimal(s.tid, tid);
+    h.has_tid = true;
+  } else if (options_.include_pid) {  // "%5d "
+    h.pid = decimal(s.tid, tid);
+  }
+  // ": %10" PRIu64 " %s: " after the time; nothing read as an event
+  // without the time, or after a tracepoint's fields.
+  EventFields ev{{}, e.fields.name, true, s.period};
+  OnHeader(h, e.shown ? &ev : nullptr, Position(s.ordinal));
+}
+
+// A frame of the sample: its stack line by the frame's id, or read as text
+// where it is not a frame's (FrameNames::Of) or holds a NUL byte.
+void SampleFold::AddFrame(const RecordedFrame& f) {
+  uint32_t id = frame_names_.Of(f, pname_java_);
+  if (id == FrameNames::kUnmatched ||
+      frame_names_.result(id).kind == FrameNames::kBinary) {
+    sample_line_.assign(1, '\t');
+    AppendFrameText(f, &sample_line_);
+    ReadSampleLine(sample_line_);
+    return;
+  }
+  stats_.lines++;
+  leaf_pending_ = false;
+  if (!has_pname_) return;  // a sample of another event
+  PushLine(frame_names_.result(id));
+}
+
+void SampleFold::ReadSampleLine(std::string_view line) {
+  ReadLine(line, sample_->ordinal, nullptr, recording_);
+}
+
+bool SampleFold::MayAddAhead(const RecordedSample& s) {
+  if (options_.srcline || options_.inliner || !ByFields(s)) return false;
+  const Event& e = events_[s.event];
+  if (e.shown && !event_filter_.empty() && event_filter_ != e.fields.name) {
+    return false;
+  }
+  bool java = StartsWith(s.comm, "java");
+  for (const RecordedFrame* f : s.frames) {
+    uint32_t id = frame_names_.Of(*f, java);
+    if (id == FrameNames::kUnmatched ||
+        frame_names_.result(id).kind == FrameNames::kBinary) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// "FILE:LINE: " for a line of text; "FILE: sample N at SECONDS: " (perf
+// script's time) or "FILE: sample N at offset X: " for a recorded sample.
+std::string SampleFold::Place(std::string_view file, uint64_t lineno) const {
+  if (!sample_) return Where(file, lineno);
+  std::string out = std::string(file) + ": sample " +
+                    std::to_string(sample_->ordinal);
+  if (sample_->time == UINT64_MAX) {
+    return out + " at offset " + std::to_string(sample_->offset) + ": ";
+  }
+  std::string usec = std::to_string(sample_->time % 1000000000 / 1000);
+  return out + " at " + std::to_string(sample_->time / 1000000000) + "." +
+         std::string(6 - usec.size(), '0') + usec + ": ";
 }
 
 void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
@@ -124,7 +261,7 @@ void SampleFold::ProcessStackLine(std::string_view line, uint64_t lineno,
   if (res->kind == FrameNames::kUnrecognized) {
     if (stats_.unrecognized_lines++ == 0) {
       stats_.first_unrecognized_at = Position(lineno);
-      stats_.first_unrecognized = Where(file, lineno) + Printable(line);
+      stats_.first_unrecognized = Place(file, lineno) + Printable(line);
     }
     return;
   }
@@ -146,7 +283,7 @@ bool SampleFold::HasNul(std::string_view line, uint64_t lineno,
                         std::string_view file) {
   const void* nul = std::memchr(line.data(), 0, line.size());
   if (nul == nullptr) return false;
-  error_ = Where(file, lineno) + "NUL byte at column " +
+  error_ = Place(file, lineno) + "NUL byte at column " +
            std::to_string(static_cast<const char*>(nul) - line.data() + 1) +
            ": binary data, not perf script text";
   return true;

@@ -2,11 +2,17 @@
 // one line at a time: the process name a header gives ($pname, kept per
 // comm), the event filter, the stack assembled leaf first, the depth limit,
 // and the sample folded at the blank line that ends it. The text parser
-// (perf_script.h) hands it the lines it does not take on its fast paths.
+// (perf_script.h) hands it the lines it does not take on its fast paths; a
+// recording's samples come by their fields (RecordedSampleSink), each
+// distinct frame named once (FrameNames::Of), or, where the Perl script's
+// reading is one of lines (an odd comm or event, a sample without a call
+// chain, a frame whose line splits otherwise), as the lines perf script
+// prints for them (perf_script_lines.h).
 #ifndef FLAMEFOLD_COLLAPSE_SAMPLE_FOLD_H_
 #define FLAMEFOLD_COLLAPSE_SAMPLE_FOLD_H_
 
 #include <array>
+#include <span>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,13 +23,15 @@
 #include "base/string_interner.h"
 #include "collapse/frame_names.h"
 #include "collapse/perf_lines.h"
+#include "collapse/perf_script_lines.h"
 #include "collapse/perf_script_options.h"
+#include "collapse/recorded_sample.h"
 #include "collapse/stack_trie.h"
 #include "io/line_reader.h"
 
 namespace flamefold {
 
-class SampleFold {
+class SampleFold : public RecordedSampleSink {
  public:
   /// Names are interned in `names`; samples go to `sink`. Both must outlive
   /// this.
@@ -108,7 +116,23 @@ class SampleFold {
   /// The statistics so far, which then start again from nothing.
   PerfScriptStats TakeStats() { return std::exchange(stats_, {}); }
 
+  /// The recording `file`, the `index`-th input of the run, whose samples
+  /// follow (Add). Messages about them name the file and the sample.
+  void StartRecording(std::string_view file, uint64_t index);
+  void SetEvents(std::span<const RecordedEvent> events) override;
+  bool Add(const RecordedSample& s, std::string* err) override;
+  bool MayAddAhead(const RecordedSample& s) override;
+
  private:
+  struct Event {
+    RecordedEvent fields;
+    bool shown;  // the Perl script reads the event from the header line
+  };
+  bool ByFields(const RecordedSample& s) const;
+  void AddHeader(const RecordedSample& s, const Event& e);
+  void AddFrame(const RecordedFrame& f);
+  void ReadSampleLine(std::string_view line);
+  std::string Place(std::string_view file, uint64_t lineno) const;
   void ProcessStackLine(std::string_view line, uint64_t lineno,
                         std::string_view file, LineReader* reader);
   bool HasNul(std::string_view line, uint64_t lineno, std::string_view file);
@@ -152,6 +176,16 @@ class SampleFold {
     std::string comm;
   };
   std::array<CommSlot, 64> comm_cache_;
+
+  // The recording being read (StartRecording), its events, how its headers
+  // are printed, the sample being added (messages name it) and a line of
+  // it read as text.
+  std::string recording_;
+  std::vector<Event> events_;
+  SampleHeaderStyle header_style_;
+  bool events_given_ = false;
+  const RecordedSample* sample_ = nullptr;
+  std::string sample_line_;
 };
 
 }  // namespace flamefold

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/bounded_queue.h"
+#include "collapse/perf_script_lines.h"
 #include "io/line_reader.h"
 #include "perfdata/perf_data_fold.h"
 

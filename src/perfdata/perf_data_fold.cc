@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "base/deferred_free.h"
+#include "collapse/perf_script_lines.h"
 #include "io/file_source.h"
 #include "io/mapped_file.h"
 #include "perfdata/dwarf_unwind.h"
@@ -17,7 +18,6 @@
 #include "perfdata/perf_abi.h"
 #include "perfdata/perf_data.h"
 #include "perfdata/record_feed.h"
-#include "perfdata/sample_header.h"
 #include "perfdata/sample_lines.h"
 #include "perfdata/sample_lines_thread.h"
 #include "perfdata/sample_unwinder.h"
@@ -289,7 +289,16 @@ class Replayer : public OrderedRecords {
     } else {
       held_.Begin(chain);
       size_t start = held_.header()->size();
-      AppendSampleHeader(a, *cur_, t->comm, header_style_, held_.header());
+      RecordedSample header;
+      header.time = cur_->time;
+      header.pid = static_cast<int32_t>(cur_->pid);
+      header.tid = static_cast<int32_t>(cur_->tid);
+      header.cpu = static_cast<int32_t>(cur_->cpu);
+      header.period = cur_->period;
+      header.comm = t->comm;
+      header.chain = chain;
+      AppendSampleHeader(SampleLines::EventOf(a), header, header_style_,
+                         held_.header());
       sample_nul_ = PerfScriptParser::MayRefuse(
           std::string_view(*held_.header()).substr(start));
     }
@@ -939,10 +948,6 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
                           PerfDataStats* stats, std::string* err,
                           PerfDataText text) {
   return Replay(name, src, options, take, nullptr, stats, err, text);
-}
-
-bool PidTidWanted(const PerfScriptOptions& options) {
-  return options.modern && (options.include_pid || options.include_tid);
 }
 
 bool ReplayIntoParser(const std::string& name, ByteSource* src,

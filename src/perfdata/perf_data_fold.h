@@ -132,11 +132,6 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
                           PerfDataStats* stats, std::string* err,
                           PerfDataText text = {});
 
-/// Whether samples should say "comm PID/TID" to a parser with `options`:
-/// perf script's default fields give the Perl script no PID ("comm-?");
-/// --modern asks for the PID and TID every sample holds.
-bool PidTidWanted(const PerfScriptOptions& options);
-
 /// FoldPerfData for a parser without --srcline and --inline: no text is
 /// rendered, each sample's lines go to the parser one by one, each distinct
 /// frame line resolved once (PerfScriptParser::StartLines). The folded

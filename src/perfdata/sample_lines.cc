@@ -24,6 +24,12 @@ void SampleLines::SetEvents(const std::vector<PerfAttr>& attrs) {
   for (const PerfAttr& a : attrs) events_.push_back({a.name, EventShown(a)});
 }
 
+RecordedEvent SampleLines::EventOf(const PerfAttr& a) {
+  uint64_t st = a.sample_type;
+  return {a.name, (st & abi::kSampleTid) != 0, (st & abi::kSampleCpu) != 0,
+          (st & abi::kSampleTime) != 0, a.type == abi::kTypeTracepoint};
+}
+
 bool SampleLines::EventShown(const PerfAttr& a) {
   return (a.sample_type & abi::kSampleTime) && !a.name.empty() &&
          a.type != abi::kTypeTracepoint;

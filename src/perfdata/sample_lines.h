@@ -52,6 +52,8 @@ class alignas(64) SampleLines {
   /// The same for each line of an unwound frame.
   const std::vector<uint32_t>& UnwoundLineIds(UnwoundText* u, bool java);
 
+  /// The event of a PerfAttr, with the header fields perf script shows.
+  static RecordedEvent EventOf(const PerfAttr& a);
   /// Whether the parser reads the event of `a`'s samples from their header
   /// line.
   static bool EventShown(const PerfAttr& a);

@@ -1,5 +1,6 @@
 // The replay's parts on their own: perf's record order (RecordOrder) and
-// the sample header perf script prints (AppendSampleHeader).
+// the sample header perf script prints (AppendSampleHeader) for a
+// recording's event and sample.
 #include <doctest/doctest.h>
 #include <linux/perf_event.h>
 
@@ -7,9 +8,9 @@
 #include <vector>
 
 #include "perfdata/record_order.h"
-#include "perfdata/sample_header.h"
+#include "collapse/perf_script_lines.h"
+#include "perfdata/sample_lines.h"
 
-using flamefold::AppendSampleHeader;
 using flamefold::PerfAttr;
 using flamefold::PerfRecord;
 using flamefold::PerfSample;
@@ -17,6 +18,22 @@ using flamefold::RecordOrder;
 using flamefold::SampleHeaderStyle;
 
 namespace {
+
+// The header of sample `s` of event `a` in a thread named `comm`.
+void AppendSampleHeader(const PerfAttr& a, const PerfSample& s,
+                        std::string_view comm, SampleHeaderStyle style,
+                        std::string* out) {
+  flamefold::RecordedSample r;
+  r.pid = static_cast<int32_t>(s.pid);
+  r.tid = static_cast<int32_t>(s.tid);
+  r.cpu = static_cast<int32_t>(s.cpu);
+  r.time = s.time;
+  r.period = s.period;
+  r.comm = comm;
+  r.chain = (a.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+  flamefold::AppendSampleHeader(flamefold::SampleLines::EventOf(a), r, style,
+                                out);
+}
 
 // The records delivered, by their offsets.
 struct Delivered {

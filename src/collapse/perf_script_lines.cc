@@ -1,14 +1,10 @@
-#include "perfdata/sample_header.h"
+#include "collapse/perf_script_lines.h"
 
 #include <algorithm>
 #include <charconv>
-#include <cstdint>
 #include <cstring>
 
-#include "perfdata/perf_abi.h"
-
 namespace flamefold {
-namespace abi = perf_abi;
 namespace {
 
 // printf's "%*" PRIu64 / "%*d" with a minimum width.
@@ -61,43 +57,54 @@ void AppendTime(uint64_t ns, std::string* out) {
 
 }  // namespace
 
-void AppendSampleHeader(const PerfAttr& a, const PerfSample& s,
-                        const std::string& comm, SampleHeaderStyle style,
-                        std::string* out) {
-  uint64_t st = a.sample_type;
-  if (!(st & abi::kSampleCallchain) && comm.size() < 16) {
-    out->append(16 - comm.size(), ' ');  // "%16s" before an inline frame
+void AppendSampleHeader(const RecordedEvent& e, const RecordedSample& s,
+                        SampleHeaderStyle style, std::string* out) {
+  if (!s.chain && s.comm.size() < 16) {
+    out->append(16 - s.comm.size(), ' ');  // "%16s" before an inline frame
   }
-  *out += comm;
+  *out += s.comm;
   *out += ' ';
-  if ((st & abi::kSampleTid) && style.pid_tid) {  // "%5d/%-5d "
-    AppendNumber(static_cast<int32_t>(s.pid), 5, out);
+  if (e.tid && style.pid_tid) {  // "%5d/%-5d "
+    AppendNumber(s.pid, 5, out);
     *out += '/';
     size_t start = out->size();
-    AppendNumber(static_cast<int32_t>(s.tid), 1, out);
+    AppendNumber(s.tid, 1, out);
     size_t digits = out->size() - start;
     out->append(digits < 5 ? 6 - digits : 1, ' ');  // "%-5d "
-  } else if (st & abi::kSampleTid) {  // "%5d "
-    AppendNumber(static_cast<int32_t>(s.tid), 5, out);
+  } else if (e.tid) {  // "%5d "
+    AppendNumber(s.tid, 5, out);
     *out += ' ';
   }
-  if (st & abi::kSampleCpu) AppendCpu(static_cast<int32_t>(s.cpu), out);
-  if (st & abi::kSampleTime) AppendTime(s.time, out);
+  if (e.cpu) AppendCpu(s.cpu, out);
+  if (e.time) AppendTime(s.time, out);
   // perf script's default fields for a tracepoint (uprobes and kprobes
   // included) have no period.
-  if (a.type != abi::kTypeTracepoint) {
+  if (!e.tracepoint) {
     AppendNumber(s.period, 10, out);  // "%10" PRIu64 " "
     *out += ' ';
   }
-  out->append(style.name_width - std::min(style.name_width, a.name.size()),
+  out->append(style.name_width - std::min(style.name_width, e.name.size()),
               ' ');
-  *out += a.name;
+  *out += e.name;
   *out += ": ";
-  if (a.type == abi::kTypeTracepoint) {
+  if (e.tracepoint) {
     // perf prints the tracepoint's fields here; they are not decoded.
     // Any text keeps the line from ending in "event:", as it does.
     *out += "[fields]";
   }
+}
+
+void AppendFrameText(const RecordedFrame& f, std::string* out) {
+  *out += f.pc;
+  *out += ' ';
+  *out += f.symbol;
+  *out += " (";
+  *out += f.module;
+  *out += ')';
+}
+
+bool PidTidWanted(const PerfScriptOptions& options) {
+  return options.modern && (options.include_pid || options.include_tid);
 }
 
 }  // namespace flamefold
