@@ -49,7 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         in = file.get();
       }
     }
-    flamefold::FoldPerfData("fuzz", in, options, &parser, 0, &stats, &err);
+    flamefold::ParserRecordingFold into(&parser, "fuzz", 0);
+    flamefold::FoldPerfData("fuzz", in, options, &into, &stats, &err);
     parser.Finish();
     return 0;
   }

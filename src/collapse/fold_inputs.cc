@@ -313,12 +313,14 @@ bool FoldInputs::AddInput(Input& in, std::string* err) {
     case ContentKind::kEmpty:
       return true;
     case ContentKind::kPerfData:
-    case ContentKind::kPerfDataPipe:
+    case ContentKind::kPerfDataPipe: {
       if (!recordings_) {
         *err = file + ": perf.data input is not read here";
         return false;
       }
-      return recordings_->Fold(file, index, &in, &parser_, err);
+      ParserRecordingFold into(&parser_, file, index);
+      return recordings_->Fold(file, &in, &into, err);
+    }
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
       std::string why;

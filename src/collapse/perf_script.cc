@@ -220,61 +220,17 @@ inline void PerfScriptParser::CachedLines(LineReader* reader) {
   }
 }
 
-void PerfScriptParser::StartLines(std::string_view file,
-                                  uint64_t input_index) {
-  line_file_ = std::string(file);
-  fold_.set_input_index(input_index);
-  line_base_ = 0;
-  lines_given_ = 0;
-  fold_.ClearError();
+ParserRecordingFold::ParserRecordingFold(PerfScriptParser* parser,
+                                         std::string file, uint64_t index)
+    : parser_(parser), file_(std::move(file)), index_(index) {
+  parser_->fold()->StartRecording(file_, index_);
 }
 
-bool PerfScriptParser::Line(std::string_view line, std::string* err) {
-  fold_.ReadLine(line, ++lines_given_, nullptr, line_file_);
-  if (fold_.error().empty()) return true;
-  *err = fold_.error();
-  return false;
-}
-
-uint32_t PerfScriptParser::StackLineId(std::string_view line) {
-  return StackLineId(line, fold_.java());
-}
-
-uint32_t PerfScriptParser::StackLineId(std::string_view line, bool java) {
-  FrameFields f;
-  if (!MatchFrameLine(line, &f)) return kNoStackLineId;
-  uint32_t id = names_.Lookup(f, java);
-  return names_.result(id).kind == FrameNames::kBinary ? kNoStackLineId : id;
-}
-
-void PerfScriptParser::StackLine(uint32_t id) {
-  stats_.lines++;
-  ++lines_given_;
-  fold_.LeafRead();
-  if (!fold_.has_pname()) return;  // a sample of another event
-  fold_.PushLine(names_.result(id));
-}
-
-void PerfScriptParser::StackLines(std::span<const uint32_t> ids) {
-  for (uint32_t id : ids) StackLine(id);
-}
-
-void PerfScriptParser::BlankLine() {
-  // OnNumberedLine's way with an empty line, which never fails.
-  ++lines_given_;
-  stats_.lines++;
-  fold_.EndSample();
-}
-
-void PerfScriptParser::HeaderLine(const HeaderFields& h,
-                                  const EventFields* ev) {
-  stats_.lines++;
-  fold_.OnHeader(h, ev, fold_.Position(++lines_given_));
-}
-
-bool PerfScriptParser::PlainHeader(std::string_view comm,
-                                   std::string_view event) const {
-  return fold_.PlainHeader(comm, event);
+bool ParserRecordingFold::ReadText(std::string_view text, std::string* err) {
+  LineReader reader(text);
+  bool ok = parser_->Feed(&reader, file_, err, lines_, index_);
+  lines_ += reader.line_number();
+  return ok;
 }
 
 }  // namespace flamefold

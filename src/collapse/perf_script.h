@@ -24,6 +24,7 @@
 #include "collapse/frame_names.h"
 #include "collapse/perf_lines.h"
 #include "collapse/perf_script_options.h"
+#include "collapse/recording_folder.h"
 #include "collapse/sample_fold.h"
 
 namespace flamefold {
@@ -46,47 +47,6 @@ class PerfScriptParser {
   /// Ends the input (SampleFold::Finish).
   void Finish() { fold_.Finish(); }
 
-  /// Lines handed over one at a time instead of read (perf.data replayed
-  /// without rendering its text): StartLines names the input, then each
-  /// line of the text perf script would print goes to Line(), or, for a
-  /// stack line, its StackLineId (looked up once per distinct line) to
-  /// StackLine(). The samples and statistics are those Feed() would give
-  /// for the same text; line numbers count from StartLines.
-  void StartLines(std::string_view file, uint64_t input_index = 0);
-  /// One whole line, without its '\n'. False with `*err` on binary data.
-  bool Line(std::string_view line, std::string* err);
-  /// What the stack line `line` ("\t<addr> <symbol> (<module>)") stands
-  /// for while the process name does (java_process()) or does not start
-  /// with "java"; kNoStackLineId when it must go to Line() instead (it is
-  /// not a frame line, or holds binary data).
-  uint32_t StackLineId(std::string_view line);
-  /// StackLineId for a process name that does (`java`) or does not start
-  /// with "java", whatever the current one: for a replay that looks its
-  /// lines up ahead of giving them.
-  uint32_t StackLineId(std::string_view line, bool java);
-  static constexpr uint32_t kNoStackLineId = UINT32_MAX;
-  /// Whether Line() may refuse a line holding `text`: it refuses only a
-  /// line with a NUL byte (a header line, or a stack line read as binary
-  /// data), so a caller that gives lines ahead can tell where it must wait.
-  static bool MayRefuse(std::string_view text) {
-    return text.find('\0') != std::string_view::npos;
-  }
-  /// The stack line StackLineId gave `id` for, read in place.
-  void StackLine(uint32_t id);
-  /// StackLine for each of `ids`, in order: one call a sample, not a line.
-  void StackLines(std::span<const uint32_t> ids);
-  /// An empty line, what Line("") does (it ends the sample): for a replay
-  /// that gives lines by their fields and ids.
-  void BlankLine();
-  /// The lines given since StartLines, which number them; a replay that
-  /// gives a sample before others that stand ahead of it in the text sets
-  /// the count back, so that every line keeps its number.
-  uint64_t lines_given() const { return lines_given_; }
-  void set_lines_given(uint64_t n) { lines_given_ = n; }
-  /// Whether the current process name starts with "java" (the Perl
-  /// script's rules for such frames differ, so StackLineId's result does).
-  bool java_process() const { return fold_.java(); }
-
   /// The fold the parser reads into: a recording's samples go there by
   /// their fields (SampleFold::StartRecording, Add), in the same state.
   SampleFold* fold() { return &fold_; }
@@ -106,19 +66,6 @@ class PerfScriptParser {
   /// lines fills any share, mostly with lines that do not come back.
   void ShareLineCache(size_t parsers) { line_cache_.Share(parsers); }
 
-  /// A sample's header line given by the fields MatchHeaderLine and
-  /// MatchEvent find in it (`ev` nullptr: MatchEvent finds none), not by
-  /// its text: what Line() does with that line. For a replay that knows
-  /// the fields of the line perf script prints (see PlainHeader). The pid
-  /// and tid are read only with --pid (options().include_pid).
-  void HeaderLine(const HeaderFields& h, const EventFields* ev);
-  /// Whether a header line starting "<comm> <digits>" and, when it has an
-  /// event, ending ": <digits> <event>: " reads back as exactly those
-  /// fields: a comm of two characters or more (one with --modern), not
-  /// starting with '#' (a comment line), and an event name, both without
-  /// white space (no earlier match inside them).
-  bool PlainHeader(std::string_view comm, std::string_view event) const;
-
  private:
   bool FastStackLine(std::string_view line, LineReader* reader);
   static bool FastFields(const char* base, size_t n, FrameFields* f);
@@ -134,8 +81,6 @@ class PerfScriptParser {
   FrameNames& names_;
   PerfScriptStats& stats_;
   uint64_t line_base_ = 0;
-  std::string line_file_;    // StartLines: the input's name
-  uint64_t lines_given_ = 0;  // ... and the lines given since
 
   bool fast_lines_ = true;  // FastStackLine may take stack lines
   // Caller lines (all but the first of a sample, which is the sampled
@@ -162,6 +107,27 @@ class PerfScriptParser {
     uint64_t hash = 0;
   };
   AheadLine ahead_;
+};
+
+/// A recording folded into a parser's fold, as the `index`-th input of the
+/// run: its samples by their fields, or its text (--srcline, --inline)
+/// read as the parser reads any, each part's lines numbered after the
+/// last part's.
+class ParserRecordingFold : public RecordingFold {
+ public:
+  ParserRecordingFold(PerfScriptParser* parser, std::string file,
+                      uint64_t index);
+  const PerfScriptOptions& options() const override {
+    return parser_->options();
+  }
+  RecordedSampleSink* samples() override { return parser_->fold(); }
+  bool ReadText(std::string_view text, std::string* err) override;
+
+ private:
+  PerfScriptParser* parser_;
+  std::string file_;
+  uint64_t index_;
+  uint64_t lines_ = 0;  // read so far
 };
 
 }  // namespace flamefold

@@ -3,10 +3,19 @@
 #include <algorithm>
 #include <charconv>
 
-#include "collapse/perf_script.h"
 #include "symbols/symbol_demangle.h"
 
 namespace flamefold {
+namespace {
+
+// The hex digits of `v` (AppendHex16's, without the padding).
+size_t HexDigits(uint64_t v) {
+  size_t n = 1;
+  while (v >>= 4) ++n;
+  return n;
+}
+
+}  // namespace
 
 FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
     : symbols_(symbols), style_(style) {
@@ -89,7 +98,17 @@ FrameText* FrameTexts::Made(const FrameKey& k, const Symbol* sym) {
   f.no_symbol = k.dso ? AppendMappedFrame(k.dso, k.map_ip, k.shown, sym)
                       : AppendUnmappedFrame(k.ip);
   f.made_text = texts_.Store(text_);
-  f.nul = PerfScriptParser::MayRefuse(f.made_text);
+  uint8_t flags = 0;
+  if (k.dso && k.dso->kind != DsoKind::kUser &&
+      k.dso->kind != DsoKind::kPerfMap) {
+    flags |= RecordedFrame::kKernel;
+  }
+  if (k.dso && k.dso->kind == DsoKind::kPerfMap) {
+    flags |= RecordedFrame::kPerfMap;
+  }
+  f.frame = FrameAt(f.made_text, spans_, k.dso, k.dso ? k.shown : k.ip,
+                    flags);
+  f.nul = HoldsNul(f.made_text);
   any_nul_ |= f.nul;
   return &f;
 }
@@ -99,7 +118,8 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
     text_.clear();
     unmapped_.no_symbol = AppendUnmappedFrame(ip);
     unmapped_.made_text = texts_.Store(text_);
-    unmapped_.nul = PerfScriptParser::MayRefuse(unmapped_.made_text);
+    unmapped_.frame = FrameAt(unmapped_.made_text, spans_, nullptr, ip, 0);
+    unmapped_.nul = HoldsNul(unmapped_.made_text);
     any_nul_ |= unmapped_.nul;
   }
   return &unmapped_;
@@ -108,13 +128,16 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
 // A frame's text into text_, `sym` being the symbol at `map_ip` (nullptr:
 // none): "<shown> <name>+0x<offset> (<dso>)" as perf script prints it, or
 // "[unknown]" for the name. Not exact, the offset is left out unless the
-// name holds a "+0x" of its own (the parser strips only the last one).
+// name holds a "+0x" of its own (the fold strips only the last one).
 // Returns the counter of frames without a symbol of the frame's DSO when
 // it has none, else nullptr.
 uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
                                         uint64_t shown, const Symbol* sym) {
   AppendHex16(shown);
+  spans_.pc_end = text_.size();
+  spans_.pc = spans_.pc_end - HexDigits(shown);
   text_ += ' ';
+  spans_.symbol = text_.size();
   if (sym) {
     std::string_view name = symbols_->Shown(dso, sym);
     text_ += name;
@@ -127,8 +150,11 @@ uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
   } else {
     text_ += "[unknown]";
   }
+  spans_.symbol_end = text_.size();
   text_ += " (";
+  spans_.module = text_.size();
   text_ += dso->name;
+  spans_.module_end = text_.size();
   text_ += ')';
   if (style_.srcline) AppendSrcline(srclines_.ForFrame(dso, map_ip));
   return sym ? nullptr : &no_symbol_[dso].n;
@@ -136,8 +162,25 @@ uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
 
 uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {
   AppendHex16(ip);
+  size_t end = text_.size();
+  spans_ = {end - HexDigits(ip), end, end + 1, end + 10, end + 12, end + 21};
   text_ += " [unknown] ([unknown])";
   return &no_map_frames_.n;
+}
+
+// The frame whose fields lie at `at` in `text`.
+RecordedFrame FrameTexts::FrameAt(std::string_view text, const FrameSpans& at,
+                                  const Dso* dso, uint64_t address,
+                                  uint8_t flags) {
+  RecordedFrame f;
+  f.id = next_id_++;
+  f.dso = dso;
+  f.address = address;
+  f.pc = text.substr(at.pc, at.pc_end - at.pc);
+  f.symbol = text.substr(at.symbol, at.symbol_end - at.symbol);
+  f.module = text.substr(at.module, at.module_end - at.module);
+  f.flags = flags;
+  return f;
 }
 
 UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
@@ -145,6 +188,7 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
   UnwoundText& u = it->second;
   if (added) {
     text_.clear();
+    inlined_spans_.clear();
     u.frames = AppendInlined(k.dso, k.map_ip);
     if (u.frames == 0) {
       FrameText* f = Frame(k);  // clears text_
@@ -153,10 +197,17 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
       u.text += '\n';
       u.no_symbol = f->no_symbol;
       u.frames = 1;
+      u.records.push_back(f->frame);
+      u.records.back().flags |= RecordedFrame::kUnwound;
     } else {
       u.text = text_;
+      for (const FrameSpans& at : inlined_spans_) {
+        u.records.push_back(FrameAt(u.text, at, k.dso, k.map_ip,
+                                    RecordedFrame::kUnwound |
+                                        RecordedFrame::kInlined));
+      }
     }
-    u.nul = PerfScriptParser::MayRefuse(u.text);
+    u.nul = HoldsNul(u.text);
     any_nul_ |= u.nul;
   }
   return &u;
@@ -183,19 +234,32 @@ size_t FrameTexts::AppendInlined(Dso* dso, uint64_t map_ip) {
     std::string fn = r.function.empty() ? "??" : DemangleSymbol(r.function);
     text_ += '\t';
     AppendHex16(map_ip);
+    FrameSpans at;
+    at.pc_end = text_.size();
+    at.pc = at.pc_end - HexDigits(map_ip);
     text_ += ' ';
+    at.symbol = text_.size();
     bool inlined = fn != base;
     if (inlined) {
       text_ += fn;
       text_.append(name, off, std::string::npos);
+      at.symbol_end = text_.size();
     } else {
       text_ += name;
+      at.symbol_end = text_.size();
       text_ += " (";
+      at.module = text_.size();
       text_ += dso->name;
+      at.module_end = text_.size();
       text_ += ')';
     }
     if (style_.srcline) AppendSrcline(PerfSrcline::FromRecord(r));
     text_ += inlined ? " (inlined)\n" : "\n";
+    if (inlined) {  // "inlined)\n" ends the text
+      at.module = text_.size() - 9;
+      at.module_end = at.module + 7;
+    }
+    inlined_spans_.push_back(at);
   }
   return look->records.size();
 }

@@ -20,6 +20,7 @@
 
 #include "base/arena.h"
 #include "base/hash_table.h"
+#include "collapse/recorded_sample.h"
 #include "perfdata/perf_srcline.h"
 #include "perfdata/thread_maps.h"
 #include "symbols/source_lines.h"
@@ -27,30 +28,25 @@
 
 namespace flamefold {
 
-/// A frame as perf script prints it, and as the perf script parser reads
-/// its line.
+/// A frame as perf script prints it, and as the fold takes it.
 struct FrameText {
   // "<addr> <sym+off> (<dso>)", held by FrameTexts. With Style::by_symbol
   // the frame stands for every address of its symbol in its DSO (or for
   // every address without a symbol there), and the text is its first's.
   std::string_view made_text;
   uint64_t* no_symbol = nullptr;  // its DSO's counter, when no symbol
-  // The parser's id of the line "\t<text>", for process names not starting
-  // and starting with "java", once resolved (see PerfScriptParser).
-  uint32_t line_id[2] = {0, 0};
-  bool resolved[2] = {false, false};
-  // The parser may refuse its line (PerfScriptParser::MayRefuse).
-  bool nul = false;
+  bool nul = false;  // the fold may refuse it (HoldsNul)
+  RecordedFrame frame;  // its fields, views into made_text
 };
 
 /// The lines of a frame reached by unwinding: the frames inlined at its
 /// address, innermost first, else the plain frame.
 struct UnwoundText {
   std::string text;  // "\t<frame>\n" each
+  std::vector<RecordedFrame> records;  // each line's frame, into `text`
   size_t frames = 0;
   uint64_t* no_symbol = nullptr;
-  std::vector<uint32_t> line_ids[2];  // as FrameText's, once resolved
-  bool nul = false;  // a line the parser may refuse (as FrameText's)
+  bool nul = false;  // a line the fold may refuse (as FrameText's)
 };
 
 /// Where a frame is: the DSO of its mapping (nullptr: in no mapping), its
@@ -65,19 +61,19 @@ class FrameTexts {
  public:
   struct Style {
     /// false: no padding before the address and no "+0x" offset after the
-    /// symbol (unless the name itself holds "+0x"): what the perf script
-    /// parser ignores anyway.
+    /// symbol (unless the name itself holds "+0x"): what the Perl script
+    /// ignores anyway.
     bool exact = true;
     bool srcline = false;  // each frame followed by "\n  SRCLINE"
     /// Every frame in no mapping is one entry (the first one's address):
     /// for a reader that ignores the address of an "[unknown]" frame.
     bool one_unmapped = false;
     /// The frames of one symbol in one DSO are read alike whatever their
-    /// address (the perf script parser without --addrs: its result for a
-    /// stack line depends on the symbol without its offset and on the
-    /// module): one frame stands for all of them, named after the first
-    /// address met, so that frames are made, and the reader's look-up of a
-    /// line is made, once per symbol, not once per address. On a build host
+    /// address (the fold without --addrs: its name for a frame depends on
+    /// the symbol without its offset and on the module): one frame stands
+    /// for all of them, named after the first address met, so that frames
+    /// are made, and the fold names a frame, once per symbol, not once per
+    /// address. On a build host
     /// most frames are distinct addresses of a symbol met before, or without
     /// a symbol in a DSO met before (a stripped cc1plus): nearly every sample
     /// meets a new address, of far fewer symbols.
@@ -175,11 +171,20 @@ class FrameTexts {
   uint64_t* AppendUnmappedFrame(uint64_t ip);
   size_t AppendInlined(Dso* dso, uint64_t map_ip);
   void AppendSrcline(const std::string& line);
+  // Where the pc, symbol and module of the frame being made lie in text_.
+  struct FrameSpans {
+    size_t pc, pc_end, symbol, symbol_end, module, module_end;
+  };
+  RecordedFrame FrameAt(std::string_view text, const FrameSpans& at,
+                        const Dso* dso, uint64_t address, uint8_t flags);
   void AppendHex16(uint64_t v);
 
   SymbolResolver* symbols_;
   Style style_;
   std::string text_;  // the text being made
+  FrameSpans spans_{};  // of its last frame
+  std::vector<FrameSpans> inlined_spans_;  // AppendInlined's, a line each
+  uint32_t next_id_ = 0;  // RecordedFrame::id
   Arena texts_;       // FrameText::text
   HashTable<Slot> table_;  // without Style::by_symbol
   std::vector<Slot> recent_;  // Style::by_symbol

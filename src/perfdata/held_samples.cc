@@ -12,13 +12,13 @@ void HeldSamples::Begin(bool chain, const HeaderValues* values) {
   samples_.push_back({values ? *values : HeaderValues{},
                       static_cast<uint32_t>(headers_.size()),
                       static_cast<uint32_t>(frames_.size()), chain,
-                      values != nullptr, false, 0});
+                      values != nullptr, false});
 }
 
 void HeldSamples::Append(const HeldSample& s) {
   Begin(s.chain, s.values);
   if (s.gone) {
-    MarkGone(samples_.size() - 1, s.gone_lines);
+    MarkGone(samples_.size() - 1);
     return;
   }
   headers_.append(s.header);
@@ -34,7 +34,7 @@ HeldSample HeldSamples::at(size_t i) const {
   return {headers.substr(e.header_begin, header_end - e.header_begin),
           e.has_values ? &e.values : nullptr, e.chain,
           frames_.data() + e.frames_begin, frames_end - e.frames_begin,
-          e.gone, e.gone_lines};
+          e.gone};
 }
 
 void HeldSamples::Clear() {

@@ -7,9 +7,8 @@
 // waiting at the first such frame; those frames are named when the samples
 // are let go. So are the frames of user DSOs whose symbols another thread is
 // still loading. A sample whose frames can all be named may go ahead of the
-// held ones when that changes nothing the parser keeps (see
-// Replayer::MayGoAhead): it is then marked gone and keeps its place, so that
-// the lines after it are numbered as in the text.
+// held ones when that changes nothing the fold keeps (see
+// Replayer::MayGoAhead): it is then marked gone and keeps its place.
 #ifndef FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 #define FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 
@@ -45,12 +44,15 @@ struct HeldFrame {
   };
 };
 
-/// The fields of a sample's header line, for a reader that takes them
-/// rather than the text (see PerfScriptParser::HeaderLine).
+/// The fields of a sample's header, for a fold that takes them rather than
+/// the text (RecordedSample's).
 struct HeaderValues {
   uint64_t period;
   uint32_t attr;  // the event's index in the recording's attrs
-  int32_t pid, tid;
+  int32_t pid, tid, cpu;
+  uint64_t time;     // UINT64_MAX: none
+  uint64_t ordinal;  // the sample's number, from 1
+  uint64_t offset;   // of its record
 };
 
 /// A held sample: its header line (or its comm and HeaderValues) and its
@@ -61,10 +63,8 @@ struct HeldSample {
   bool chain;  // the frames are stack lines; else one frame ends the header
   const HeldFrame* frames;
   size_t frame_count;
-  // Whether it went ahead of the samples held before it (MarkGone), and
-  // then its lines, which the samples after it count.
+  // Whether it went ahead of the samples held before it (MarkGone).
   bool gone;
-  uint64_t gone_lines;
 };
 
 /// Samples are held in arrays that grow without copying (BigArray), so that
@@ -118,19 +118,17 @@ class HeldSamples {
   HeldFrame* MutableFrames(size_t i) {
     return frames_.data() + samples_[i].frames_begin;
   }
-  /// Whether every held sample has its header by its fields
-  /// (HeaderValues), a call chain, and the event `attr`.
+  /// Whether every held sample has its header's fields (HeaderValues), a
+  /// call chain, and the event `attr`.
   bool AllPlain(uint32_t attr) const {
     return plain_attr_ == static_cast<int64_t>(attr);
   }
-  /// Records that the held sample `i` went ahead of those before it,
-  /// giving `lines` lines of text: at(i) is then gone.
-  /// The last sample's header and frames are forgotten then, so that
-  /// samples going ahead one by one take no room.
-  void MarkGone(size_t i, uint64_t lines) {
+  /// Records that the held sample `i` went ahead of those before it: at(i)
+  /// is then gone. The last sample's header and frames are forgotten then,
+  /// so that samples going ahead one by one take no room.
+  void MarkGone(size_t i) {
     Entry& e = samples_[i];
     e.gone = true;
-    e.gone_lines = lines;
     ++gone_;
     if (i + 1 == samples_.size()) {
       headers_.resize(e.header_begin);
@@ -150,7 +148,6 @@ class HeldSamples {
     HeaderValues values;
     uint32_t header_begin, frames_begin;
     bool chain, has_values, gone;
-    uint64_t gone_lines;
   };
   // AllPlain's attr; kMixed once the held samples differ, or one's header
   // is a line.

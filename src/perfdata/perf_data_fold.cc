@@ -53,19 +53,19 @@ bool IsDwarf(const PerfAttr& a) {
 // threads and maps (ThreadMaps) or, for a sample, becomes the lines perf
 // script prints for it: the header, then the call chain's frames (named by
 // FrameTexts), then the user frames unwound from a --call-graph dwarf
-// sample's stack (SampleUnwinder). The lines go out as text in chunks or,
-// when a parser is given, to it one by one, each frame line by its id.
+// sample's stack (SampleUnwinder). The samples go to the fold by their fields
+// and frames or, without one, out as text in chunks.
 class Replayer : public OrderedRecords {
  public:
   Replayer(PerfDataReader* reader, SymbolResolver* symbols,
-           const ChunkSink& emit, PerfScriptParser* lines,
+           const ChunkSink& emit, RecordedSampleSink* sink,
            PerfDataStats* stats, PerfDataText text)
-      : reader_(reader), symbols_(symbols), emit_(emit), lines_(lines),
+      : reader_(reader), symbols_(symbols), emit_(emit), sink_(sink),
         stats_(stats), threads_(symbols),
-        frames_(symbols, FrameStyle(text, lines)),
+        frames_(symbols, FrameStyle(text, sink)),
         srcline_(text.srcline),
-        sample_lines_(lines, text.pid_tid),
-        lines_thread_allowed_(lines && text.lines_thread &&
+        sample_lines_(sink),
+        lines_thread_allowed_(sink && text.lines_thread &&
                               std::thread::hardware_concurrency() > 1) {
     header_style_.pid_tid = text.pid_tid;
   }
@@ -139,15 +139,15 @@ class Replayer : public OrderedRecords {
 
  private:
   static FrameTexts::Style FrameStyle(PerfDataText text,
-                                      const PerfScriptParser* lines) {
+                                      const RecordedSampleSink* sink) {
     FrameTexts::Style style;
     style.exact = text.exact;
     style.srcline = text.srcline;
-    // The parser reads every "[unknown]" frame alike, unless --addrs.
-    style.one_unmapped = lines && !lines->options().include_addrs;
-    // Without --addrs the parser's key of a stack line is its symbol
-    // without the offset and its module (PerfScriptParser::LookupFrame);
-    // with --srcline or --inline the replay renders text instead.
+    // The fold names every "[unknown]" frame alike, unless --addrs.
+    style.one_unmapped = sink && !text.addrs;
+    // Without --addrs the fold's key of a frame is its symbol without the
+    // offset and its module (FrameNames::Key); with --srcline or --inline
+    // the replay renders text instead.
     style.by_symbol = style.one_unmapped;
     return style;
   }
@@ -260,8 +260,8 @@ class Replayer : public OrderedRecords {
     return true;
   }
 
-  // One sample, of cur_->attr's event with cur_->period, to the
-  // parser: held until its frames can be named, or let go now.
+  // One sample, of cur_->attr's event with cur_->period, to the fold:
+  // held until its frames can be named, or let go now.
   bool Deliver(const PerfRecord& rec, std::string* err) {
     if (lines_thread_ && events_given_ != reader_->info().attrs_changes) {
       // The samples before this one go with the events they had.
@@ -279,28 +279,20 @@ class Replayer : public OrderedRecords {
                                        static_cast<int32_t>(cur_->tid));
     if (t->maps && !t->maps->sampled()) threads_.FirstSampleOf(t);
     bool chain = st & abi::kSampleCallchain;
-    if (chain && PlainHeader(a, *t)) {
-      HeaderValues v{cur_->period, static_cast<uint32_t>(cur_->attr),
-                     static_cast<int32_t>(cur_->pid),
-                     static_cast<int32_t>(cur_->tid)};
+    HeaderValues v{cur_->period, static_cast<uint32_t>(cur_->attr),
+                   static_cast<int32_t>(cur_->pid),
+                   static_cast<int32_t>(cur_->tid),
+                   static_cast<int32_t>(cur_->cpu), cur_->time, ++ordinal_,
+                   rec.offset};
+    if (sink_) {
       held_.Begin(chain, &v);
       *held_.header() += t->comm;
-      sample_nul_ = plain_nul_;
+      sample_nul_ = HoldsNul(t->comm) || HoldsNul(a.name);
     } else {
       held_.Begin(chain);
-      size_t start = held_.header()->size();
-      RecordedSample header;
-      header.time = cur_->time;
-      header.pid = static_cast<int32_t>(cur_->pid);
-      header.tid = static_cast<int32_t>(cur_->tid);
-      header.cpu = static_cast<int32_t>(cur_->cpu);
-      header.period = cur_->period;
-      header.comm = t->comm;
-      header.chain = chain;
-      AppendSampleHeader(SampleLines::EventOf(a), header, header_style_,
-                         held_.header());
-      sample_nul_ = PerfScriptParser::MayRefuse(
-          std::string_view(*held_.header()).substr(start));
+      AppendSampleHeader(SampleLines::EventOf(a),
+                         SampleLines::HeaderOf(v, t->comm, chain),
+                         header_style_, held_.header());
     }
     if (chain) {
       HoldChain(t, cur_->callchain);
@@ -322,64 +314,52 @@ class Replayer : public OrderedRecords {
     return LetGo(err);
   }
 
-  // Whether the held sample `i`, whose frames can all be named now, gives
-  // the parser's result and messages unchanged if it goes before the
-  // samples held ahead of it (GoAhead). The parser reads each sample from
-  // its header to the blank line after it (which undefines $pname), so
-  // what one sample leaves for the next is the event filter, the
-  // statistics, the line numbers and the stack counts. The filter: the
-  // held samples are all of one event, which the filter keeps (or, empty,
-  // would become either way). Statistics and stack counts are sums, but
-  // for the "first ..." cases, which need a line read as text: the headers
-  // go by their fields and every frame has a line id. Line numbers:
-  // GoAhead sets them back.
+  // Whether the held sample `i` may go before the samples held ahead of
+  // it (GoAhead) without a difference in the fold's result or messages:
+  // the held samples are all of its event (so that the event filter, if
+  // the first sample sets it, becomes the same), the fold would read its
+  // header and then its frames alike (MayAddAhead: they go by their fields,
+  // its event is the one kept), and its frames can all be named now, which
+  // they are, in order, before the fold looks at them.
   bool MayGoAhead(size_t i) {
-    if (!lines_ || srcline_ || lines_->options().srcline ||
-        lines_->options().inliner) {
-      return false;
-    }
+    if (!sink_ || srcline_) return false;
     HeldSample s = held_.at(i);
     if (s.gone || !s.values || !held_.AllPlain(s.values->attr)) return false;
-    const PerfAttr& a = reader_->info().attrs[s.values->attr];
-    const std::string& filter = lines_->event_filter();
-    if (SampleLines::EventShown(a) && !filter.empty() && filter != a.name) {
+    HeldSample header = s;
+    header.frame_count = 0;
+    if (!sink_->MayAddAhead(SampleLines::Recorded(header, &ahead_frames_))) {
       return false;
     }
-    bool java = s.header.substr(0, 4) == "java";
     for (size_t j = 0; j < s.frame_count; ++j) {
-      if (!ReadByLineId(s.frames[j], java)) return false;
+      if (!NameNow(s.frames[j])) return false;
     }
-    return true;
+    NameFrames(i);
+    return sink_->MayAddAhead(
+        SampleLines::Recorded(held_.at(i), &ahead_frames_));
   }
 
-  // Whether the held frame `f` can be named now and read by the parser as
-  // stack lines with ids (for a process name starting with "java" or not).
-  bool ReadByLineId(const HeldFrame& f, bool java) {
-    FrameText* named = nullptr;
-    UnwoundText* unwound = nullptr;
+  // Names the held frame `f` now, where it can be: it is not a kernel frame
+  // (the kernel symbols may still be read) nor one of a DSO still loading
+  // or of a debug file still opening. False where it cannot.
+  bool NameNow(const HeldFrame& f) {
     switch (f.kind) {
-      case HeldFrame::Kind::kNamed: named = f.named; break;
-      case HeldFrame::Kind::kUnwound: unwound = f.unwound; break;
-      case HeldFrame::Kind::kKernel: return false;
+      case HeldFrame::Kind::kNamed:
+      case HeldFrame::Kind::kUnwound:
+        return true;
+      case HeldFrame::Kind::kKernel:
+        return false;
       case HeldFrame::Kind::kNamedLater: {
         const FrameKey& k = held_.later(f.later);
         if (k.dso && symbols_->LoadingAhead(k.dso)) return false;
-        named = frames_.Frame(k);
-        break;
+        frames_.Frame(k);
+        return true;
       }
       case HeldFrame::Kind::kUnwoundLater:
         if (frames_.OpeningAhead()) return false;
-        unwound = frames_.Unwound(held_.later(f.later));
-        break;
+        frames_.Unwound(held_.later(f.later));
+        return true;
     }
-    if (named) {
-      return sample_lines_.LineId(named, java) !=
-             PerfScriptParser::kNoStackLineId;
-    }
-    for (uint32_t id : sample_lines_.UnwoundLineIds(unwound, java)) {
-      if (id == PerfScriptParser::kNoStackLineId) return false;
-    }
-    return true;
+    return false;
   }
 
   // Whether the symbols or debug files that some held samples' frames wait
@@ -394,13 +374,11 @@ class Replayer : public OrderedRecords {
     return news;
   }
 
-  // Lets the held sample `i` go before the others (MayGoAhead), its lines
-  // numbered where it stands among them.
+  // Lets the held sample `i` go before the others (MayGoAhead); its
+  // number and offset, which messages give, are its own.
   bool GoAhead(size_t i, std::string* err) {
-    uint64_t at = lines_->lines_given();
     bool ok = PutSample(i, err);
-    held_.MarkGone(i, lines_->lines_given() - at);
-    lines_->set_lines_given(at);
+    held_.MarkGone(i);
     stats_->samples_ahead++;
     return ok;
   }
@@ -411,27 +389,6 @@ class Replayer : public OrderedRecords {
       if (MayGoAhead(i) && !GoAhead(i, err)) return false;
     }
     return true;
-  }
-
-  // Whether the parser may take the sample's header by its fields: the
-  // line perf script prints for it, "<comm> <tid> [...]" (or
-  // "<comm> <pid>/<tid>") up to "<period> <event>: ", reads back as them.
-  bool PlainHeader(const PerfAttr& a, const Thread& t) {
-    if (!lines_ || !(a.sample_type & abi::kSampleTid)) return false;
-    if (static_cast<int32_t>(cur_->tid) < 0) return false;  // not digits
-    if (header_style_.pid_tid && static_cast<int32_t>(cur_->pid) < 0) {
-      return false;
-    }
-    // The answer for the last comm and event, which the next sample
-    // mostly shares.
-    if (&a != plain_attr_ || t.comm != plain_comm_) {
-      plain_attr_ = &a;
-      plain_comm_ = t.comm;
-      plain_ = lines_->PlainHeader(t.comm, a.name);
-      plain_nul_ = PerfScriptParser::MayRefuse(t.comm) ||
-                   PerfScriptParser::MayRefuse(a.name);
-    }
-    return plain_;
   }
 
   // The frame at `ip` in `cpumode`: a kernel one is named when let go.
@@ -481,7 +438,7 @@ class Replayer : public OrderedRecords {
   // libstdc++, libperl. Not where unwinding reads what loading writes (see
   // LoadAhead). A user DSO's frames are named from its ELF symbols and its
   // path, neither of which holds a NUL byte, so naming them later never makes
-  // a sample one the parser may refuse (PassOn).
+  // a sample one the fold may refuse (PassOn).
   bool LoadingAside(Dso* dso) {
     if (!lines_thread_ || dso->loaded) return false;
     return NoDwarfEvent() && symbols_->LoadingAside(dso);
@@ -528,27 +485,21 @@ class Replayer : public OrderedRecords {
   }
 
   // Names the held frames of DSOs that were still loading when their samples
-  // were held and looks up, for the parser, the stack lines of the held
-  // frames named. Letting the samples go would do both anyway, but only once
-  // the kernel symbols are read; at the end of the recording many samples may
+  // were held. Letting the samples go would do it anyway, but only once the
+  // kernel symbols are read; at the end of the recording many samples may
   // still be held and this thread would wait for those meanwhile (demangling
-  // a big C++ binary's symbols, cc1plus's say, takes long). A sample's
-  // process name is known here when its header goes by its fields: its comm
-  // starts it.
+  // a big C++ binary's symbols, cc1plus's say, takes long).
   void PrepareHeld() {
-    if (held_.named_later()) symbols_->HelpPreload();
+    if (!held_.named_later()) return;
+    symbols_->HelpPreload();
     for (size_t i = 0; i < held_.size(); ++i) {
       HeldSample s = held_.at(i);
       if (s.gone) continue;
-      bool known_name = lines_ && s.values && s.chain;
-      bool java = s.header.substr(0, 4) == "java";
       for (size_t j = 0; j < s.frame_count; ++j) {
         const HeldFrame& f = s.frames[j];
-        FrameText* named = f.kind == HeldFrame::Kind::kNamedLater
-                               ? frames_.Frame(held_.later(f.later))
-                           : f.kind == HeldFrame::Kind::kNamed ? f.named
-                                                               : nullptr;
-        if (named && known_name) sample_lines_.LineId(named, java);
+        if (f.kind == HeldFrame::Kind::kNamedLater) {
+          frames_.Frame(held_.later(f.later));
+        }
       }
     }
   }
@@ -580,7 +531,7 @@ class Replayer : public OrderedRecords {
   }
 
   // Whether the lines thread may take the samples from here on: there is
-  // a parser, more than one core, and nothing is loading any more, so that
+  // a fold, more than one core, and nothing is loading any more, so that
   // every frame can be named when its sample is held.
   bool LinesThreadMayStart() const {
     return lines_thread_allowed_ && !symbols_->Preloading() &&
@@ -589,8 +540,8 @@ class Replayer : public OrderedRecords {
 
   // The held samples to the lines thread as it starts, their frames named
   // here (NameFrames) a batch at a time, so that it starts on the first
-  // batch while the others are named. One whose lines the parser may
-  // refuse is waited for (see PassOn).
+  // batch while the others are named. One the fold may refuse is waited
+  // for (see PassOn).
   bool SendHeldInBatches(std::string* err) {
     std::unique_ptr<HeldSamples> batch = lines_thread_->Empty();
     bool ok = true;
@@ -611,9 +562,9 @@ class Replayer : public OrderedRecords {
   }
 
   // With the lines thread: the sample just held, its frames all named,
-  // joins the batch, which goes when full. A sample whose lines the parser
-  // may refuse goes at once and the replay waits for it: it stops where it
-  // would without the thread, no frame after that sample named.
+  // joins the batch, which goes when full. A sample the fold may refuse
+  // goes at once and the replay waits for it: it stops where it would
+  // without the thread, no frame after that sample named.
   bool PassOn(std::string* err) {
     if (sample_nul_) {
       SendAll();
@@ -682,15 +633,14 @@ class Replayer : public OrderedRecords {
     return ok;
   }
 
-  // Whether the parser may refuse a line of `s`, whose frames are named:
-  // it refuses a line with a NUL byte (PerfScriptParser::Line), which a
-  // comm, an event's or a symbol's name may hold.
+  // Whether the fold may refuse `s`, whose frames are named: it refuses a
+  // NUL byte in what it reads as text, which a comm, an event's or a
+  // symbol's name may hold (RecordedSampleSink::Add).
   bool MayRefuse(const HeldSample& s) const {
     if (s.gone) return false;
-    if (PerfScriptParser::MayRefuse(s.header)) return true;
+    if (HoldsNul(s.header)) return true;
     const PerfDataInfo& info = reader_->info();
-    if (s.values &&
-        PerfScriptParser::MayRefuse(info.attrs[s.values->attr].name)) {
+    if (s.values && HoldsNul(info.attrs[s.values->attr].name)) {
       return true;
     }
     for (size_t j = 0; frames_.any_nul() && j < s.frame_count; ++j) {
@@ -702,8 +652,8 @@ class Replayer : public OrderedRecords {
     return false;
   }
 
-  // The lines' copy of the events, brought up to date (the lines thread
-  // must not be running).
+  // The events SampleLines and the fold have, brought up to date (the lines
+  // thread must not be running).
   void SyncEvents() {
     const PerfDataInfo& info = reader_->info();
     if (events_given_ != info.attrs_changes) {
@@ -797,17 +747,15 @@ class Replayer : public OrderedRecords {
   PerfDataReader* reader_;
   SymbolResolver* symbols_;
   const ChunkSink& emit_;
-  PerfScriptParser* lines_;  // when set, the lines go here, not to emit_
+  RecordedSampleSink* sink_;  // when set, the samples go here, not to emit_
   PerfDataStats* stats_;
   ThreadMaps threads_;
   FrameTexts frames_;
   bool srcline_;  // each frame followed by its source line
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
-  SampleHeaderStyle header_style_;
-  const PerfAttr* plain_attr_ = nullptr;  // PlainHeader's last question
-  std::string plain_comm_;                // ...
-  bool plain_ = false;                    // ... and answer
-  bool plain_nul_ = false;  // ... and whether its comm or event has a NUL
+  SampleHeaderStyle header_style_;  // the text's headers
+  uint64_t ordinal_ = 0;  // of the last sample delivered
+  std::vector<const RecordedFrame*> ahead_frames_;  // MayGoAhead's
   // Whether the sample being held has a NUL byte in its header or frames
   // (the lines thread's samples: see MayRefuse).
   bool sample_nul_ = false;
@@ -825,7 +773,7 @@ class Replayer : public OrderedRecords {
   bool preloaded_seen_ = false;  // LoadedSinceLook saw the preloading end
   bool opened_seen_ = false;     // ... and the opening of debug files
   std::vector<uint64_t> ips_;           // HoldUnwound's frames
-  SampleLines sample_lines_;  // the held samples' lines
+  SampleLines sample_lines_;  // the held samples to the fold, or as text
   uint64_t events_given_ = UINT64_MAX;  // the attrs_changes of its events
   // Whether the lines thread may be used, and it once started (LetGo).
   const bool lines_thread_allowed_;
@@ -885,11 +833,11 @@ static bool DwarfRecording(const std::string& name, std::string_view bytes) {
 }
 
 // Replays the perf.data in `src`, its samples' text going through `take`
-// or, when `lines` is set, to that parser line by line.
+// or, when `sink` is set, to that fold by their fields.
 // With `later`, the symbols and the replay's tables are freed there.
 static bool Replay(const std::string& name, ByteSource* src,
                    const SymbolOptions& options, const ChunkSink& take,
-                   PerfScriptParser* lines, PerfDataStats* stats,
+                   RecordedSampleSink* sink, PerfDataStats* stats,
                    std::string* err, PerfDataText text,
                    DeferredFree* later = nullptr) {
   // A regular file is mapped; one that shrinks under the mapping ends with a
@@ -907,7 +855,7 @@ static bool Replay(const std::string& name, ByteSource* src,
   // kallsyms may be too; the library maps neither.
   symbol_options.kallsyms_in_place = mapped != nullptr;
   auto symbols = std::make_shared<SymbolResolver>(symbol_options);
-  auto replay = std::make_shared<Replayer>(&reader, symbols.get(), take, lines,
+  auto replay = std::make_shared<Replayer>(&reader, symbols.get(), take, sink,
                                            stats, text);
   // A mapped file's records are read and ordered on a thread of their own,
   // unless they are --call-graph dwarf samples: unwinding one takes far
@@ -950,18 +898,17 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
   return Replay(name, src, options, take, nullptr, stats, err, text);
 }
 
-bool ReplayIntoParser(const std::string& name, ByteSource* src,
-                      const SymbolOptions& options, PerfScriptParser* parser,
-                      uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, DeferredFree* later,
-                      bool lines_thread) {
+bool ReplayIntoFold(const std::string& name, ByteSource* src,
+                    const SymbolOptions& options, RecordedSampleSink* sink,
+                    const PerfScriptOptions& fold_options,
+                    PerfDataStats* stats, std::string* err,
+                    DeferredFree* later, bool lines_thread) {
   ChunkSink none = [](std::string*) { return true; };  // nothing is emitted
   PerfDataText text;
   text.exact = false;
   text.lines_thread = lines_thread;
-  text.pid_tid = PidTidWanted(parser->options());
-  parser->StartLines(name, input_index);
-  return Replay(name, src, options, none, parser, stats, err, text, later);
+  text.addrs = fold_options.include_addrs;
+  return Replay(name, src, options, none, sink, stats, err, text, later);
 }
 
 void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,

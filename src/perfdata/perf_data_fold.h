@@ -1,11 +1,11 @@
 // From perf.data to folded stacks without perf: the records are replayed
-// as perf script replays them, and each sample becomes the lines perf
-// script prints for it, which the perf script parser folds. The parser
-// takes them one by one, each distinct frame line resolved once
-// (ReplayIntoParser), or, for --srcline and --inline, as rendered text
-// (RenderPerfData); either way every rule of stackcollapse-perf.pl (comm
-// parsing, event filter, name tidying, --pid/--tid/--kernel/--jit) applies
-// exactly as it does to `perf script | flamefold`.
+// as perf script replays them, and each sample goes to the fold by its
+// header's fields and its frames (ReplayIntoFold, RecordedSampleSink), each
+// distinct frame resolved once, or, for --srcline and --inline, as the text
+// perf script prints (RenderPerfData); either way every rule of
+// stackcollapse-perf.pl (comm parsing, event filter, name tidying,
+// --pid/--tid/--kernel/--jit) applies exactly as it does to
+// `perf script | flamefold`.
 //
 // The replay, as perf script does it:
 //   - records in perf's time order, read and ordered on a thread of their
@@ -30,7 +30,9 @@
 #include "io/byte_source.h"
 #include "base/diag.h"
 #include "perfdata/dwarf_unwind.h"
-#include "collapse/perf_script.h"
+#include "collapse/perf_script_options.h"
+#include "collapse/recorded_sample.h"
+#include "collapse/recording_folder.h"
 #include "symbols/symbol_resolver.h"
 
 namespace flamefold {
@@ -90,10 +92,10 @@ std::string UnwindStopSummary(const PerfDataStats& stats);
 
 /// How RenderPerfData writes the samples.
 struct PerfDataText {
-  /// false: the frame lines are shortened where the perf script parser
+  /// false: the frame lines are shortened where stackcollapse-perf.pl
   /// ignores the difference: no padding before the address and no "+0x"
   /// offset after the symbol (unless the name itself holds "+0x"), so that
-  /// a function's frames are one distinct line for the parser's cache.
+  /// a function's frames are one distinct line for the fold's cache.
   bool exact = true;
   /// As `perf script -F+srcline`: each frame followed by the line
   /// "  SRCLINE" when perf prints one (see perf_srcline.h). The frames are
@@ -103,11 +105,14 @@ struct PerfDataText {
   /// As `perf script -F +pid`: "comm PID/TID" in each sample's header
   /// instead of "comm TID", so that --pid and --tid see the process.
   bool pid_tid = false;
-  /// With a parser and more than one core: once nothing is loading, the
-  /// samples' lines are given to the parser on a thread of their own while
-  /// the replay names the next samples' frames (SampleLinesThread). false:
-  /// on the replay's thread (the same result, for tests).
+  /// With a fold and more than one core: once nothing is loading, the
+  /// samples are given to the fold on a thread of their own while the
+  /// replay names the next samples' frames (SampleLinesThread). false: on
+  /// the replay's thread (the same result, for tests).
   bool lines_thread = true;
+  /// The fold keys frames on their addresses (--addrs): each address is a
+  /// frame of its own, not each symbol.
+  bool addrs = false;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`
@@ -132,27 +137,27 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
                           PerfDataStats* stats, std::string* err,
                           PerfDataText text = {});
 
-/// FoldPerfData for a parser without --srcline and --inline: no text is
-/// rendered, each sample's lines go to the parser one by one, each distinct
-/// frame line resolved once (PerfScriptParser::StartLines). The folded
-/// stacks and statistics are those of the text. With `later`, the symbols
-/// and the replay's tables are freed there (on its thread) rather than
-/// before this returns. `lines_thread`: as PerfDataText's (false: for
-/// tests, the same result without the thread).
-bool ReplayIntoParser(const std::string& name, ByteSource* src,
-                      const SymbolOptions& options, PerfScriptParser* parser,
-                      uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, DeferredFree* later = nullptr,
-                      bool lines_thread = true);
+/// FoldPerfData without --srcline and --inline: no text is rendered, each
+/// sample goes to `sink` by its fields and frames (see RecordedSampleSink).
+/// `fold_options` are the fold's (--addrs keys frames on addresses). With
+/// `later`, the symbols and the replay's tables are freed there (on its
+/// thread) rather than before this returns. `lines_thread`: as
+/// PerfDataText's (false: for tests, the same result without the thread).
+bool ReplayIntoFold(const std::string& name, ByteSource* src,
+                    const SymbolOptions& options, RecordedSampleSink* sink,
+                    const PerfScriptOptions& fold_options,
+                    PerfDataStats* stats, std::string* err,
+                    DeferredFree* later = nullptr, bool lines_thread = true);
 
-/// Folds the perf.data in `src` through `parser` (its state, such as the
-/// event filter, carries over as for any other input). A parser reading
-/// --srcline input is given the source lines perf script -F+srcline
-/// prints. `later`: as ReplayIntoParser's.
+/// Folds the perf.data in `src` into `into` (its state, such as the event
+/// filter, carries over as for any other input): by its samples' fields,
+/// or, where the fold reads --srcline or --inline, as the text perf script
+/// prints (-F+srcline: with the source lines), which `into` reads.
+/// `later`: as ReplayIntoFold's.
 bool FoldPerfData(const std::string& name, ByteSource* src,
-                  const SymbolOptions& options, PerfScriptParser* parser,
-                  uint64_t input_index, PerfDataStats* stats,
-                  std::string* err, DeferredFree* later = nullptr);
+                  const SymbolOptions& options, RecordingFold* into,
+                  PerfDataStats* stats, std::string* err,
+                  DeferredFree* later = nullptr);
 
 /// Warns, once each, about what folding the perf.data `file` lost or
 /// lacked (symbols, --call-graph dwarf stacks, a cut-short file): every

@@ -14,8 +14,8 @@ PerfDataFolder::PerfDataFolder(const SymbolOptions& symbols,
 
 // A regular file read as it is (not compressed, not a pipe, not a buffer)
 // is mapped rather than read: the replay asks the source (ByteSource::InFile).
-bool PerfDataFolder::Fold(const std::string& file, uint64_t index, Input* in,
-                          PerfScriptParser* parser, std::string* err) {
+bool PerfDataFolder::Fold(const std::string& file, Input* in,
+                          RecordingFold* into, std::string* err) {
   recordings_.emplace_back(file, PerfDataStats());
   PerfArchive archive;
   SymbolOptions symbols = symbols_;
@@ -23,8 +23,8 @@ bool PerfDataFolder::Fold(const std::string& file, uint64_t index, Input* in,
     return false;
   }
   PerfDataStats& stats = recordings_.back().second;
-  bool ok = FoldPerfData(file, in->source.get(), symbols, parser, index,
-                         &stats, err, &free_later_);
+  bool ok = FoldPerfData(file, in->source.get(), symbols, into, &stats, err,
+                         &free_later_);
   WarnAboutPerfData(file, stats, diag_);
   if (print_stats_) PrintStats(file, stats);
   return ok;

@@ -1,5 +1,5 @@
 // PerfDataFolder: FoldInputs' RecordingFolder for perf.data. Each recording
-// is replayed into the parser (perf_data_fold.h) with the symbols of its
+// is replayed into the fold (perf_data_fold.h) with the symbols of its
 // `perf archive` when there is one (perf_archive.h); what it lost is
 // warned of, and what it holds (events, host, lost samples...) kept for
 // flamereport.
@@ -27,8 +27,8 @@ class PerfDataFolder : public RecordingFolder {
   PerfDataFolder(const SymbolOptions& symbols, std::string archive,
                  bool print_stats, const Diag& diag);
 
-  bool Fold(const std::string& file, uint64_t index, Input* in,
-            PerfScriptParser* parser, std::string* err) override;
+  bool Fold(const std::string& file, Input* in, RecordingFold* into,
+            std::string* err) override;
 
   /// The recordings folded, in order, each with what its replay found.
   const std::vector<std::pair<std::string, PerfDataStats>>& recordings()

@@ -1,7 +1,7 @@
 // SampleLinesThread: SampleLines on a thread of its own. The replay sends it
 // batches of held samples whose frames are all named, in order, and goes on
-// naming the next samples' frames meanwhile: the parser's share (stack line
-// look-ups, the sample's frames assembled and counted) is a large part of the
+// naming the next samples' frames meanwhile: the fold's share (frames named
+// by id, the sample's frames assembled and counted) is a large part of the
 // replay thread's work.
 #ifndef FLAMEFOLD_PERFDATA_SAMPLE_LINES_THREAD_H_
 #define FLAMEFOLD_PERFDATA_SAMPLE_LINES_THREAD_H_

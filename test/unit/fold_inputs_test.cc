@@ -18,25 +18,43 @@ using flamefold::FoldConfig;
 using flamefold::FoldInputs;
 using flamefold::Input;
 using flamefold::PerfScriptParser;
+using flamefold::RecordedSampleSink;
+using flamefold::RecordingFold;
 using flamefold::RecordingFolder;
 using flamefold::StackTrie;
 using flamefold::StringInterner;
 
 namespace {
 
-// Gives the parser one sample of "comm" with the frames leaf..root, as
-// perf.data replayed line by line would.
+// Gives the fold one sample of "fake" with the frames leaf..root, as
+// perf.data replayed would.
 class FakeRecordings : public RecordingFolder {
  public:
-  bool Fold(const std::string& file, uint64_t index, Input*,
-            PerfScriptParser* parser, std::string* err) override {
-    folded.push_back(file + "#" + std::to_string(index));
-    parser->StartLines(file, index);
-    if (!parser->Line("fake 1 [000] 1.0: 5 cycles:", err)) return false;
-    for (const char* line : {"\t1 leaf (m)", "\t2 root (m)"}) {
-      parser->StackLine(parser->StackLineId(line));
-    }
-    return parser->Line("", err);
+  bool Fold(const std::string& file, Input*, RecordingFold* into,
+            std::string* err) override {
+    folded.push_back(file);
+    std::vector<flamefold::RecordedEvent> events = {
+        {"cycles", true, true, true, false}};
+    RecordedSampleSink* sink = into->samples();
+    sink->SetEvents(events);
+    flamefold::RecordedFrame leaf, root;
+    leaf.id = 0;
+    leaf.pc = "1";
+    leaf.symbol = "leaf";
+    leaf.module = "m";
+    root = leaf;
+    root.id = 1;
+    root.pc = "2";
+    root.symbol = "root";
+    const flamefold::RecordedFrame* frames[] = {&leaf, &root};
+    flamefold::RecordedSample s;
+    s.ordinal = 1;
+    s.time = 1000000000;
+    s.pid = s.tid = 1;
+    s.period = 5;
+    s.comm = "fake";
+    s.frames = frames;
+    return sink->Add(s, err);
   }
   std::vector<std::string> folded;
 };
@@ -59,7 +77,7 @@ TEST_CASE("a recording is folded by the RecordingFolder, among other inputs") {
   REQUIRE(inputs.Add(folded.path, &err));
   REQUIRE(inputs.Add(recording.path, &err));
   inputs.Finish();
-  CHECK(fake.folded == std::vector<std::string>{recording.path + "#1"});
+  CHECK(fake.folded == std::vector<std::string>{recording.path});
   CHECK(flamefold::testing::FoldedText(trie) ==
         "fake;root;leaf 5\nother;x 2\n");
   CHECK(inputs.perf_stats().samples == 1);

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "collapse/perf_script.h"
+#include "collapse/frame_names.h"
 #include "collapse/stack_trie.h"
 
 namespace flamefold {
@@ -127,24 +127,27 @@ TEST_CASE("without by_symbol every address has a frame of its own") {
   CHECK(frames.Frame(At(jit, 0x5000)) != frames.Frame(At(jit, 0x6000)));
 }
 
-// What by_symbol rests on: the parser reads the lines of the addresses of
+// What by_symbol rests on: the fold names the frames of the addresses of
 // one symbol alike, the offset kept ("odd+0x3+0x10") or left out, and so
 // those of the addresses without a symbol in one DSO.
-TEST_CASE("the parser reads the stack lines of one symbol alike") {
+TEST_CASE("the fold names the frames of one symbol alike") {
   MapDir dir;
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
-  FrameTexts frames(&symbols, ParserStyle(false));  // a text an address
-  StringInterner names;
-  StackTrie trie(&names);
-  PerfScriptParser parser({}, &names, &trie);
+  FrameTexts frames(&symbols, ParserStyle(false));  // a frame an address
+  StringInterner interner;
+  PerfScriptOptions options;
+  PerfScriptStats stats;
+  FrameNames names(options, &interner, &stats);
   auto id = [&](uint64_t addr) {
-    std::string line(1, '\t');
-    line += frames.Text(frames.Frame(At(jit, addr)));
-    return parser.StackLineId(line);
+    return names.Of(frames.Frame(At(jit, addr))->frame, false);
   };
   CHECK(frames.Text(frames.Frame(At(jit, 0x1210))) ==
         "1210 odd+0x3+0x10 (/tmp/perf-7.map)");
+  const RecordedFrame& odd = frames.Frame(At(jit, 0x1210))->frame;
+  CHECK(odd.pc == "1210");
+  CHECK(odd.symbol == "odd+0x3+0x10");
+  CHECK(odd.module == "/tmp/perf-7.map");
   CHECK(id(0x1234) == id(0x1210));
   CHECK(id(0xabcdef) == id(0x5000));
   CHECK(id(0x1001) == id(0x10ff));

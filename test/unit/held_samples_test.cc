@@ -78,11 +78,10 @@ TEST_CASE("samples marked gone keep their place and lines; AllPlain") {
   held.Begin(true, &cycles);
   held.Begin(true, &cycles);
   CHECK(held.AllPlain(0));
-  held.MarkGone(1, 7);
+  held.MarkGone(1);
   CHECK(held.gone() == 1);
   CHECK_FALSE(held.at(0).gone);
   CHECK(held.at(1).gone);
-  CHECK(held.at(1).gone_lines == 7);
   CHECK_FALSE(held.at(2).gone);
   CHECK(held.size() == 3);
   size_t before = held.bytes();
@@ -91,7 +90,7 @@ TEST_CASE("samples marked gone keep their place and lines; AllPlain") {
   FrameText named;
   held.AddNamed(&named);
   CHECK(held.bytes() > before);
-  held.MarkGone(3, 2);  // the last one's header and frames go
+  held.MarkGone(3);  // the last one's header and frames go
   CHECK(held.at(3).gone);
   CHECK(held.at(3).frame_count == 0);
   CHECK(held.at(3).header.empty());
@@ -118,7 +117,7 @@ TEST_CASE("a sample's frames are named in place, and copied to another") {
   held.AddNamed(&named);
   held.AddKernel(0xffffffff81000110);
   held.Begin(true, &v);
-  held.MarkGone(1, 4);
+  held.MarkGone(1);
   HeldFrame* frames = held.MutableFrames(0);
   frames[1].kind = HeldFrame::Kind::kNamed;  // as the replay names it
   frames[1].named = &kernel;
@@ -136,7 +135,6 @@ TEST_CASE("a sample's frames are named in place, and copied to another") {
   CHECK(a.frames[0].named == &named);
   CHECK(a.frames[1].named == &kernel);
   CHECK(batch.at(1).gone);
-  CHECK(batch.at(1).gone_lines == 4);
   CHECK(batch.at(1).frame_count == 0);
   CHECK(batch.gone() == 1);
 }

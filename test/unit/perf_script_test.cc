@@ -134,19 +134,6 @@ TEST_CASE("binary input is an error naming the line") {
         "ERROR: test:2: NUL byte at column 6: binary data, not perf script text");
 }
 
-// What a replay that gives lines ahead waits for (Replayer::MayRefuse):
-// every line the parser refuses holds a NUL byte.
-TEST_CASE("MayRefuse holds for every line the parser refuses") {
-  const std::string nul_stack("\tff f\0 (m)", 11);
-  const std::string nul_header("pp 1/2 1.0: 10 cycles:\0", 23);
-  CHECK(PerfScriptParser::MayRefuse(nul_stack));
-  CHECK(PerfScriptParser::MayRefuse(nul_header));
-  CHECK_FALSE(PerfScriptParser::MayRefuse("\tffff f (m)"));
-  CHECK(FoldPerfScript(nul_header + "\n").rfind("ERROR: ", 0) == 0);
-  CHECK(FoldPerfScript("pp 1/2 1.0: 10 cycles:\n" + nul_stack + "\n\n")
-            .rfind("ERROR: ", 0) == 0);
-}
-
 TEST_CASE("frame line grammar follows Perl's backtracking") {
   FrameFields f;
   REQUIRE(MatchFrameLine("\t7f722d142778 Ljava/io/PrintStream;::print (/tmp/perf-19982.map)", &f));
@@ -343,84 +330,4 @@ TEST_CASE("frames parsed ahead fold as the general way does, whatever the reads"
       CHECK(stats.samples == general.samples);
     }
   }
-}
-
-// Gives the parser `text` line by line as the perf.data replay does: stack
-// lines by their ids (looked up per line here), the others by Line().
-static std::string FoldLines(const std::string& text,
-                             flamefold::PerfScriptStats* stats) {
-  flamefold::StringInterner names;
-  flamefold::StackTrie trie(&names);
-  PerfScriptParser parser({}, &names, &trie);
-  parser.StartLines("rec.data");
-  std::string err;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    std::string_view line(text.data() + start, nl - start);
-    start = nl + 1;
-    uint32_t id = line.empty() || line[0] != '\t'
-                      ? PerfScriptParser::kNoStackLineId
-                      : parser.StackLineId(line);
-    if (id != PerfScriptParser::kNoStackLineId) {
-      parser.StackLine(id);
-    } else if (!parser.Line(line, &err)) {
-      return "ERROR: " + err;
-    }
-  }
-  parser.Finish();
-  *stats = parser.stats();
-  return flamefold::testing::FoldedText(trie);
-}
-
-TEST_CASE("lines given one by one fold as the same text read") {
-  const std::string text =
-      "java 1 [000] 1.0: 7 cycles:\n"
-      "\t1 Lfoo/Bar;::baz+0x1 (/tmp/perf-1.map)\n"
-      "\t2 (anon) (m)\n"
-      "\tnot a frame\n"
-      "\t3 [unknown] (/usr/lib/libc.so.6)\n\n"
-      "other 2 [000] 1.0: 9 instructions:\n"
-      "\t4 skipped (m)\n\n"
-      "sh 3 [000] 1.0: 5 cycles:\n"
-      "\t5 main+0x10 (/bin/sh)\n\n";
-  PerfScriptStats by_line, by_text;
-  CHECK(FoldLines(text, &by_line) == FoldPerfScript(text, {}, &by_text));
-  CHECK(FoldLines(text, &by_line) ==
-        "java;[libc.so.6];foo/Bar:::baz 7\nsh;main 5\n");
-  CHECK(by_line.lines == by_text.lines);
-  CHECK(by_line.samples == 2);
-  CHECK(by_line.samples_other_event == 1);
-  CHECK(by_line.paren_frames == 1);
-  CHECK(by_line.unrecognized_lines == 1);
-  CHECK(by_text.first_unrecognized == "test:4: \\x09not a frame");
-  CHECK(by_line.first_unrecognized == "rec.data:4: \\x09not a frame");
-}
-
-// A replay looks stack lines up ahead, for the process name their sample
-// will have: the id is the one the line gets under such a name.
-TEST_CASE("stack line ids looked up ahead for a java or other process") {
-  flamefold::StringInterner names;
-  flamefold::StackTrie trie(&names);
-  PerfScriptParser parser({}, &names, &trie);
-  parser.StartLines("rec.data");
-  const std::string frame = "\t1 Lfoo/Bar;::baz+0x1 (/tmp/perf-1.map)";
-  uint32_t java = parser.StackLineId(frame, true);
-  uint32_t other = parser.StackLineId(frame, false);
-  CHECK(java != other);  // "L" is stripped in a java process only
-  std::string err;
-  REQUIRE(parser.Line("java 1 [000] 1.0: 7 cycles:", &err));
-  CHECK(parser.java_process());
-  CHECK(parser.StackLineId(frame) == java);
-  CHECK(parser.StackLineId(frame, false) == other);
-  CHECK(parser.java_process());  // the look-up ahead left it as it was
-  parser.StackLine(java);
-  REQUIRE(parser.Line("", &err));
-  REQUIRE(parser.Line("sh 3 [000] 1.0: 5 cycles:", &err));
-  CHECK(parser.StackLineId(frame) == other);
-  parser.StackLine(other);
-  REQUIRE(parser.Line("", &err));
-  parser.Finish();
-  CHECK(flamefold::testing::FoldedText(trie) ==
-        "java;foo/Bar:::baz 7\nsh;Lfoo/Bar:::baz 5\n");
 }
