@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "collapse/fold_config.h"
 #include "collapse/stack_filter.h"
 
 namespace flamefold {
@@ -206,6 +207,15 @@ void StackTransform::Generalize() const {
   }
   process_name_ = std::move(out);
   frames_[0] = process_name_;
+}
+
+bool InitTransform(const FoldConfig& config, StackTransform* transform,
+                   std::string* err) {
+  using ProcessSuffix = StackTransform::ProcessSuffix;
+  ProcessSuffix suffix = config.perf.include_tid   ? ProcessSuffix::kTid
+                         : config.perf.include_pid ? ProcessSuffix::kPid
+                                                   : ProcessSuffix::kNone;
+  return transform->Init(config.transforms, suffix, err);
 }
 
 }  // namespace flamefold

@@ -24,6 +24,8 @@ class RE2;
 
 namespace flamefold {
 
+struct FoldConfig;
+
 enum class TransformKind {
   kFocus,              // --focus REGEX
   kIgnore,             // --ignore REGEX
@@ -115,6 +117,12 @@ class StackTransform {
   mutable bool process_first_ = false;
   mutable std::string process_name_;
 };
+
+/// Compiles the transforms of `config` (config.transforms) into
+/// `*transform`; the process frames' suffix is that of config's --pid or
+/// --tid. False with `*err` on a bad pattern.
+bool InitTransform(const FoldConfig& config, StackTransform* transform,
+                   std::string* err);
 
 }  // namespace flamefold
 
