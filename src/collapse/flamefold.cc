@@ -56,8 +56,9 @@ void WriteMerged(const MergedStacks& merged, OutputSink* out) {
   }
 }
 
-// Writes the stacks that --include/--exclude keep, then (on the lines they
-// kept) the transforms.
+// Writes the stacks that --include/--exclude keep, as the transforms make
+// them (on the lines those kept). Transforms that only keep or drop stacks
+// let them through as they come; the others' results are merged first.
 WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
                         const StackTransform& transform, OutputSink* out) {
   WriteCounts c;
@@ -77,6 +78,11 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
     }
     switch (transform.Apply(line, &transformed)) {
       case StackTransform::Result::kKept: {
+        if (!transform.reshapes()) {  // the line kept as it is, in order
+          c.stacks_written++;
+          WriteLine(line, weight, &buf, out);
+          return;
+        }
         MergedCounts& m = merged[transformed];
         m.weight.Add(weight);
         m.samples += samples;
@@ -92,7 +98,7 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
     c.stacks_dropped++;
     c.samples_dropped += samples;
   });
-  if (transform.active()) {
+  if (transform.reshapes()) {
     c.stacks_written = merged.size();
     WriteMerged(merged, out);
   }

@@ -95,6 +95,12 @@ bool StackTransform::Init(std::vector<TransformStep> steps,
   return true;
 }
 
+bool StackTransform::reshapes() const {
+  return std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
+    return s.kind != TransformKind::kFocus && s.kind != TransformKind::kIgnore;
+  });
+}
+
 bool StackTransform::AnyMatch(const Step& step) const {
   return std::any_of(frames_.begin(), frames_.end(), [&](std::string_view f) {
     return FrameMatches(*step.regex, f);

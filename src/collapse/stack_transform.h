@@ -64,6 +64,9 @@ class StackTransform {
   bool Init(std::vector<TransformStep> steps, ProcessSuffix process_suffix,
             std::string* err);
   bool active() const { return !steps_.empty(); }
+  /// Whether a step may change a stack's frames (any but focus and
+  /// ignore): only then may two stacks become one, or the order change.
+  bool reshapes() const;
 
   /// What became of a stack.
   enum class Result {

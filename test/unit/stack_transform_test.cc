@@ -204,3 +204,15 @@ TEST_CASE("one transform applies to many stacks, each from scratch") {
   CHECK(out == "w-1");  // the process frame was h, hidden
   CHECK(t.Apply("h", &out) == StackTransform::Result::kEmptied);
 }
+
+TEST_CASE("only focus and ignore leave the frames as they are") {
+  StackTransform t;
+  std::string err;
+  REQUIRE(t.Init({{K::kFocus, "a"}, {K::kIgnore, "b"}}, Suffix::kNone, &err));
+  CHECK_FALSE(t.reshapes());
+  for (K kind : {K::kHide, K::kShowFrom, K::kSkipAfter, K::kPruneFrom,
+                 K::kCollapseRecursion, K::kGeneralizeNames}) {
+    REQUIRE(t.Init({{K::kFocus, "a"}, {kind, "x"}}, Suffix::kNone, &err));
+    CHECK(t.reshapes());
+  }
+}
