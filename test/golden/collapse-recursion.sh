@@ -21,21 +21,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
+. "$(dirname "$0")/same.sh"
 
 if [ "${BLESS:-0}" = 1 ] && [ ! -f "$PERL_SCRIPT" ]; then
   echo "collapse-recursion: BLESS=1 needs $PERL_SCRIPT (set FLAMEGRAPH_DIR)"
   exit 1
 fi
-
-check() {  # check WHAT EXPECTED ACTUAL
-  if cmp -s "$2" "$3"; then
-    pass=$((pass + 1))
-  else
-    echo "FAIL: $1"
-    diff "$2" "$3" | head -20
-    fail=$((fail + 1))
-  fi
-}
 
 shopt -s nullglob
 goldens=("$TESTDATA"/expected/flamefold/*.txt* "$TESTDATA"/flamegraph-tests/results/*.txt.gz
@@ -61,7 +52,7 @@ for golden in "${goldens[@]}"; do
   fi
   zcat "$kept" > "$tmp/want"
   if [ -f "$PERL_SCRIPT" ]; then
-    check "$rel: the kept output is the Perl script's" "$tmp/perl" "$tmp/want"
+    same "$rel: the kept output is the Perl script's" "$tmp/perl" "$tmp/want"
   fi
   "$FOLD" -q --collapse-recursion "$golden" > "$tmp/got" 2> "$tmp/err"
   st=$?
@@ -69,7 +60,7 @@ for golden in "${goldens[@]}"; do
     echo "FAIL: $rel: exit $st"; head -5 "$tmp/err"; fail=$((fail + 1))
     continue
   fi
-  check "$rel" "$tmp/want" "$tmp/got"
+  same "$rel" "$tmp/want" "$tmp/got"
 done
 echo "collapse-recursion: $pass passed, $fail failed"
 [ $fail -eq 0 ]

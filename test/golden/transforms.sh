@@ -24,6 +24,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
+. "$(dirname "$0")/same.sh"
 python=0
 command -v python3 > /dev/null && python=1
 if [ "${BLESS:-0}" = 1 ] && [ $python = 0 ]; then
@@ -48,16 +49,6 @@ CASES=(
   'chain-names-reordered --hide \* --collapse-recursion --hide ^\[bash\]$ --generalize-names'
 )
 
-check() {  # check WHAT EXPECTED ACTUAL
-  if cmp -s "$2" "$3"; then
-    pass=$((pass + 1))
-  else
-    echo "FAIL: $1"
-    diff "$2" "$3" | head -20
-    fail=$((fail + 1))
-  fi
-}
-
 # run_input INPUT_NAME FOLD INPUT OPTIONS...: the cases on INPUT, folded
 # with OPTIONS (--tid among them, which the reference is given too); FOLD
 # is INPUT's fold without transforms.
@@ -79,7 +70,7 @@ run_input() {
       fail=$((fail + 1))
       continue
     fi
-    [ $python = 1 ] && check "$input $name: the reference" "$want" "$tmp/ref"
+    [ $python = 1 ] && same "$input $name: the reference" "$want" "$tmp/ref"
     "$FOLD" -q "$@" "${opts[@]}" "$file" > "$tmp/got" 2> "$tmp/err"
     st=$?
     if [ $st -ne 0 ]; then
@@ -87,7 +78,7 @@ run_input() {
       fail=$((fail + 1))
       continue
     fi
-    check "$input $name" "$want" "$tmp/got"
+    same "$input $name" "$want" "$tmp/got"
   done
 }
 
