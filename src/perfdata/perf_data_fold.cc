@@ -8,7 +8,6 @@
 #include <thread>
 #include <unordered_map>
 
-#include "base/deferred_free.h"
 #include "io/file_source.h"
 #include "io/mapped_file.h"
 #include "perfdata/dwarf_unwind.h"
@@ -877,12 +876,10 @@ static bool DwarfRecording(const std::string& name, std::string_view bytes) {
 
 // Replays the perf.data in `src`, its samples' text going through `take`
 // or, when `lines` is set, to that parser line by line.
-// With `later`, the symbols and the replay's tables are freed there.
 static bool Replay(const std::string& name, ByteSource* src,
                    const SymbolOptions& options, const ChunkSink& take,
                    PerfScriptParser* lines, PerfDataStats* stats,
-                   std::string* err, PerfDataText text,
-                   DeferredFree* later = nullptr) {
+                   std::string* err, PerfDataText text) {
   // A regular file is mapped; one that shrinks under the mapping ends with a
   // message, not a SIGBUS. Its pages come as they are read: asking for all at
   // once (MAP_POPULATE) would hold the replay's start back until the whole
@@ -897,29 +894,29 @@ static bool Replay(const std::string& name, ByteSource* src,
   // Where the recording is mapped (the tools: guarded against SIGBUS),
   // kallsyms may be too; the library maps neither.
   symbol_options.kallsyms_in_place = mapped != nullptr;
-  auto symbols = std::make_shared<SymbolResolver>(symbol_options);
-  auto replay = std::make_shared<Replayer>(&reader, symbols.get(), take, lines,
-                                           stats, text);
+  // The replay goes before the symbols: its threads read their DSOs.
+  SymbolResolver symbols(symbol_options);
+  Replayer replay(&reader, &symbols, take, lines, stats, text);
   // A mapped file's records are read and ordered on a thread of their own,
   // unless they are --call-graph dwarf samples: unwinding one takes far
   // longer than reading it, so the hand-over would only cost (the unwinder
   // would read the stack copies from another core's cache).
   RecordCounts counts;
   bool threaded = mapped && !DwarfRecording(name, mapped->bytes());
-  bool ok = FeedRecords(&reader, replay.get(), threaded, &counts, err) &&
-            replay->Finish(err);
+  bool ok = FeedRecords(&reader, &replay, threaded, &counts, err) &&
+            replay.Finish(err);
   stats->records = counts.records;
   stats->lost_samples = counts.lost_samples;
   stats->lost_samples_recorded = counts.lost_samples_recorded;
   stats->lost_records = counts.lost_records;
   stats->lost_chunks = counts.lost_chunks;
   stats->truncated = reader.truncated();
-  stats->warnings = symbols->warnings();
+  stats->warnings = symbols.warnings();
   if (stats->unwind_stopped > 0) {
     stats->warnings.push_back(name + ": " + UnwindStopSummary(*stats));
   }
   const PerfDataInfo& info = reader.info();
-  replay->Summarize(info);
+  replay.Summarize(info);
   stats->hostname = info.hostname;
   stats->perf_version = info.perf_version;
   stats->os_release = info.os_release;
@@ -929,8 +926,6 @@ static bool Replay(const std::string& name, ByteSource* src,
     if (!stats->cmdline.empty()) stats->cmdline += ' ';
     stats->cmdline += arg;
   }
-  // The replay goes first: its threads read the symbols' DSOs.
-  if (later) later->Add(std::move(replay), std::move(symbols));
   return ok;
 }
 
@@ -948,15 +943,14 @@ bool PidTidWanted(const PerfScriptOptions& options) {
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, DeferredFree* later,
-                      bool lines_thread) {
+                      std::string* err, bool lines_thread) {
   ChunkSink none = [](std::string*) { return true; };  // nothing is emitted
   PerfDataText text;
   text.exact = false;
   text.lines_thread = lines_thread;
   text.pid_tid = PidTidWanted(parser->options());
   parser->StartLines(name, input_index);
-  return Replay(name, src, options, none, parser, stats, err, text, later);
+  return Replay(name, src, options, none, parser, stats, err, text);
 }
 
 void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,

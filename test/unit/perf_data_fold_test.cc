@@ -69,7 +69,7 @@ struct ParserFold {
   bool Run(const std::string& bytes, const SymbolOptions& o) {
     StringSource src(bytes);
     bool ok = ReplayIntoParser("t.data", &src, o, &parser, 0, &stats, &err,
-                               nullptr, lines_thread);
+                               lines_thread);
     parser.Finish();
     return ok;
   }
