@@ -81,16 +81,11 @@ class Replayer : public OrderedRecords {
     // the kernel's when an event counts in the kernel.
     std::vector<Dso*> dsos = threads_.AddBuildIds(info.build_ids);
     symbols_->Preload(dsos);
-    bool kernel = false, dwarf = false;
-    for (const PerfAttr& a : info.attrs) {
-      kernel |= !a.flag(kExcludeKernel);
-      dwarf |= IsDwarf(a);
-    }
+    bool kernel = false;
+    for (const PerfAttr& a : info.attrs) kernel |= !a.flag(kExcludeKernel);
     if (kernel) symbols_->PreloadKernel();
     const RegisterMap* arch = info.swapped ? nullptr : RegisterMapFor(info.arch);
     if (arch) unwinder_ = std::make_unique<SampleUnwinder>(symbols_, arch);
-    // Unwound frames and source lines read the DSOs' debug files.
-    if ((dwarf && unwinder_) || srcline_) frames_.OpenAhead(std::move(dsos));
     return true;
   }
 
@@ -301,7 +296,6 @@ class Replayer : public OrderedRecords {
     if (lines_thread_) return PassOn(err);
     if (held_.bytes() < kMaxHeldBytes &&
         ((held_.kernel_frames() && symbols_->KernelPending()) ||
-         (held_.unwound_later() && frames_.OpeningAhead()) ||
          (held_.named_later() && symbols_->Preloading()))) {
       // let go once what names them is read; those that may, now
       if (LoadedSinceLook()) return GoAheadAll(err);
@@ -358,7 +352,6 @@ class Replayer : public OrderedRecords {
         break;
       }
       case HeldFrame::Kind::kUnwoundLater:
-        if (frames_.OpeningAhead()) return false;
         unwound = frames_.Unwound(held_.later(f.later));
         break;
     }
@@ -372,15 +365,13 @@ class Replayer : public OrderedRecords {
     return true;
   }
 
-  // Whether the symbols or debug files that some held samples' frames wait
-  // for have all been read since the last look: those samples may then go
-  // ahead of the ones waiting for the kernel symbols (GoAheadAll).
+  // Whether the symbols that some held samples' frames wait for have all
+  // been read since the last look: those samples may then go ahead of the
+  // ones waiting for the kernel symbols (GoAheadAll).
   bool LoadedSinceLook() {
     bool preloaded = held_.named_later() && !symbols_->Preloading();
-    bool opened = held_.unwound_later() && !frames_.OpeningAhead();
-    bool news = (preloaded && !preloaded_seen_) || (opened && !opened_seen_);
+    bool news = preloaded && !preloaded_seen_;
     preloaded_seen_ |= preloaded;
-    opened_seen_ |= opened;
     return news;
   }
 
@@ -574,7 +565,7 @@ class Replayer : public OrderedRecords {
   // every frame can be named when its sample is held.
   bool LinesThreadMayStart() const {
     return lines_thread_allowed_ && !symbols_->Preloading() &&
-           !symbols_->KernelPending() && !frames_.OpeningAhead();
+           !symbols_->KernelPending();
   }
 
   // The held samples to the lines thread as it starts, their frames named
@@ -752,9 +743,7 @@ class Replayer : public OrderedRecords {
     for (uint64_t ip : ips_) {
       if (ip == 0) continue;
       FrameKey k = KeyOf(&t, abi::kMiscUser, ip);
-      if (k.dso && frames_.OpeningAhead()) {
-        held_.AddUnwoundLater(k);
-      } else if (k.dso) {
+      if (k.dso) {
         UnwoundText* u = frames_.Unwound(k);
         held_.AddUnwound(u);
         if (frames_.any_nul()) sample_nul_ |= u->nul;
@@ -813,7 +802,6 @@ class Replayer : public OrderedRecords {
   std::vector<uint8_t> chain_kernel_;
   HeldSamples held_;                    // the samples not yet let go
   bool preloaded_seen_ = false;  // LoadedSinceLook saw the preloading end
-  bool opened_seen_ = false;     // ... and the opening of debug files
   std::vector<uint64_t> ips_;           // HoldUnwound's frames
   SampleLines sample_lines_;  // the held samples' lines
   uint64_t events_given_ = UINT64_MAX;  // the attrs_changes of its events
