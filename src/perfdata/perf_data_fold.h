@@ -39,20 +39,6 @@ struct PerfDataStats {
   uint64_t samples = 0;
   uint64_t samples_skipped = 0;  // guest mode
   uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
-  // Samples held, in order, while the kernel symbols were read on another
-  // thread (see HeldSamples).
-  uint64_t samples_held = 0;
-  // Samples let go before held ones, their frames all named (see
-  // Replayer::MayGoAhead).
-  uint64_t samples_ahead = 0;
-  // DSOs mapped but not in the build-id list, their symbols loaded on
-  // another thread from their process's first sample on
-  // (Replayer::LoadAhead, ThreadMaps::FirstSampleOf).
-  uint64_t dsos_loaded_ahead = 0;
-  // DSOs whose symbols were not loaded when the replay met a frame of
-  // theirs, loaded on another thread while their frames waited to be named
-  // (Replayer::LoadingAside).
-  uint64_t dsos_loaded_aside = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early
   // or went on by the frame-pointer guess, by (reason, DSO name).
