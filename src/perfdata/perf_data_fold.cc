@@ -395,7 +395,6 @@ class Replayer : public OrderedRecords {
   // it refuses a line with a NUL byte (PerfScriptParser::Line), which a
   // comm, an event's or a symbol's name may hold.
   bool MayRefuse(const HeldSample& s) const {
-    if (s.gone) return false;
     if (PerfScriptParser::MayRefuse(s.header)) return true;
     const PerfDataInfo& info = reader_->info();
     if (s.values &&

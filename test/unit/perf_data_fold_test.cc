@@ -391,7 +391,7 @@ PerfDataStats CheckLateKernelFold(const std::string& bytes,
 // A recording of two events whose first sample, of `first_event` (1 or
 // 2), has a kernel frame; then samples of either event, with headers the
 // parser reads by their fields or as lines.
-std::string GoAheadRecording(uint64_t first_event) {
+std::string TwoEventRecording(uint64_t first_event) {
   PerfDataBuilder b;
   PerfDataBuilder::Attr a;
   a.sample_type |= 1u << 16;  // identifier
@@ -424,7 +424,7 @@ std::string GoAheadRecording(uint64_t first_event) {
 }
 
 TEST_CASE("samples after one waiting for kernel symbols fold as the text") {
-  std::string bytes = GoAheadRecording(1);
+  std::string bytes = TwoEventRecording(1);
   PerfScriptOptions opts;
   CheckLateKernelFold(bytes, opts);
   opts.include_pid = true;
@@ -434,7 +434,7 @@ TEST_CASE("samples after one waiting for kernel symbols fold as the text") {
   modern.modern = modern.include_pid = modern.include_tid = true;
   CheckLateKernelFold(bytes, modern);
   // The first sample sets the event filter, whatever its frames wait for.
-  CheckLateKernelFold(GoAheadRecording(2), PerfScriptOptions(), "other");
+  CheckLateKernelFold(TwoEventRecording(2), PerfScriptOptions(), "other");
 }
 
 TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {
