@@ -29,11 +29,11 @@ constexpr size_t kQueuedChunks = 4;
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
-                  std::string* err, DeferredFree* later) {
+                  std::string* err) {
   const PerfScriptOptions& po = parser->options();
   if (!po.srcline && !po.inliner) {
     return ReplayIntoParser(name, src, options, parser, input_index, stats,
-                            err, later);
+                            err);
   }
   // --srcline reads the line after each frame (and a frame line when a
   // frame has no source line), --inline each frame's address: those read

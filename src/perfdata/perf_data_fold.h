@@ -26,7 +26,6 @@
 #include <string_view>
 #include <vector>
 
-#include "base/deferred_free.h"
 #include "io/byte_source.h"
 #include "base/diag.h"
 #include "perfdata/dwarf_unwind.h"
@@ -40,20 +39,6 @@ struct PerfDataStats {
   uint64_t samples = 0;
   uint64_t samples_skipped = 0;  // guest mode
   uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
-  // Samples held, in order, while the kernel symbols were read on another
-  // thread (see HeldSamples).
-  uint64_t samples_held = 0;
-  // Samples let go before held ones, their frames all named (see
-  // Replayer::MayGoAhead).
-  uint64_t samples_ahead = 0;
-  // DSOs mapped but not in the build-id list, their symbols loaded on
-  // another thread from their process's first sample on
-  // (Replayer::LoadAhead, ThreadMaps::FirstSampleOf).
-  uint64_t dsos_loaded_ahead = 0;
-  // DSOs whose symbols were not loaded when the replay met a frame of
-  // theirs, loaded on another thread while their frames waited to be named
-  // (Replayer::LoadingAside).
-  uint64_t dsos_loaded_aside = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early
   // or went on by the frame-pointer guess, by (reason, DSO name).
@@ -140,24 +125,21 @@ bool PidTidWanted(const PerfScriptOptions& options);
 /// FoldPerfData for a parser without --srcline and --inline: no text is
 /// rendered, each sample's lines go to the parser one by one, each distinct
 /// frame line resolved once (PerfScriptParser::StartLines). The folded
-/// stacks and statistics are those of the text. With `later`, the symbols
-/// and the replay's tables are freed there (on its thread) rather than
-/// before this returns. `lines_thread`: as PerfDataText's (false: for
-/// tests, the same result without the thread).
+/// stacks and statistics are those of the text. `lines_thread`: as
+/// PerfDataText's (false: for tests, the same result without the thread).
 bool ReplayIntoParser(const std::string& name, ByteSource* src,
                       const SymbolOptions& options, PerfScriptParser* parser,
                       uint64_t input_index, PerfDataStats* stats,
-                      std::string* err, DeferredFree* later = nullptr,
-                      bool lines_thread = true);
+                      std::string* err, bool lines_thread = true);
 
 /// Folds the perf.data in `src` through `parser` (its state, such as the
 /// event filter, carries over as for any other input). A parser reading
 /// --srcline input is given the source lines perf script -F+srcline
-/// prints. `later`: as ReplayIntoParser's.
+/// prints.
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, PerfScriptParser* parser,
                   uint64_t input_index, PerfDataStats* stats,
-                  std::string* err, DeferredFree* later = nullptr);
+                  std::string* err);
 
 /// Warns, once each, about what folding the perf.data `file` lost or
 /// lacked (symbols, --call-graph dwarf stacks, a cut-short file): every

@@ -24,7 +24,7 @@ bool PerfDataFolder::Fold(const std::string& file, uint64_t index, Input* in,
   }
   PerfDataStats& stats = recordings_.back().second;
   bool ok = FoldPerfData(file, in->source.get(), symbols, parser, index,
-                         &stats, err, &free_later_);
+                         &stats, err);
   WarnAboutPerfData(file, stats, diag_);
   if (print_stats_) PrintStats(file, stats);
   return ok;

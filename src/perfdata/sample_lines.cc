@@ -30,10 +30,6 @@ bool SampleLines::EventShown(const PerfAttr& a) {
 }
 
 bool SampleLines::Put(const HeldSample& s, std::string* err) {
-  if (s.gone) {  // it went ahead (Replayer::GoAhead): its lines stood here
-    lines_->set_lines_given(lines_->lines_given() + s.gone_lines);
-    return true;
-  }
   if (s.chain) {
     PutHeader(s);
     if (lines_) {

@@ -34,8 +34,7 @@ class alignas(64) SampleLines {
   /// they change.
   void SetEvents(const std::vector<PerfAttr>& attrs);
 
-  /// The lines of `s`, whose frames must all be kNamed or kUnwound; a
-  /// sample that went ahead (HeldSample::gone) only counts its lines.
+  /// The lines of `s`.
   /// False with `*err` once a line was refused (the parser's first error;
   /// the sample's lines are all given first, as perf script's text would
   /// be read to its end).

@@ -91,13 +91,6 @@ TEST_CASE("a sample's lines to the parser, by their fields and line ids") {
   CHECK(p.Folded() == "app;[app];leaf 6\n");
   CHECK(f.leaf.resolved[0]);  // looked up once, then by its id
   CHECK(lines.frame_count() == 6);
-  // A sample that went ahead only counts its lines.
-  uint64_t given = p.parser.lines_given();
-  held.Clear();
-  held.Begin(true);
-  held.MarkGone(0, 5);
-  REQUIRE(lines.Put(held.at(0), &err));
-  CHECK(p.parser.lines_given() == given + 5);
 }
 
 // The frames with a line id go to the parser in one call a sample
