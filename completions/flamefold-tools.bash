@@ -17,6 +17,8 @@ _flamefold_tools() {
       COMPREPLY=($(compgen -W "text csv json" -- "$cur")); return ;;
     --user)
       COMPREPLY=($(compgen -u -- "$cur")); return ;;
+    --include|--exclude|--focus|--ignore|--hide|--show-from|--skip-after|--prune-from)
+      COMPREPLY=(); return ;;  # a pattern or a name: nothing to offer
     -o|--output|--outdir|--symfs|--config)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac

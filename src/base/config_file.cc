@@ -185,6 +185,7 @@ bool StoreConfigSettings(const ConfigSection& section,
     setting.original_tokens = {s.key, s.value};
     if (!CheckValue(options, setting, where, err)) return false;
     parsed.options.push_back(setting);
+    out->NoteFileSetting(*option, s.value);
   }
   try {
     po::store(parsed, out->values());

@@ -85,19 +85,22 @@ class ValueError : public po::error_with_option_name {
   }
 };
 
+// A flag's value in a configuration file: on, off, or neither (nullopt).
+std::optional<bool> SwitchWord(std::string_view value) {
+  std::string word = Lower(value);
+  if (word == "true" || word == "yes" || word == "1") return true;
+  if (word == "false" || word == "no" || word == "0") return false;
+  return std::nullopt;
+}
+
 // What Boost calls (found by argument-dependent lookup) to turn the value
 // given, on the command line or in a file, into the option's value.
 void validate(boost::any& out, const std::vector<std::string>& tokens,
               SwitchSetting*, int) {
   const std::string& value = po::validators::get_single_string(tokens);
-  std::string word = Lower(value);
-  if (word == "true" || word == "yes" || word == "1") {
-    out = SwitchSetting{true};
-  } else if (word == "false" || word == "no" || word == "0") {
-    out = SwitchSetting{false};
-  } else {
-    throw ValueError(value, "true, false, yes, no, 1 or 0 expected");
-  }
+  std::optional<bool> on = SwitchWord(value);
+  if (!on) throw ValueError(value, "true, false, yes, no, 1 or 0 expected");
+  out = SwitchSetting{*on};
 }
 
 void validate(boost::any& out, const std::vector<std::string>& tokens,
@@ -195,6 +198,32 @@ std::vector<std::string> ParsedOptions::List(std::string_view name) const {
   const po::variable_value* v = Find(name);
   return v != nullptr ? v->as<std::vector<std::string>>()
                       : std::vector<std::string>();
+}
+
+void ParsedOptions::NoteFileSetting(const po::option_description& option,
+                                    const std::string& value) {
+  bool is_flag = option.semantic()->max_tokens() == 0;
+  if (is_flag && SwitchWord(value) != true) return;
+  file_.push_back({option.key(""), is_flag ? "" : value});
+}
+
+std::vector<ParsedOptions::Given> ParsedOptions::InOrder(
+    std::span<const std::string_view> names) const {
+  auto wanted = [&](const Given& g) {
+    return std::find(names.begin(), names.end(), g.name) != names.end();
+  };
+  auto on_command_line = [&](const Given& g) {
+    return std::any_of(command_line_.begin(), command_line_.end(),
+                       [&](const Given& c) { return c.name == g.name; });
+  };
+  std::vector<Given> out;
+  for (const Given& g : file_) {
+    if (wanted(g) && !on_command_line(g)) out.push_back(g);
+  }
+  for (const Given& g : command_line_) {
+    if (wanted(g)) out.push_back(g);
+  }
+  return out;
 }
 
 namespace {
@@ -436,6 +465,11 @@ bool ParseCommandLine(const OptionTable& table, Syntax syntax,
     out->operands_ =
         po::collect_unrecognized(parsed.options, po::include_positional);
     if (errors.empty()) po::store(parsed, out->values_);
+    for (const po::option& given : parsed.options) {
+      if (given.string_key.empty()) continue;  // an operand
+      out->command_line_.push_back(
+          {given.string_key, given.value.empty() ? "" : given.value[0]});
+    }
   } catch (const po::error& e) {
     errors.push_back(GetoptMessage(e));
   }

@@ -32,6 +32,7 @@
 #ifndef FLAMEFOLD_BASE_OPTIONS_H_
 #define FLAMEFOLD_BASE_OPTIONS_H_
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,8 +109,26 @@ class ParsedOptions {
   std::vector<std::string> List(std::string_view name) const;
   const std::vector<std::string>& operands() const { return operands_; }
 
+  /// One option as given: its name and its value ("" for a flag).
+  struct Given {
+    std::string name;
+    std::string value;
+    bool operator==(const Given&) const = default;
+  };
+  /// The options among `names` as they were given, for options that act in
+  /// the order given (the stack transforms): the configuration file's first,
+  /// in the file's order, but none of an option that the command line gives
+  /// (its values replace the file's, as for any option); then the command
+  /// line's, in its order. A flag is listed where it is turned on; a flag
+  /// set off in the file is not listed.
+  std::vector<Given> InOrder(std::span<const std::string_view> names) const;
+
   /// The values, for storing a configuration file's under them.
   po::variables_map& values() { return values_; }
+  /// Notes a setting of the configuration file stored into values(), for
+  /// InOrder: `option` set to `value` (a flag's as the file spells it).
+  void NoteFileSetting(const po::option_description& option,
+                       const std::string& value);
 
  private:
   friend bool ParseCommandLine(const OptionTable&, Syntax,
@@ -119,6 +138,8 @@ class ParsedOptions {
 
   po::variables_map values_;
   std::vector<std::string> operands_;
+  std::vector<Given> command_line_;  // every option given there, in order
+  std::vector<Given> file_;          // the file's settings, in order
 };
 
 /// Parses `args` (the arguments after the program's name) into *out. On a

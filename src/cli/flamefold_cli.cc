@@ -6,6 +6,7 @@
 #include "cli/stack_limit_options.h"
 #include "cli/usable_cores.h"
 #include "collapse/stack_filter.h"
+#include "collapse/stack_transform.h"
 #include "symbols/frame_inliner.h"
 
 namespace flamefold {
@@ -99,7 +100,22 @@ po::options_description FoldFilterOptions() {
       ("include", ListValue("REGEX"),
        "keep only stacks matching REGEX (RE2; repeatable)")
       ("exclude", ListValue("REGEX"),
-       "drop stacks matching REGEX (RE2; repeatable)");
+       "drop stacks matching REGEX (RE2; repeatable)")
+      ("focus", ListValue("REGEX"),
+       "keep only stacks with a frame matching REGEX")
+      ("ignore", ListValue("REGEX"), "drop stacks with a frame matching REGEX")
+      ("hide", ListValue("REGEX"), "remove the frames matching REGEX")
+      ("show-from", ListValue("REGEX"),
+       "start stacks at their frame nearest the root matching REGEX; drop "
+       "stacks without one")
+      ("skip-after", ListValue("NAME"),
+       "start stacks at their frame named NAME nearest the leaf")
+      ("prune-from", ListValue("REGEX"),
+       "end stacks at their frame nearest the leaf matching REGEX")
+      ("collapse-recursion", SwitchValue(),
+       "merge directly repeated frames (a;a;b -> a;b)")
+      ("generalize-names", SwitchValue(),
+       "fold numbers in process names (ksoftirqd/3 -> ksoftirqd/*)");
   return options;
 }
 
@@ -148,8 +164,14 @@ bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
                         std::string* err) {
   config->include = opts.List("include");
   config->exclude = opts.List("exclude");
+  config->transforms.clear();
+  for (const ParsedOptions::Given& g : opts.InOrder(TransformOptionNames())) {
+    config->transforms.push_back({*TransformKindOf(g.name), g.value});
+  }
   StackFilter filter;
-  return filter.Init(config->include, config->exclude, err);
+  StackTransform transform;
+  return filter.Init(config->include, config->exclude, err) &&
+         InitTransform(*config, &transform, err);
 }
 
 void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config) {

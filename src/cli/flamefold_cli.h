@@ -21,12 +21,14 @@ void AddFoldOptions(OptionTable* table);
 /// Sets in `config` what `opts` holds of the fold options.
 void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config);
 
-/// --include and --exclude REGEX: which stacks are kept (flamefold,
+/// --include and --exclude REGEX: which stacks are kept; and the stack
+/// transforms (--focus, ...; collapse/stack_transform.h) (flamefold,
 /// flamereport, flamebatch).
 po::options_description FoldFilterOptions();
 
-/// Sets config->include and config->exclude from `opts`. False with `*err`
-/// when a regex does not compile.
+/// Sets config->include, config->exclude and config->transforms (in the
+/// order given) from `opts`. False with `*err` when a regex does not
+/// compile.
 bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
                         std::string* err);
 

@@ -1,7 +1,9 @@
 #include "collapse/flamefold.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "collapse/fold_inputs.h"
@@ -9,6 +11,7 @@
 #include "collapse/folded.h"
 #include "collapse/stack_filter.h"
 #include "collapse/stack_limits.h"
+#include "collapse/stack_transform.h"
 
 namespace flamefold {
 
@@ -17,12 +20,50 @@ namespace {
 struct WriteCounts {
   uint64_t stacks = 0, stacks_written = 0;
   uint64_t samples_filtered = 0;
+  // What the transforms dropped (of which emptied: left without frames).
+  uint64_t stacks_dropped = 0, samples_dropped = 0;
+  uint64_t stacks_emptied = 0, samples_emptied = 0;
 };
 
-WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
-                        OutputSink* out) {
-  WriteCounts c;
+void WriteLine(std::string_view stack, const PerlNumber& weight,
+               std::string* buf, OutputSink* out) {
+  out->Write(stack);
+  buf->assign(1, ' ');
+  weight.AppendTo(buf);
+  *buf += '\n';
+  out->Write(*buf);
+}
+
+// The stacks the transforms made, merged: a weight and a sample count for
+// each distinct one (stacks that became equal add up, in the order they
+// came, as stackcollapse-recursive.pl adds them).
+struct MergedCounts {
+  PerlNumber weight;
+  uint64_t samples = 0;
+};
+using MergedStacks = std::unordered_map<std::string, MergedCounts>;
+
+// Writes the merged stacks in the byte order of their lines.
+void WriteMerged(const MergedStacks& merged, OutputSink* out) {
+  std::vector<const MergedStacks::value_type*> sorted;
+  sorted.reserve(merged.size());
+  for (const auto& entry : merged) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
   std::string buf;
+  for (const auto* entry : sorted) {
+    WriteLine(entry->first, entry->second.weight, &buf, out);
+  }
+}
+
+// Writes the stacks that --include/--exclude keep, as the transforms make
+// them (on the lines those kept). Transforms that only keep or drop stacks
+// let them through as they come; the others' results are merged first.
+WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
+                        const StackTransform& transform, OutputSink* out) {
+  WriteCounts c;
+  std::string buf, transformed;
+  MergedStacks merged;
   inputs->VisitStacks([&](std::string_view line, const PerlNumber& weight,
                           uint64_t samples) {
     c.stacks++;
@@ -30,14 +71,70 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
       c.samples_filtered += samples;
       return;
     }
-    c.stacks_written++;
-    out->Write(line);
-    buf.assign(1, ' ');
-    weight.AppendTo(&buf);
-    buf += '\n';
-    out->Write(buf);
+    if (!transform.active()) {
+      c.stacks_written++;
+      WriteLine(line, weight, &buf, out);
+      return;
+    }
+    switch (transform.Apply(line, &transformed)) {
+      case StackTransform::Result::kKept: {
+        if (!transform.reshapes()) {  // the line kept as it is, in order
+          c.stacks_written++;
+          WriteLine(line, weight, &buf, out);
+          return;
+        }
+        MergedCounts& m = merged[transformed];
+        m.weight.Add(weight);
+        m.samples += samples;
+        return;
+      }
+      case StackTransform::Result::kEmptied:
+        c.stacks_emptied++;
+        c.samples_emptied += samples;
+        break;
+      case StackTransform::Result::kDropped:
+        break;
+    }
+    c.stacks_dropped++;
+    c.samples_dropped += samples;
   });
+  if (transform.reshapes()) {
+    c.stacks_written = merged.size();
+    WriteMerged(merged, out);
+  }
   return c;
+}
+
+void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
+                size_t frames, bool transformed, const Diag& diag) {
+  const PerfScriptStats& s = inputs.perf_stats();
+  const FoldedStats& f = inputs.folded_stats();
+  const char* tool = diag.tool().c_str();
+  std::fprintf(stderr,
+               "%s: stats: %llu lines (%llu comments, %llu unrecognized, %llu too long)\n"
+               "%s: stats: %llu samples folded, %llu of other events skipped, %llu filtered out\n"
+               "%s: stats: %llu distinct stacks, %llu written; %zu distinct frames\n",
+               tool,
+               (unsigned long long)(s.lines + f.lines),
+               (unsigned long long)s.comment_lines,
+               (unsigned long long)(s.unrecognized_lines + f.invalid_lines),
+               (unsigned long long)s.long_lines,
+               tool, (unsigned long long)inputs.total_samples(),
+               (unsigned long long)s.samples_other_event,
+               (unsigned long long)c.samples_filtered,
+               tool, (unsigned long long)c.stacks,
+               (unsigned long long)c.stacks_written, frames);
+  if (transformed) {
+    std::fprintf(stderr,
+                 "%s: stats: transforms dropped %llu stacks (%llu samples), "
+                 "%llu of them (%llu samples) left without frames\n",
+                 tool, (unsigned long long)c.stacks_dropped,
+                 (unsigned long long)c.samples_dropped,
+                 (unsigned long long)c.stacks_emptied,
+                 (unsigned long long)c.samples_emptied);
+  }
+  std::fprintf(stderr, "%s: stats: %s\n", tool,
+               LimitStatsText(inputs.limit_totals()).c_str());
 }
 
 }  // namespace
@@ -45,8 +142,10 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
 int RunFold(const FoldConfig& config, RecordingFolder* recordings,
             OutputSink* out, const Diag& diag) {
   StackFilter filter;
+  StackTransform transform;
   std::string err;
-  if (!filter.Init(config.include, config.exclude, &err)) {
+  if (!filter.Init(config.include, config.exclude, &err) ||
+      !InitTransform(config, &transform, &err)) {
     diag.Error(err);
     return kExitUsage;
   }
@@ -56,9 +155,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
     diag.Error(err);
     return kExitDataError;
   }
-  const PerfScriptStats& s = inputs.perf_stats();
-  const FoldedStats& f = inputs.folded_stats();
-  WriteCounts c = WriteStacks(&inputs, filter, out);
+  WriteCounts c = WriteStacks(&inputs, filter, transform, out);
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;
     diag.Error("write error: " + out->error());
@@ -66,23 +163,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   }
   WarnAboutFold(config, inputs, diag);
   if (config.stats) {
-    const char* tool = diag.tool().c_str();
-    std::fprintf(stderr,
-                 "%s: stats: %llu lines (%llu comments, %llu unrecognized, %llu too long)\n"
-                 "%s: stats: %llu samples folded, %llu of other events skipped, %llu filtered out\n"
-                 "%s: stats: %llu distinct stacks, %llu written; %zu distinct frames\n",
-                 tool,
-                 (unsigned long long)(s.lines + f.lines),
-                 (unsigned long long)s.comment_lines,
-                 (unsigned long long)(s.unrecognized_lines + f.invalid_lines),
-                 (unsigned long long)s.long_lines,
-                 tool, (unsigned long long)inputs.total_samples(),
-                 (unsigned long long)s.samples_other_event,
-                 (unsigned long long)c.samples_filtered,
-                 tool, (unsigned long long)c.stacks,
-                 (unsigned long long)c.stacks_written, names.size());
-    std::fprintf(stderr, "%s: stats: %s\n", tool,
-                 LimitStatsText(inputs.limit_totals()).c_str());
+    PrintStats(inputs, c, names.size(), transform.active(), diag);
   }
   return kExitOk;
 }

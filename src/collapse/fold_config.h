@@ -10,6 +10,7 @@
 
 #include "collapse/input_kind.h"
 #include "collapse/perf_script.h"
+#include "collapse/stack_transform.h"
 #include "io/line_reader.h"
 #include "symbols/symbol_resolver.h"
 
@@ -22,6 +23,7 @@ struct FoldConfig {
   PerfScriptOptions perf;            // stackcollapse-perf.pl's options, limits
   std::vector<std::string> include;  // --include REGEX (repeatable)
   std::vector<std::string> exclude;  // --exclude REGEX (repeatable)
+  std::vector<TransformStep> transforms;  // --focus ... in the order given
   std::string output;                // -o FILE; "" is stdout
   int jobs = 1;                      // --jobs N: parsing threads
   bool stats = false;                // --stats: counts on stderr

@@ -9,19 +9,28 @@ StackFilter::~StackFilter() = default;
 StackFilter::StackFilter(StackFilter&&) noexcept = default;
 StackFilter& StackFilter::operator=(StackFilter&&) noexcept = default;
 
+std::unique_ptr<re2::RE2> CompilePattern(std::string_view flag,
+                                         const std::string& pattern,
+                                         std::string* err) {
+  RE2::Options opts;
+  opts.set_log_errors(false);
+  opts.set_encoding(RE2::Options::EncodingLatin1);  // names are raw bytes
+  auto re = std::make_unique<re2::RE2>(pattern, opts);
+  if (!re->ok()) {
+    *err = "bad " + std::string(flag) + " pattern '" + pattern +
+           "': " + re->error();
+    return nullptr;
+  }
+  return re;
+}
+
 namespace {
 
 bool Compile(const std::vector<std::string>& patterns, const char* flag,
              std::vector<std::unique_ptr<re2::RE2>>* out, std::string* err) {
-  RE2::Options opts;
-  opts.set_log_errors(false);
-  opts.set_encoding(RE2::Options::EncodingLatin1);  // names are raw bytes
   for (const std::string& p : patterns) {
-    auto re = std::make_unique<re2::RE2>(p, opts);
-    if (!re->ok()) {
-      *err = std::string("bad ") + flag + " pattern '" + p + "': " + re->error();
-      return false;
-    }
+    std::unique_ptr<re2::RE2> re = CompilePattern(flag, p, err);
+    if (re == nullptr) return false;
     out->push_back(std::move(re));
   }
   return true;

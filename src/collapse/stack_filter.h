@@ -34,6 +34,13 @@ class StackFilter {
   std::vector<std::unique_ptr<re2::RE2>> include_, exclude_;
 };
 
+/// Compiles `pattern`, given to the option `flag` ("--include"), as the
+/// filters and transforms match names: RE2, on raw bytes (Latin-1). Null
+/// with `*err` naming it on a bad pattern.
+std::unique_ptr<re2::RE2> CompilePattern(std::string_view flag,
+                                         const std::string& pattern,
+                                         std::string* err);
+
 }  // namespace flamefold
 
 #endif  // FLAMEFOLD_COLLAPSE_STACK_FILTER_H_

@@ -23,28 +23,6 @@ FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
   if (style_.by_symbol) recent_.resize(2 * kRecentSets, Slot{});
 }
 
-FrameTexts::~FrameTexts() {
-  stop_.store(true);
-  if (opener_.joinable()) opener_.join();
-}
-
-void FrameTexts::OpenAhead(std::vector<Dso*> dsos) {
-  if (dsos.empty() || opener_.joinable()) return;
-  ahead_ = std::move(dsos);
-  opening_.store(true);
-  opener_ = std::thread([this] {
-    for (Dso* dso : ahead_) {
-      if (stop_.load(std::memory_order_relaxed)) break;
-      if (dso->kind != DsoKind::kUser) continue;
-      symbols_->AwaitLoaded(dso);  // which files they are comes from there
-      if (!dso->symsrc.empty()) source_lines_.Preopen(dso->symsrc);
-      std::string file = PerfSrcline::Addr2lineFile(*dso);
-      if (!file.empty()) source_lines_.Preopen(file);
-    }
-    opening_.store(false, std::memory_order_release);
-  });
-}
-
 FrameText* FrameTexts::Frame(const FrameKey& k) {
   if (!k.dso && style_.one_unmapped) return Unmapped(k.ip);
   if (k.dso && style_.by_symbol) return Recent(k);

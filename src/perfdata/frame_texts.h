@@ -8,13 +8,11 @@
 #ifndef FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
 #define FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
 
-#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -81,19 +79,8 @@ class FrameTexts {
   };
   /// Names come from `symbols`, which must outlive this.
   FrameTexts(SymbolResolver* symbols, Style style);
-  /// Stops OpenAhead's thread.
-  ~FrameTexts();
   FrameTexts(const FrameTexts&) = delete;
   FrameTexts& operator=(const FrameTexts&) = delete;
-
-  /// Opens the source files of the user DSOs `dsos` (their debug files,
-  /// as unwound frames and --srcline read them) on a thread of its own, in
-  /// that order, ahead of their first frame. At most one call.
-  void OpenAhead(std::vector<Dso*> dsos);
-  /// Whether OpenAhead's thread is still opening files. Never blocks.
-  bool OpeningAhead() const {
-    return opening_.load(std::memory_order_acquire);
-  }
 
   /// The key of the frame at `ip` in `map` (nullptr: none). Inline: a
   /// call returned the key through memory, a stall at every frame.
@@ -203,11 +190,6 @@ class FrameTexts {
   };
   NoSymbolCount no_map_frames_;  // in no mapping: DSO "[unknown]"
   std::unordered_map<const Dso*, NoSymbolCount> no_symbol_;
-  // OpenAhead: its DSOs, thread and stop request.
-  std::vector<Dso*> ahead_;
-  std::thread opener_;
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> opening_{false};
 };
 
 }  // namespace flamefold

@@ -28,12 +28,10 @@ constexpr size_t kQueuedChunks = 4;
 
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, RecordingFold* into,
-                  PerfDataStats* stats, std::string* err,
-                  DeferredFree* later) {
+                  PerfDataStats* stats, std::string* err) {
   const PerfScriptOptions& po = into->options();
   if (!into->WantsText()) {
-    return ReplayIntoFold(name, src, options, into->samples(), po, stats, err,
-                          later);
+    return ReplayIntoFold(name, src, options, into->samples(), po, stats, err);
   }
   // --srcline reads the line after each frame (and a frame line when a
   // frame has no source line), --inline each frame's address: those read

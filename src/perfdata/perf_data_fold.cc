@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <deque>
 #include <map>
 #include <memory>
 #include <thread>
 #include <unordered_map>
 
-#include "base/deferred_free.h"
 #include "collapse/perf_script_lines.h"
 #include "io/file_source.h"
 #include "io/mapped_file.h"
@@ -29,17 +27,10 @@ namespace {
 
 constexpr size_t kMaxStack = 127;  // perf script's default --max-stack
 constexpr size_t kEmitBytes = 256u << 10;
-// The most memory the samples held for the kernel symbols may take; past
-// it the replay waits for them.
-constexpr size_t kMaxHeldBytes = 16u << 20;
 // The samples in a batch for the lines thread: enough that handing one
 // over costs little, few enough that the thread starts soon.
 constexpr size_t kLinesBatch = 256;
-// Batches that may wait for loads (Replayer::WaitForLoads): some 8,000
-// samples, a few MB; the first then waits.
-constexpr size_t kMaxWaiting = 32;
-constexpr int kExcludeKernel = 5;  // perf_event_attr's flag bits
-constexpr int kFreqBit = 10;
+constexpr int kFreqBit = 10;  // perf_event_attr's flag bit
 constexpr uint64_t kSwDummy = 9;  // PERF_COUNT_SW_DUMMY
 
 // Whether the event's samples carry user registers and stack: recorded
@@ -77,21 +68,9 @@ class Replayer : public OrderedRecords {
       header_style_.name_width =
           std::max(header_style_.name_width, a.name.size());
     }
-    // perf record lists the build ids of the DSOs its samples hit: their
-    // symbols load on another thread while the replay starts, and so do
-    // the kernel's when an event counts in the kernel.
-    std::vector<Dso*> dsos = threads_.AddBuildIds(info.build_ids);
-    symbols_->Preload(dsos);
-    bool kernel = false, dwarf = false;
-    for (const PerfAttr& a : info.attrs) {
-      kernel |= !a.flag(kExcludeKernel);
-      dwarf |= IsDwarf(a);
-    }
-    if (kernel) symbols_->PreloadKernel();
+    threads_.AddBuildIds(info.build_ids);
     const RegisterMap* arch = info.swapped ? nullptr : RegisterMapFor(info.arch);
     if (arch) unwinder_ = std::make_unique<SampleUnwinder>(symbols_, arch);
-    // Unwound frames and source lines read the DSOs' debug files.
-    if ((dwarf && unwinder_) || srcline_) frames_.OpenAhead(std::move(dsos));
     return true;
   }
 
@@ -103,10 +82,7 @@ class Replayer : public OrderedRecords {
   /// Once every record was replayed: lets the held samples go and emits
   /// the text not yet emitted.
   bool Finish(std::string* err) {
-    if (!lines_thread_) {
-      PrepareHeld();
-      if (!LetGo(err)) return false;  // which may start the lines thread
-    }
+    if (!lines_thread_ && !LetGo(err)) return false;  // may start the thread
     if (lines_thread_) return StopLinesThread(err);
     return EmitPending(err);
   }
@@ -125,8 +101,6 @@ class Replayer : public OrderedRecords {
       stats_->events.push_back({a.name, a.flag(kFreqBit), a.sample_period, n});
     }
     stats_->frames = sample_lines_.frame_count();
-    stats_->dsos_loaded_ahead = symbols_->loaded_soon();
-    stats_->dsos_loaded_aside = symbols_->loaded_aside();
     std::map<std::string, uint64_t> by_name = frames_.NoSymbolByDso();
     auto& dsos = stats_->no_symbol_dsos;
     dsos.assign(by_name.begin(), by_name.end());
@@ -172,41 +146,12 @@ class Replayer : public OrderedRecords {
       case abi::kRecordMmap2: {
         PerfMmap m;
         if (!reader_->ParseMmap(rec, &m, err)) return false;
-        uint8_t cpumode = rec.misc & abi::kMiscCpumodeMask;
-        // The held samples' kernel frames are named in the kernel maps of
-        // their moment.
-        if (cpumode == abi::kMiscKernel && !LetGo(err)) return false;
-        threads_.OnMmap(m, cpumode, LoadAhead(rec));
+        threads_.OnMmap(m, rec.misc & abi::kMiscCpumodeMask);
         return true;
       }
       case abi::kRecordSample: return OnSample(rec, parsed, err);
       default: return true;  // EXIT, LOST, THROTTLE, ...: nothing to print
     }
-  }
-
-  // Whether the file the MMAP record `rec` maps has its symbols loaded on
-  // another thread from its process's first sample on (ThreadMaps::OnMmap,
-  // FirstSampleOf; a process never sampled has none loaded): the DSOs the
-  // build-id list leaves out (perf record lists those of the samples' own
-  // addresses; on a build host, libstdc++, libisl, libm) would otherwise be
-  // loaded on this thread, where a frame of each is first named, while the
-  // other core has time to spare. Only for mappings made while perf recorded:
-  // those perf wrote at its start (time 0) are every running process's, most
-  // never sampled on a busy host. Not where unwinding (--call-graph dwarf)
-  // reads what loading writes, nor for the text.
-  bool LoadAhead(const PerfRecord& rec) const {
-    if (!lines_thread_allowed_) return false;
-    uint64_t time = reader_->TimeOf(rec);
-    if (time == 0 || time == UINT64_MAX) return false;
-    return NoDwarfEvent();
-  }
-
-  // Whether no event of the recording is sampled with --call-graph dwarf,
-  // whose unwinding reads what loading a DSO writes: loading ahead or
-  // aside is for the other recordings only.
-  bool NoDwarfEvent() const {
-    const std::vector<PerfAttr>& attrs = reader_->info().attrs;
-    return std::none_of(attrs.begin(), attrs.end(), IsDwarf);
   }
 
   FrameKey KeyOf(const Thread* t, uint8_t cpumode, uint64_t ip) {
@@ -260,12 +205,12 @@ class Replayer : public OrderedRecords {
     return true;
   }
 
-  // One sample, of cur_->attr's event with cur_->period, to the fold:
-  // held until its frames can be named, or let go now.
+  // One sample, of cur_->attr's event with cur_->period, its frames
+  // named, to the fold (or to the lines thread's next batch).
   bool Deliver(const PerfRecord& rec, std::string* err) {
     if (lines_thread_ && events_given_ != reader_->info().attrs_changes) {
       // The samples before this one go with the events they had.
-      SendAll();
+      SendHeld();
       if (!lines_thread_->Drain(err)) return false;
       SyncEvents();
     }
@@ -277,7 +222,6 @@ class Replayer : public OrderedRecords {
     if (dwarf && !unwinder_) stats_->dwarf_chains++;
     const Thread* t = threads_.FindNew(static_cast<int32_t>(cur_->pid),
                                        static_cast<int32_t>(cur_->tid));
-    if (t->maps && !t->maps->sampled()) threads_.FirstSampleOf(t);
     bool chain = st & abi::kSampleCallchain;
     HeaderValues v{cur_->period, static_cast<uint32_t>(cur_->attr),
                    static_cast<int32_t>(cur_->pid),
@@ -301,147 +245,18 @@ class Replayer : public OrderedRecords {
       HoldFrame(t, cpumode, cur_->ip);
     }
     if (lines_thread_) return PassOn(err);
-    if (held_.bytes() < kMaxHeldBytes &&
-        ((held_.kernel_frames() && symbols_->KernelPending()) ||
-         (held_.unwound_later() && frames_.OpeningAhead()) ||
-         (held_.named_later() && symbols_->Preloading()))) {
-      // let go once what names them is read; those that may, now
-      if (LoadedSinceLook()) return GoAheadAll(err);
-      size_t last = held_.size() - 1;
-      if (last > 0 && MayGoAhead(last)) return GoAhead(last, err);
-      return true;
-    }
     return LetGo(err);
   }
 
-  // Whether the held sample `i` may go before the samples held ahead of
-  // it (GoAhead) without a difference in the fold's result or messages:
-  // the held samples are all of its event (so that the event filter, if
-  // the first sample sets it, becomes the same), the fold would read its
-  // header and then its frames alike (MayAddAhead: they go by their fields,
-  // its event is the one kept), and its frames can all be named now, which
-  // they are, in order, before the fold looks at them.
-  bool MayGoAhead(size_t i) {
-    if (!sink_ || srcline_) return false;
-    HeldSample s = held_.at(i);
-    if (s.gone || !s.values || !held_.AllPlain(s.values->attr)) return false;
-    HeldSample header = s;
-    header.frame_count = 0;
-    if (!sink_->MayAddAhead(SampleLines::Recorded(header, &ahead_frames_))) {
-      return false;
-    }
-    for (size_t j = 0; j < s.frame_count; ++j) {
-      if (!NameNow(s.frames[j])) return false;
-    }
-    NameFrames(i);
-    return sink_->MayAddAhead(
-        SampleLines::Recorded(held_.at(i), &ahead_frames_));
-  }
-
-  // Names the held frame `f` now, where it can be: it is not a kernel frame
-  // (the kernel symbols may still be read) nor one of a DSO still loading
-  // or of a debug file still opening. False where it cannot.
-  bool NameNow(const HeldFrame& f) {
-    switch (f.kind) {
-      case HeldFrame::Kind::kNamed:
-      case HeldFrame::Kind::kUnwound:
-        return true;
-      case HeldFrame::Kind::kKernel:
-        return false;
-      case HeldFrame::Kind::kNamedLater: {
-        const FrameKey& k = held_.later(f.later);
-        if (k.dso && symbols_->LoadingAhead(k.dso)) return false;
-        frames_.Frame(k);
-        return true;
-      }
-      case HeldFrame::Kind::kUnwoundLater:
-        if (frames_.OpeningAhead()) return false;
-        frames_.Unwound(held_.later(f.later));
-        return true;
-    }
-    return false;
-  }
-
-  // Whether the symbols or debug files that some held samples' frames wait
-  // for have all been read since the last look: those samples may then go
-  // ahead of the ones waiting for the kernel symbols (GoAheadAll).
-  bool LoadedSinceLook() {
-    bool preloaded = held_.named_later() && !symbols_->Preloading();
-    bool opened = held_.unwound_later() && !frames_.OpeningAhead();
-    bool news = (preloaded && !preloaded_seen_) || (opened && !opened_seen_);
-    preloaded_seen_ |= preloaded;
-    opened_seen_ |= opened;
-    return news;
-  }
-
-  // Lets the held sample `i` go before the others (MayGoAhead); its
-  // number and offset, which messages give, are its own.
-  bool GoAhead(size_t i, std::string* err) {
-    bool ok = PutSample(i, err);
-    held_.MarkGone(i);
-    stats_->samples_ahead++;
-    return ok;
-  }
-
-  // Lets every held sample that may go ahead go (MayGoAhead).
-  bool GoAheadAll(std::string* err) {
-    for (size_t i = 0; i < held_.size(); ++i) {
-      if (MayGoAhead(i) && !GoAhead(i, err)) return false;
-    }
-    return true;
-  }
-
-  // The frame at `ip` in `cpumode`: a kernel one is named when let go.
+  // The frame at `ip` in `cpumode` (a kernel one in the kernel maps).
   void HoldFrame(const Thread* t, uint8_t cpumode, uint64_t ip) {
-    if (cpumode == abi::kMiscKernel) {
-      HoldKernelFrame(ip);
-    } else {
-      HoldUserFrame(KeyOf(t, cpumode, ip));
-    }
-  }
-
-  // A kernel frame, named when let go (with the lines thread, when all is
-  // loaded: now). Its DSO counts as used now, where perf script meets it
-  // (see SymbolResolver::Touch).
-  void HoldKernelFrame(uint64_t ip) {
-    symbols_->Touch(symbols_->Kernel());
-    if (lines_thread_) {
-      HoldNamed(frames_.Frame(KeyOf(nullptr, abi::kMiscKernel, ip)));
-    } else {
-      held_.AddKernel(ip);
-    }
+    HoldNamed(frames_.Frame(KeyOf(t, cpumode, ip)));
   }
 
   // A frame named now.
   void HoldNamed(FrameText* f) {
     held_.AddNamed(f);
     if (frames_.any_nul()) sample_nul_ |= f->nul;
-  }
-
-  // A frame outside the kernel: named now, unless its DSO is still being
-  // loaded on another thread (LoadingAhead, LoadingAside).
-  void HoldUserFrame(const FrameKey& k) {
-    if (k.dso && (symbols_->LoadingAhead(k.dso) || LoadingAside(k.dso))) {
-      symbols_->Touch(k.dso);
-      held_.AddNamedLater(k);
-    } else {
-      HoldNamed(frames_.Frame(k));
-    }
-  }
-
-  // With the lines thread, whether the frames of `dso`, whose symbols are not
-  // loaded, are named when their batch goes (WaitForLoads) while another
-  // thread loads them, rather than loaded on this thread, whose work bounds
-  // the fold where cores are to spare. On a build host such frames are
-  // garbage addresses of cc1plus's call chains (built without frame pointers)
-  // in the libraries it inherited from perf through fork: libpython,
-  // libstdc++, libperl. Not where unwinding reads what loading writes (see
-  // LoadAhead). A user DSO's frames are named from its ELF symbols and its
-  // path, neither of which holds a NUL byte, so naming them later never makes
-  // a sample one the fold may refuse (PassOn).
-  bool LoadingAside(Dso* dso) {
-    if (!lines_thread_ || dso->loaded) return false;
-    return NoDwarfEvent() && symbols_->LoadingAside(dso);
   }
 
   // perf script's callee-first walk of the call chain. A guest or corrupt
@@ -476,46 +291,19 @@ class Replayer : public OrderedRecords {
       if (!kernel) frames_.Prefetch(chain_keys_.back());
     }
     for (size_t i = 0; i < chain_keys_.size(); ++i) {
-      if (chain_kernel_[i]) {
-        HoldKernelFrame(chain_keys_[i].ip);
-      } else {
-        HoldUserFrame(chain_keys_[i]);
-      }
+      HoldNamed(frames_.Frame(chain_kernel_[i]
+                                  ? KeyOf(nullptr, abi::kMiscKernel,
+                                          chain_keys_[i].ip)
+                                  : chain_keys_[i]));
     }
   }
 
-  // Names the held frames of DSOs that were still loading when their samples
-  // were held. Letting the samples go would do it anyway, but only once the
-  // kernel symbols are read; at the end of the recording many samples may
-  // still be held and this thread would wait for those meanwhile (demangling
-  // a big C++ binary's symbols, cc1plus's say, takes long).
-  void PrepareHeld() {
-    if (!held_.named_later()) return;
-    symbols_->HelpPreload();
-    for (size_t i = 0; i < held_.size(); ++i) {
-      HeldSample s = held_.at(i);
-      if (s.gone) continue;
-      for (size_t j = 0; j < s.frame_count; ++j) {
-        const HeldFrame& f = s.frames[j];
-        if (f.kind == HeldFrame::Kind::kNamedLater) {
-          frames_.Frame(held_.later(f.later));
-        }
-      }
-    }
-  }
-
-  // Lets go of the held samples, in order: each becomes its lines, its
-  // kernel frames named now (waiting for the kernel symbols if need be).
-  // Once nothing is loading any more, the lines thread takes them, and the
-  // samples after them (PassOn).
+  // Lets go of the held sample: it goes to the fold (or becomes its text),
+  // or, where the lines thread may be used, the thread takes it and the
+  // samples after it (PassOn).
   bool LetGo(std::string* err) {
-    if (lines_thread_) return true;  // named when held, sent in batches
-    size_t held = held_.size() - held_.gone();
-    if (held > 1) stats_->samples_held += held;
-    // Rather than wait for the preloading thread, load what it has not
-    // begun.
-    if (held_.named_later()) symbols_->HelpPreload();
-    if (LinesThreadMayStart()) {
+    if (lines_thread_) return true;  // sent in batches
+    if (lines_thread_allowed_) {
       SyncEvents();
       lines_thread_ = std::make_unique<SampleLinesThread>(&sample_lines_);
       return SendHeldInBatches(err);
@@ -530,24 +318,13 @@ class Replayer : public OrderedRecords {
     return true;
   }
 
-  // Whether the lines thread may take the samples from here on: there is
-  // a fold, more than one core, and nothing is loading any more, so that
-  // every frame can be named when its sample is held.
-  bool LinesThreadMayStart() const {
-    return lines_thread_allowed_ && !symbols_->Preloading() &&
-           !symbols_->KernelPending() && !frames_.OpeningAhead();
-  }
-
-  // The held samples to the lines thread as it starts, their frames named
-  // here (NameFrames) a batch at a time, so that it starts on the first
-  // batch while the others are named. One the fold may refuse is waited
-  // for (see PassOn).
+  // The held samples to the lines thread as it starts, a batch at a time.
+  // One the fold may refuse is waited for (see PassOn).
   bool SendHeldInBatches(std::string* err) {
     std::unique_ptr<HeldSamples> batch = lines_thread_->Empty();
     bool ok = true;
     for (size_t i = 0; ok && i < held_.size(); ++i) {
       HeldSample s = held_.at(i);
-      if (!s.gone) NameFrames(i);
       batch->Append(s);
       bool refuse = MayRefuse(s);
       if (refuse || batch->size() >= kLinesBatch) {
@@ -567,58 +344,19 @@ class Replayer : public OrderedRecords {
   // without the thread, no frame after that sample named.
   bool PassOn(std::string* err) {
     if (sample_nul_) {
-      SendAll();
+      SendHeld();
       return lines_thread_->Drain(err);
     }
     if (held_.size() >= kLinesBatch) SendHeld();
     return true;
   }
 
-  // The held samples to the lines thread, or to wait behind the batches
-  // that wait for loads (WaitForLoads).
+  // The held samples to the lines thread.
   void SendHeld() {
     if (held_.empty()) return;
     std::unique_ptr<HeldSamples> batch = lines_thread_->Empty();
     std::swap(*batch, held_);
-    if (!batch->named_later() && waiting_.empty()) {
-      lines_thread_->Send(std::move(batch));
-      return;
-    }
-    waiting_.push_back(std::move(batch));
-    WaitForLoads(kMaxWaiting);
-  }
-
-  // Sends the lines thread the batches waiting for loads, in order, their
-  // frames named, as long as the first one's DSOs are loaded or more than
-  // `most` batches wait (then the first waits for its loads).
-  void WaitForLoads(size_t most) {
-    while (!waiting_.empty() &&
-           (waiting_.size() > most || Loaded(*waiting_.front()))) {
-      HeldSamples* batch = waiting_.front().get();
-      for (size_t i = 0; i < batch->size(); ++i) {
-        if (!batch->at(i).gone) NameFrames(batch, i);
-      }
-      lines_thread_->Send(std::move(waiting_.front()));
-      waiting_.pop_front();
-    }
-  }
-
-  // Whether the DSOs of the frames `batch` names later are all loaded.
-  static bool Loaded(const HeldSamples& batch) {
-    for (size_t i = 0; i < batch.later_count(); ++i) {
-      const Dso* dso = batch.later(i).dso;
-      if (dso && dso->load_state.load(std::memory_order_acquire) !=
-                     Dso::kLoaded) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  // Every sample held or waiting to the lines thread.
-  void SendAll() {
-    SendHeld();
-    WaitForLoads(0);
+    lines_thread_->Send(std::move(batch));
   }
 
   // Sends the lines thread the samples held, waits for it to put every
@@ -627,7 +365,7 @@ class Replayer : public OrderedRecords {
   // the end or after a read error.)
   bool StopLinesThread(std::string* err) {
     if (!lines_thread_) return true;
-    SendAll();
+    SendHeld();
     bool ok = lines_thread_->Drain(err);
     lines_thread_.reset();
     return ok;
@@ -637,7 +375,6 @@ class Replayer : public OrderedRecords {
   // NUL byte in what it reads as text, which a comm, an event's or a
   // symbol's name may hold (RecordedSampleSink::Add).
   bool MayRefuse(const HeldSample& s) const {
-    if (s.gone) return false;
     if (HoldsNul(s.header)) return true;
     const PerfDataInfo& info = reader_->info();
     if (s.values && HoldsNul(info.attrs[s.values->attr].name)) {
@@ -662,39 +399,9 @@ class Replayer : public OrderedRecords {
     }
   }
 
-  // Names the frames of the held sample `i` that were left to name when it
-  // was let go: kernel frames, frames of DSOs that were loading, unwound
-  // frames whose debug files were being opened.
-  void NameFrames(size_t i) { NameFrames(&held_, i); }
-  void NameFrames(HeldSamples* held, size_t i) {
-    HeldFrame* frames = held->MutableFrames(i);
-    for (size_t j = 0, n = held->at(i).frame_count; j < n; ++j) {
-      HeldFrame& f = frames[j];
-      switch (f.kind) {
-        case HeldFrame::Kind::kNamed:
-        case HeldFrame::Kind::kUnwound:
-          break;
-        case HeldFrame::Kind::kKernel:
-          f.named =
-              frames_.Frame(KeyOf(nullptr, abi::kMiscKernel, f.kernel_ip));
-          f.kind = HeldFrame::Kind::kNamed;
-          break;
-        case HeldFrame::Kind::kNamedLater:
-          f.named = frames_.Frame(held->later(f.later));
-          f.kind = HeldFrame::Kind::kNamed;
-          break;
-        case HeldFrame::Kind::kUnwoundLater:
-          f.unwound = frames_.Unwound(held->later(f.later));
-          f.kind = HeldFrame::Kind::kUnwound;
-          break;
-      }
-    }
-  }
-
-  // The lines of the held sample `i`, its frames named first.
+  // The held sample `i` to the fold, or as its text.
   bool PutSample(size_t i, std::string* err) {
     HeldSample s = held_.at(i);
-    if (!s.gone) NameFrames(i);
     SyncEvents();
     if (!sample_lines_.Put(s, err)) return false;
     if (sample_lines_.text()->size() >= kEmitBytes) return EmitPending(err);
@@ -712,9 +419,7 @@ class Replayer : public OrderedRecords {
     for (uint64_t ip : ips_) {
       if (ip == 0) continue;
       FrameKey k = KeyOf(&t, abi::kMiscUser, ip);
-      if (k.dso && frames_.OpeningAhead()) {
-        held_.AddUnwoundLater(k);
-      } else if (k.dso) {
+      if (k.dso) {
         UnwoundText* u = frames_.Unwound(k);
         held_.AddUnwound(u);
         if (frames_.any_nul()) sample_nul_ |= u->nul;
@@ -755,7 +460,6 @@ class Replayer : public OrderedRecords {
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
   SampleHeaderStyle header_style_;  // the text's headers
   uint64_t ordinal_ = 0;  // of the last sample delivered
-  std::vector<const RecordedFrame*> ahead_frames_;  // MayGoAhead's
   // Whether the sample being held has a NUL byte in its header or frames
   // (the lines thread's samples: see MayRefuse).
   bool sample_nul_ = false;
@@ -770,16 +474,12 @@ class Replayer : public OrderedRecords {
   // and load)
   std::vector<uint8_t> chain_kernel_;
   HeldSamples held_;                    // the samples not yet let go
-  bool preloaded_seen_ = false;  // LoadedSinceLook saw the preloading end
-  bool opened_seen_ = false;     // ... and the opening of debug files
   std::vector<uint64_t> ips_;           // HoldUnwound's frames
   SampleLines sample_lines_;  // the held samples to the fold, or as text
   uint64_t events_given_ = UINT64_MAX;  // the attrs_changes of its events
   // Whether the lines thread may be used, and it once started (LetGo).
   const bool lines_thread_allowed_;
   std::unique_ptr<SampleLinesThread> lines_thread_;
-  // Full batches whose frames wait for loads (WaitForLoads), in order.
-  std::deque<std::unique_ptr<HeldSamples>> waiting_;
 };
 
 
@@ -834,12 +534,10 @@ static bool DwarfRecording(const std::string& name, std::string_view bytes) {
 
 // Replays the perf.data in `src`, its samples' text going through `take`
 // or, when `sink` is set, to that fold by their fields.
-// With `later`, the symbols and the replay's tables are freed there.
 static bool Replay(const std::string& name, ByteSource* src,
                    const SymbolOptions& options, const ChunkSink& take,
                    RecordedSampleSink* sink, PerfDataStats* stats,
-                   std::string* err, PerfDataText text,
-                   DeferredFree* later = nullptr) {
+                   std::string* err, PerfDataText text) {
   // A regular file is mapped; one that shrinks under the mapping ends with a
   // message, not a SIGBUS. Its pages come as they are read: asking for all at
   // once (MAP_POPULATE) would hold the replay's start back until the whole
@@ -854,29 +552,29 @@ static bool Replay(const std::string& name, ByteSource* src,
   // Where the recording is mapped (the tools: guarded against SIGBUS),
   // kallsyms may be too; the library maps neither.
   symbol_options.kallsyms_in_place = mapped != nullptr;
-  auto symbols = std::make_shared<SymbolResolver>(symbol_options);
-  auto replay = std::make_shared<Replayer>(&reader, symbols.get(), take, sink,
-                                           stats, text);
+  // The replay goes before the symbols: its threads read their DSOs.
+  SymbolResolver symbols(symbol_options);
+  Replayer replay(&reader, &symbols, take, sink, stats, text);
   // A mapped file's records are read and ordered on a thread of their own,
   // unless they are --call-graph dwarf samples: unwinding one takes far
   // longer than reading it, so the hand-over would only cost (the unwinder
   // would read the stack copies from another core's cache).
   RecordCounts counts;
   bool threaded = mapped && !DwarfRecording(name, mapped->bytes());
-  bool ok = FeedRecords(&reader, replay.get(), threaded, &counts, err) &&
-            replay->Finish(err);
+  bool ok = FeedRecords(&reader, &replay, threaded, &counts, err) &&
+            replay.Finish(err);
   stats->records = counts.records;
   stats->lost_samples = counts.lost_samples;
   stats->lost_samples_recorded = counts.lost_samples_recorded;
   stats->lost_records = counts.lost_records;
   stats->lost_chunks = counts.lost_chunks;
   stats->truncated = reader.truncated();
-  stats->warnings = symbols->warnings();
+  stats->warnings = symbols.warnings();
   if (stats->unwind_stopped > 0) {
     stats->warnings.push_back(name + ": " + UnwindStopSummary(*stats));
   }
   const PerfDataInfo& info = reader.info();
-  replay->Summarize(info);
+  replay.Summarize(info);
   stats->hostname = info.hostname;
   stats->perf_version = info.perf_version;
   stats->os_release = info.os_release;
@@ -886,8 +584,6 @@ static bool Replay(const std::string& name, ByteSource* src,
     if (!stats->cmdline.empty()) stats->cmdline += ' ';
     stats->cmdline += arg;
   }
-  // The replay goes first: its threads read the symbols' DSOs.
-  if (later) later->Add(std::move(replay), std::move(symbols));
   return ok;
 }
 
@@ -901,14 +597,13 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
 bool ReplayIntoFold(const std::string& name, ByteSource* src,
                     const SymbolOptions& options, RecordedSampleSink* sink,
                     const PerfScriptOptions& fold_options,
-                    PerfDataStats* stats, std::string* err,
-                    DeferredFree* later, bool lines_thread) {
+                    PerfDataStats* stats, std::string* err, bool lines_thread) {
   ChunkSink none = [](std::string*) { return true; };  // nothing is emitted
   PerfDataText text;
   text.exact = false;
   text.lines_thread = lines_thread;
   text.addrs = fold_options.include_addrs;
-  return Replay(name, src, options, none, sink, stats, err, text, later);
+  return Replay(name, src, options, none, sink, stats, err, text);
 }
 
 void WarnAboutPerfData(const std::string& file, const PerfDataStats& stats,

@@ -26,7 +26,6 @@
 #include <string_view>
 #include <vector>
 
-#include "base/deferred_free.h"
 #include "io/byte_source.h"
 #include "base/diag.h"
 #include "perfdata/dwarf_unwind.h"
@@ -42,20 +41,6 @@ struct PerfDataStats {
   uint64_t samples = 0;
   uint64_t samples_skipped = 0;  // guest mode
   uint64_t dwarf_chains = 0;     // --call-graph dwarf: not unwound
-  // Samples held, in order, while the kernel symbols were read on another
-  // thread (see HeldSamples).
-  uint64_t samples_held = 0;
-  // Samples let go before held ones, their frames all named (see
-  // Replayer::MayGoAhead).
-  uint64_t samples_ahead = 0;
-  // DSOs mapped but not in the build-id list, their symbols loaded on
-  // another thread from their process's first sample on
-  // (Replayer::LoadAhead, ThreadMaps::FirstSampleOf).
-  uint64_t dsos_loaded_ahead = 0;
-  // DSOs whose symbols were not loaded when the replay met a frame of
-  // theirs, loaded on another thread while their frames waited to be named
-  // (Replayer::LoadingAside).
-  uint64_t dsos_loaded_aside = 0;
   std::string truncated;         // what a cut-short input lost
   // --call-graph dwarf: samples unwound, and those whose walk ended early
   // or went on by the frame-pointer guess, by (reason, DSO name).
@@ -139,25 +124,22 @@ bool RenderPerfDataChunks(const std::string& name, ByteSource* src,
 
 /// FoldPerfData without --srcline and --inline: no text is rendered, each
 /// sample goes to `sink` by its fields and frames (see RecordedSampleSink).
-/// `fold_options` are the fold's (--addrs keys frames on addresses). With
-/// `later`, the symbols and the replay's tables are freed there (on its
-/// thread) rather than before this returns. `lines_thread`: as
-/// PerfDataText's (false: for tests, the same result without the thread).
+/// `fold_options` are the fold's (--addrs keys frames on addresses).
+/// `lines_thread`: as PerfDataText's (false: for tests, the same result
+/// without the thread).
 bool ReplayIntoFold(const std::string& name, ByteSource* src,
                     const SymbolOptions& options, RecordedSampleSink* sink,
                     const PerfScriptOptions& fold_options,
                     PerfDataStats* stats, std::string* err,
-                    DeferredFree* later = nullptr, bool lines_thread = true);
+                    bool lines_thread = true);
 
 /// Folds the perf.data in `src` into `into` (its state, such as the event
 /// filter, carries over as for any other input): by its samples' fields,
 /// or, where the fold reads --srcline or --inline, as the text perf script
 /// prints (-F+srcline: with the source lines), which `into` reads.
-/// `later`: as ReplayIntoFold's.
 bool FoldPerfData(const std::string& name, ByteSource* src,
                   const SymbolOptions& options, RecordingFold* into,
-                  PerfDataStats* stats, std::string* err,
-                  DeferredFree* later = nullptr);
+                  PerfDataStats* stats, std::string* err);
 
 /// Warns, once each, about what folding the perf.data `file` lost or
 /// lacked (symbols, --call-graph dwarf stacks, a cut-short file): every

@@ -23,8 +23,7 @@ bool PerfDataFolder::Fold(const std::string& file, Input* in,
     return false;
   }
   PerfDataStats& stats = recordings_.back().second;
-  bool ok = FoldPerfData(file, in->source.get(), symbols, into, &stats, err,
-                         &free_later_);
+  bool ok = FoldPerfData(file, in->source.get(), symbols, into, &stats, err);
   WarnAboutPerfData(file, stats, diag_);
   if (print_stats_) PrintStats(file, stats);
   return ok;

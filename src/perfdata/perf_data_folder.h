@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "base/deferred_free.h"
 #include "base/diag.h"
 #include "collapse/recording_folder.h"
 #include "perfdata/perf_data_fold.h"
@@ -44,9 +43,6 @@ class PerfDataFolder : public RecordingFolder {
   bool print_stats_;
   const Diag& diag_;
   std::vector<std::pair<std::string, PerfDataStats>> recordings_;
-  // Each replay's symbols and tables, freed while the next recording is
-  // read or the output written; waited for when this goes.
-  DeferredFree free_later_;
 };
 
 }  // namespace flamefold

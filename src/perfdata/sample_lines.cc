@@ -20,7 +20,6 @@ RecordedEvent SampleLines::EventOf(const PerfAttr& a) {
 }
 
 bool SampleLines::Put(const HeldSample& s, std::string* err) {
-  if (s.gone) return true;  // it went ahead (Replayer::GoAhead)
   CountFrames(s);
   if (!sink_) {
     PutText(s);

@@ -34,9 +34,7 @@ class alignas(64) SampleLines {
   /// The event of attr `i`, as the fold takes it.
   const RecordedEvent& event(size_t i) const { return events_[i]; }
 
-  /// The sample `s`, whose frames must all be kNamed or kUnwound; a sample
-  /// that went ahead (HeldSample::gone) was given before. False with `*err`
-  /// once the fold refused a sample.
+  /// The sample `s`. False with `*err` once the fold refused a sample.
   bool Put(const HeldSample& s, std::string* err);
   /// The sample `s` as the fold takes it (its header's fields: `s.values`;
   /// the frames' pointers in `*frames`).

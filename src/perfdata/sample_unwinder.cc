@@ -30,7 +30,7 @@ class SampleUnwinder::View : public UnwindMaps {
     if (m->identity || !m->dso || m->dso->kind != DsoKind::kUser) {
       return true;  // no file: anonymous memory, [stack], a JIT map
     }
-    symbols_->Prepare(m->dso);
+    symbols_->Load(m->dso);
     out->lowest_start = maps_->LowestStart(m->dso);
     out->file = m->dso->binary;
     return true;

@@ -19,15 +19,6 @@ bool IsNoDso(const std::string& f) {
          f == "[heap]";
 }
 
-// A build-id entry for a user-space file (not the kernel, a module or
-// another "[...]" pseudo-file): the DSO its mappings will use.
-bool IsUserDso(const std::string& f) {
-  if (f == "[vdso]") return true;
-  if (f.empty() || f[0] != '/') return false;
-  if (f.rfind("/lib/modules/", 0) == 0) return false;
-  return f.find(".ko") == std::string::npos;
-}
-
 }  // namespace
 
 ThreadMaps::ThreadMaps(SymbolResolver* symbols) : symbols_(symbols) {
@@ -36,16 +27,11 @@ ThreadMaps::ThreadMaps(SymbolResolver* symbols) : symbols_(symbols) {
   idle->comm_set = true;
 }
 
-std::vector<Dso*> ThreadMaps::AddBuildIds(
+void ThreadMaps::AddBuildIds(
     const std::vector<PerfDataInfo::BuildId>& build_ids) {
-  std::vector<Dso*> user;
   for (const PerfDataInfo::BuildId& b : build_ids) {
     build_ids_[b.filename] = b.build_id;
-    if (IsUserDso(b.filename)) {
-      user.push_back(symbols_->User(b.filename, b.build_id));
-    }
   }
-  return user;
 }
 
 Thread* ThreadMaps::FindNew(int32_t pid, int32_t tid) {
@@ -98,8 +84,7 @@ void ThreadMaps::OnFork(const PerfFork& f, bool clone) {
   }
 }
 
-void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode,
-                        bool load_ahead) {
+void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode) {
   if (cpumode == abi::kMiscGuestKernel || cpumode == abi::kMiscGuestUser) {
     return;
   }
@@ -131,21 +116,10 @@ void ThreadMaps::OnMmap(const PerfMmap& m, uint16_t cpumode,
                                        : symbols_->OwnVdso(id);
     } else {
       map.dso = symbols_->User(file, id);
-      if (load_ahead && (m.prot & kProtExec)) {
-        if (t->maps->sampled()) {
-          symbols_->LoadSoon(map.dso);
-        } else {
-          t->maps->LoadWhenSampled(map.dso);
-        }
-      }
     }
   }
   map.identity = anon || no_dso;
   t->maps->Insert(map);
-}
-
-void ThreadMaps::FirstSampleOf(const Thread* t) {
-  for (Dso* dso : t->maps->TakeLoadWhenSampled()) symbols_->LoadSoon(dso);
 }
 
 // "[kernel.kallsyms]_text" maps the kernel; other names are modules.

@@ -32,10 +32,8 @@ struct Map {
 class Maps {
  public:
   Maps() = default;
-  // The cache stays empty; a copy is a new process's, not yet sampled,
-  // which inherits what was to load once it is.
-  Maps(const Maps& other)
-      : maps_(other.maps_), load_when_sampled_(other.load_when_sampled_) {}
+  // The cache stays empty.
+  Maps(const Maps& other) : maps_(other.maps_) {}
   Maps& operator=(const Maps&) = delete;
   /// Adds `m`; existing mappings it overlaps are cut around it, as the
   /// kernel did when it mapped it.
@@ -108,15 +106,6 @@ class Maps {
   /// Counts the changes: what was derived from the mappings is stale once
   /// it moves.
   uint64_t version() const { return version_; }
-  /// Whether the process had a sample (ThreadMaps::FirstSampleOf).
-  bool sampled() const { return sampled_; }
-  /// The files whose symbols are to load ahead once the process has a
-  /// sample: all of them at its first (TakeLoadWhenSampled), not before.
-  void LoadWhenSampled(Dso* dso) { load_when_sampled_.push_back(dso); }
-  std::vector<Dso*> TakeLoadWhenSampled() {
-    sampled_ = true;
-    return std::exchange(load_when_sampled_, {});
-  }
   /// Whether `f` holds for one of the mappings.
   template <typename F>
   bool Any(const F& f) const {
@@ -142,8 +131,6 @@ class Maps {
   mutable const Map* last_[2] = {nullptr, nullptr};
   mutable std::unordered_map<const Dso*, uint64_t> lowest_;
   uint64_t version_ = 0;  // counts the changes
-  std::vector<Dso*> load_when_sampled_;
-  bool sampled_ = false;
 };
 
 struct Thread {
@@ -159,10 +146,8 @@ class ThreadMaps {
   explicit ThreadMaps(SymbolResolver* symbols);
 
   /// Notes the build ids the recording lists (for MMAP records without
-  /// one); returns the user-space DSOs among them, whose symbols the
-  /// samples will want.
-  std::vector<Dso*> AddBuildIds(
-      const std::vector<PerfDataInfo::BuildId>& build_ids);
+  /// one).
+  void AddBuildIds(const std::vector<PerfDataInfo::BuildId>& build_ids);
 
   /// perf's machine__findnew_thread: a new thread is named ":TID" until a
   /// COMM names it, and shares the maps of its process leader.
@@ -172,16 +157,8 @@ class ThreadMaps {
   /// (`clone`: not an exec), a copy of its maps, unless perf synthesized
   /// the FORK for a running task.
   void OnFork(const PerfFork& f, bool clone);
-  /// A mapping made in `cpumode` (PERF_RECORD_MISC_*). With `load_ahead`,
-  /// an executable file mapped in user space has its symbols loaded on
-  /// another thread (SymbolResolver::LoadSoon) from the process's first
-  /// sample on (see FirstSampleOf).
-  void OnMmap(const PerfMmap& m, uint16_t cpumode, bool load_ahead = false);
-  /// Called at each sample of `t` until its process's maps are sampled():
-  /// the files OnMmap was to load ahead for it go to load now. A build
-  /// host's short processes (seq, sleep, pgrep and its dozen libraries)
-  /// map files no sample of theirs ever names.
-  void FirstSampleOf(const Thread* t);
+  /// A mapping made in `cpumode` (PERF_RECORD_MISC_*).
+  void OnMmap(const PerfMmap& m, uint16_t cpumode);
 
   /// The map of `ip` in `cpumode`, as perf's thread__find_map: kernel
   /// addresses in the kernel maps, user ones in the process's, none else.

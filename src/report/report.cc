@@ -7,6 +7,7 @@
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
 #include "collapse/stack_filter.h"
+#include "collapse/stack_transform.h"
 #include "perfdata/perf_data_folder.h"
 #include "report/report_format.h"
 #include "collapse/stack_limits.h"
@@ -430,15 +431,25 @@ ReportFacts FactsOf(const FoldInputs& inputs,
   return facts;
 }
 
-// The stacks of `trie` that `filter` keeps, with their counts, in `*kept`.
-// Returns the total count of all the stacks of `trie`.
+// The stacks of `trie` that `filter` keeps, as `transform` makes them,
+// with their counts, in `*kept` (stacks made equal add up). Returns the
+// total count of all the stacks of `trie`.
 PerlNumber KeepStacks(const StackTrie& trie, const StackFilter& filter,
-                      StringInterner* names, StackTrie* kept) {
+                      const StackTransform& transform, StringInterner* names,
+                      StackTrie* kept) {
   std::vector<SymbolId> frames;
+  std::string transformed;
   PerlNumber total;
   trie.Walk([&](NodeId node, std::string_view stack) {
     total.Add(trie.weight(node));
     if (!filter.Keep(stack)) return;
+    if (transform.active()) {
+      if (transform.Apply(stack, &transformed) !=
+          StackTransform::Result::kKept) {
+        return;
+      }
+      stack = transformed;
+    }
     frames.clear();
     InternFrames(stack, names, &frames);
     kept->Add(frames, trie.weight(node));
@@ -466,8 +477,10 @@ void WriteReport(const ReportConfig& config, const ProfileSummary& summary,
 int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   const FoldConfig& fold = config.fold;
   StackFilter filter;
+  StackTransform transform;
   std::string err;
-  if (!filter.Init(fold.include, fold.exclude, &err)) {
+  if (!filter.Init(fold.include, fold.exclude, &err) ||
+      !InitTransform(fold, &transform, &err)) {
     diag.Error(err);
     return kExitUsage;
   }
@@ -482,9 +495,12 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   StringInterner kept_names;
   StackTrie kept(&kept_names);
   PerlNumber total;
-  if (filter.active()) total = KeepStacks(trie, filter, &kept_names, &kept);
-  ProfileSummary summary(filter.active() ? kept : trie);
-  if (!filter.active()) total = summary.total_samples();
+  const bool selected = filter.active() || transform.active();
+  if (selected) {
+    total = KeepStacks(trie, filter, transform, &kept_names, &kept);
+  }
+  ProfileSummary summary(selected ? kept : trie);
+  if (!selected) total = summary.total_samples();
   WriteReport(config, summary, FactsOf(inputs, recordings, total), out);
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;

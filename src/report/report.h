@@ -26,7 +26,8 @@ struct ReportConfig {
   int tree_depth = 2;      // levels of callees under each function
   size_t tree_width = 3;   // callees shown per level
   // How inputs are folded: flamefold's options, the limits
-  // (fold.perf.limits, fold.max_line), --jobs, --include and --exclude.
+  // (fold.perf.limits, fold.max_line), --jobs, --include, --exclude and
+  // the stack transforms.
   FoldConfig fold;
   std::string output;      // -o FILE; "" is stdout
   bool quiet = false;      // -q: no warnings

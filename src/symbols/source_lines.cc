@@ -527,10 +527,6 @@ std::unique_ptr<SourceFile> SourceFile::Open(const std::string& path,
 
 SourceFile::~SourceFile() = default;
 
-void SourceFile::IndexCus() {
-  if (impl_->dwarf) impl_->IndexCus();
-}
-
 namespace {
 uint64_t FirstLow(Dwarf_Die* die) {
   Dwarf_Addr base = 0, start = 0, end = 0;
@@ -649,37 +645,11 @@ bool SourceFile::NmAddress(const std::string& name, uint64_t* addr) const {
   return found;
 }
 
-// The entry of `path`, its file opened here unless Preopen has begun it on
-// another thread (then waited for).
+// The entry of `path`, its file opened at the first call.
 SourceLines::Entry* SourceLines::Opened(const std::string& path) {
-  std::unique_lock<std::mutex> lock(mu_);
   auto [it, added] = files_.try_emplace(path);
-  Entry& e = it->second;
-  if (added) {
-    lock.unlock();
-    std::unique_ptr<SourceFile> file = SourceFile::Open(path, debug_root_);
-    lock.lock();
-    e.file = std::move(file);
-    e.ready = true;
-    opened_.notify_all();
-  } else {
-    opened_.wait(lock, [&] { return e.ready; });
-  }
-  return &e;
-}
-
-void SourceLines::Preopen(const std::string& path) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!files_.try_emplace(path).second) return;  // begun elsewhere
-  }
-  std::unique_ptr<SourceFile> file = SourceFile::Open(path, debug_root_);
-  if (file) file->IndexCus();
-  std::lock_guard<std::mutex> lock(mu_);
-  Entry& e = files_.find(path)->second;
-  e.file = std::move(file);
-  e.ready = true;
-  opened_.notify_all();
+  if (added) it->second.file = SourceFile::Open(path, debug_root_);
+  return &it->second;
 }
 
 SourceFile* SourceLines::File(const std::string& path) {

@@ -19,11 +19,9 @@
 #ifndef FLAMEFOLD_SYMBOLS_SOURCE_LINES_H_
 #define FLAMEFOLD_SYMBOLS_SOURCE_LINES_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,11 +67,6 @@ class SourceFile {
   /// (sorted by name), for stackcollapse-perf.pl's nm fallback.
   bool NmAddress(const std::string& name, uint64_t* addr) const;
 
-  /// Reads the list of compilation units and their address ranges now
-  /// rather than at the first Lookup, so that it can be done ahead, on
-  /// another thread (see SourceLines::Preopen).
-  void IndexCus();
-
  private:
   SourceFile() = default;
   struct Impl;
@@ -96,26 +89,15 @@ class SourceLines {
   /// should be used one way only.
   const SourceLookup* Lookup(const std::string& path, uint64_t addr,
                              bool stateful);
-  /// Opens `path` (and indexes its compilation units) unless it is open or
-  /// being opened: meant for another thread, ahead of the File or Lookup
-  /// calls of the thread using this, which then wait for it rather than
-  /// open it again. Opening a big separate debug file means inflating its
-  /// compressed DWARF sections, a large part of a --call-graph dwarf replay.
-  /// Safe to call while File and Lookup run; everything else is for one
-  /// thread.
-  void Preopen(const std::string& path);
 
  private:
   struct Entry {
-    bool ready = false;  // `file` is set (under `mu_`)
     std::unique_ptr<SourceFile> file;
     std::unordered_map<uint64_t, SourceLookup> cache;  // the user's only
   };
   Entry* Opened(const std::string& path);
 
   std::string debug_root_;
-  std::mutex mu_;                   // guards files_'s keys and readiness
-  std::condition_variable opened_;  // signalled as an entry gets ready
   std::map<std::string, Entry> files_;
 };
 

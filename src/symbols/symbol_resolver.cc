@@ -55,147 +55,16 @@ SymbolResolver::SymbolResolver(SymbolOptions options)
   }
 }
 
-SymbolResolver::~SymbolResolver() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);  // LoadSoonLoop waits under it
-    stop_.store(true);
-  }
-  soon_added_.notify_all();
-  if (soon_loader_.joinable()) soon_loader_.join();
-  if (preloader_.joinable()) preloader_.join();
-  if (kernel_reader_.joinable()) kernel_reader_.join();
-}
-
-void SymbolResolver::Preload(std::vector<Dso*> dsos) {
-  if (dsos.empty() || preloader_.joinable()) return;
-  preload_ = std::move(dsos);
-  for (Dso* dso : preload_) dso->preloaded = true;
-  preloading_.store(true);
-  preloader_ = std::thread([this] {
-    for (Dso* dso : preload_) {
-      if (stop_.load(std::memory_order_relaxed)) break;
-      TryLoadUser(dso);
-    }
-    preloading_.store(false, std::memory_order_release);
-  });
-}
-
-void SymbolResolver::LoadSoon(Dso* dso) {
-  if (dso->kind != DsoKind::kUser || dso->soon || dso->preloaded ||
-      dso->loaded || dso->load_state.load() != Dso::kIdle) {
-    return;
-  }
-  ++loaded_soon_;
-  QueueSoon(dso, false);
-}
-
-bool SymbolResolver::LoadingAside(Dso* dso) {
-  if (dso->kind != DsoKind::kUser || dso->loaded || dso->preloaded ||
-      dso->load_state.load(std::memory_order_acquire) == Dso::kLoaded) {
-    return false;
-  }
-  if (!dso->soon) {
-    ++loaded_aside_;
-    QueueSoon(dso, true);  // frames wait for it: before those loaded ahead
-  }
-  return true;
-}
-
-// Hands `dso` to LoadSoon's thread (started at the first call), at the
-// front of its queue or at the back.
-void SymbolResolver::QueueSoon(Dso* dso, bool first) {
-  dso->soon = true;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (first) {
-      soon_.push_front(dso);
-    } else {
-      soon_.push_back(dso);
-    }
-  }
-  soon_added_.notify_one();
-  if (!soon_loader_.joinable()) {
-    soon_loader_ = std::thread([this] { LoadSoonLoop(); });
-  }
-}
-
-// LoadSoon's thread: loads the DSOs handed to it, in order, until the
-// resolver goes.
-void SymbolResolver::LoadSoonLoop() {
-  for (;;) {
-    Dso* dso = nullptr;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      soon_added_.wait(lock, [&] { return stop_.load() || !soon_.empty(); });
-      if (stop_.load()) return;
-      dso = soon_.front();
-      soon_.pop_front();
-    }
-    TryLoadUser(dso);  // unless a thread that needs it has begun
-  }
-}
-
-void SymbolResolver::HelpPreload() {
-  for (auto it = preload_.rbegin(); it != preload_.rend() && Preloading();
-       ++it) {
-    TryLoadUser(*it);
-  }
-}
-
-// Loads `dso` unless another thread has begun it; true if it did.
-bool SymbolResolver::TryLoadUser(Dso* dso) {
-  uint8_t idle = Dso::kIdle;
-  if (!dso->load_state.compare_exchange_strong(idle, Dso::kLoading)) {
-    return false;
-  }
-  LoadUser(dso);
-  std::lock_guard<std::mutex> lock(mu_);
-  dso->load_state.store(Dso::kLoaded);
-  done_.notify_all();
-  return true;
-}
-
-// Loads `dso` here unless the preloading thread has begun it (then waits
-// for it), and reports its warnings.
-void SymbolResolver::LoadUserOnce(Dso* dso) {
-  AwaitLoaded(dso);
-  Touch(dso);
-}
-
-void SymbolResolver::Touch(Dso* dso) {
-  if (dso->touched) return;
-  dso->touched = true;
-  touched_.push_back(dso);
-}
-
 std::vector<std::string> SymbolResolver::warnings() const {
   std::vector<std::string> out;
-  for (const Dso* dso : touched_) {
+  for (const Dso* dso : loaded_) {
     out.insert(out.end(), dso->load_warnings.begin(), dso->load_warnings.end());
   }
   return out;
 }
 
-void SymbolResolver::AwaitLoaded(Dso* dso) {
-  if (dso->kind != DsoKind::kUser || TryLoadUser(dso)) return;
-  std::unique_lock<std::mutex> lock(mu_);
-  done_.wait(lock, [&] { return dso->load_state.load() == Dso::kLoaded; });
-}
-
-void SymbolResolver::PreloadKernel() {
-  if (kernel_loaded_ || kernel_reader_.joinable()) return;
-  Dso* kernel = Kernel();  // made here: the map of DSOs is this thread's
-  kernel_reader_ = std::thread([this, kernel] {
-    std::string warning = ReadKallsyms(kernel);
-    std::lock_guard<std::mutex> lock(mu_);
-    kernel_warning_ = std::move(warning);
-    kernel_read_.store(true, std::memory_order_release);
-    done_.notify_all();
-  });
-}
-
 // The kernel's and its modules' symbols into place; the warning to give
-// ("" if none). Touches only `kernel` and the modules' tables.
+// ("" if none).
 std::string SymbolResolver::ReadKallsyms(Dso* kernel) {
   std::string err;
   bool ok = false;
@@ -292,7 +161,7 @@ std::string SymbolResolver::Name(Dso* dso, uint64_t addr) {
 }
 
 const Symbol* SymbolResolver::SymbolAt(Dso* dso, uint64_t addr) {
-  if (!dso->loaded) Load(dso);
+  Load(dso);
   return dso->table.Find(addr);
 }
 
@@ -303,63 +172,43 @@ std::string_view SymbolResolver::Shown(Dso* dso, const Symbol* sym) {
 }
 
 void SymbolResolver::Load(Dso* dso) {
+  if (dso->loaded) return;
   dso->loaded = true;
   std::string err;
   switch (dso->kind) {
     case DsoKind::kUser:
-      LoadUserOnce(dso);
-      return;
+      LoadUser(dso);
+      break;
     case DsoKind::kKernel:
+      err = ReadKallsyms(dso);
+      if (!err.empty()) dso->load_warnings.push_back(err);
+      break;
     case DsoKind::kModule:
-      LoadKernel();
-      if (dso->kind == DsoKind::kKernel) return;
-      for (KallsymsModule& m : kallsyms_modules_) {
-        if ("[" + m.name + "]" == dso->name) {
-          dso->table = std::move(m.table);
-          return;
-        }
-      }
-      return;
+      LoadModule(dso);
+      return;  // the kernel's warning stands for its modules
     case DsoKind::kPerfMap:
       if (!LoadPerfMap(Symfs(dso->path), &dso->table, &err)) {
         dso->load_warnings.push_back(err);
       }
-      Touch(dso);
+      break;
+  }
+  loaded_.push_back(dso);
+}
+
+// A module's symbols: those kallsyms lists for it.
+void SymbolResolver::LoadModule(Dso* dso) {
+  Load(Kernel());
+  for (KallsymsModule& m : kallsyms_modules_) {
+    if ("[" + m.name + "]" == dso->name) {
+      dso->table = std::move(m.table);
       return;
+    }
   }
 }
 
 bool SymbolResolver::KernelRange(uint64_t* start, uint64_t* end) {
-  LoadKernel();
+  Load(Kernel());
   return Kernel()->table.Range(start, end);
-}
-
-// Reads the kernel symbols, or waits for the thread reading them, loading
-// preloaded user DSOs meanwhile (from the end of the list; the preloading
-// thread goes from its start) rather than idling.
-void SymbolResolver::LoadKernel() {
-  if (kernel_loaded_) return;
-  kernel_loaded_ = true;
-  Dso* kernel = Kernel();
-  kernel->loaded = true;
-  if (!kernel_reader_.joinable()) {
-    kernel_warning_ = ReadKallsyms(kernel);
-  } else {
-    auto read = [&] {
-      std::lock_guard<std::mutex> lock(mu_);
-      return kernel_read_.load();
-    };
-    for (auto it = preload_.rbegin(); it != preload_.rend() && !read(); ++it) {
-      TryLoadUser(*it);
-    }
-    std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return kernel_read_.load(); });
-    lock.unlock();
-    kernel_reader_.join();
-  }
-  // The kernel's warning stands for its modules too.
-  if (!kernel_warning_.empty()) kernel->load_warnings.push_back(kernel_warning_);
-  Touch(kernel);
 }
 
 namespace {
@@ -415,8 +264,7 @@ std::string SymbolResolver::DataFile(const Dso& dso, const std::string& hex,
   return "";
 }
 
-// Tries perf's candidates in its order; see the header. Touches nothing
-// but `dso`, so that it may run on the preloading thread.
+// Tries perf's candidates in its order; see the header.
 void SymbolResolver::LoadUser(Dso* dso) const {
   const std::string& path = dso->path;
   std::vector<std::string> candidates;

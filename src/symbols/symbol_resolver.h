@@ -22,15 +22,10 @@
 #ifndef FLAMEFOLD_SYMBOLS_SYMBOL_RESOLVER_H_
 #define FLAMEFOLD_SYMBOLS_SYMBOL_RESOLVER_H_
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -68,19 +63,9 @@ struct Dso {
   // The file at `path` as it is opened (under --symfs); for OwnVdso, a
   // copy of this process's vDSO.
   std::string file;
-  bool loaded = false;  // its symbols are in and its warnings reported
-  // User DSOs may be loaded by the preloading thread: whoever moves this
-  // from kIdle to kLoading loads it; kLoaded once done. What the loading
-  // has to say waits in `load_warnings` until the DSO is first used, so
-  // that warnings come as without preloading (in order of first use, and
-  // none for a DSO never used).
-  enum LoadState : uint8_t { kIdle, kLoading, kLoaded };
-  std::atomic<uint8_t> load_state{kIdle};
-  bool preloaded = false;  // in Preload's list (set before its thread runs)
-  bool soon = false;  // handed to LoadSoon (by the replay's thread)
-  bool touched = false;    // first used (SymbolResolver::Touch)
+  bool loaded = false;  // its symbols are in (SymbolResolver::Load)
   int8_t elf_object = -1;  // HasElfObject's answer; -1: not asked yet
-  std::vector<std::string> load_warnings;
+  std::vector<std::string> load_warnings;  // what loading it had to say
   // Set when a user DSO is loaded: the file its symbols came from (where
   // perf runs addr2line; a separate debug file included), where unwinding
   // also looks for .debug_frame when the object has no CFI of its own;
@@ -123,28 +108,8 @@ struct DsoAddressHash {
 class SymbolResolver {
  public:
   explicit SymbolResolver(SymbolOptions options);
-  /// Stops the preloading (what it has not begun is left undone).
-  ~SymbolResolver();
   SymbolResolver(const SymbolResolver&) = delete;
   SymbolResolver& operator=(const SymbolResolver&) = delete;
-
-  /// Starts loading the symbols of the user DSOs `dsos` on a thread of its
-  /// own, in that order, ahead of their first use: loading them is a large
-  /// part of a replay that otherwise waits for each at its first frame.
-  /// A DSO first used while the thread loads it is waited for; one it has
-  /// not reached yet is loaded by the user. At most one call.
-  void Preload(std::vector<Dso*> dsos);
-  /// Starts reading the kernel symbols on a thread of their own (the
-  /// kernel's formatting of kallsyms is slow); their first use waits for
-  /// them, loading preloaded user DSOs meanwhile.
-  void PreloadKernel();
-  /// Whether the kernel symbols are still being read by PreloadKernel's
-  /// thread, so that their first use would wait: a caller with other work
-  /// may do it first. Never blocks.
-  bool KernelPending() const {
-    return kernel_reader_.joinable() && !kernel_loaded_ &&
-           !kernel_read_.load(std::memory_order_acquire);
-  }
 
   /// The DSO for a user mapping of `path` (build id raw, may be "").
   Dso* User(const std::string& path, const std::string& build_id);
@@ -163,6 +128,12 @@ class SymbolResolver {
   /// "/tmp/perf-PID.map".
   Dso* PerfMap(uint32_t pid);
 
+  /// Loads the symbols of `dso` and the files they come from (`symsrc`,
+  /// `binary`, ...) unless they are loaded: the one way to have them. A
+  /// module's come with the kernel's. The first load of each DSO is its
+  /// first use, which orders the warnings (see warnings()).
+  void Load(Dso* dso);
+
   /// Loads the kernel symbols; false when there are none. `*start` and
   /// `*end` are then the first symbol's start and the last one's end: perf
   /// stretches the kernel map to them once its symbols are loaded.
@@ -170,7 +141,7 @@ class SymbolResolver {
   /// Whether the kernel symbols, once loaded, came from the build-id
   /// cache's copy of kallsyms (LoadCurrentKallsyms), not the kernel's file.
   bool KallsymsFromCopy() {
-    LoadKernel();
+    Load(Kernel());
     return kallsyms_from_copy_;
   }
 
@@ -178,7 +149,7 @@ class SymbolResolver {
   /// ("sym+0xoff"), or "[unknown]". Callers cache it per address.
   std::string Name(Dso* dso, uint64_t addr);
   /// The symbol perf finds at `addr` of `dso` (nullptr: none), the DSO's
-  /// symbols loaded first if they are not: what Name() names.
+  /// symbols loaded first (Load): what Name() names.
   const Symbol* SymbolAt(Dso* dso, uint64_t addr);
   /// The name perf prints for `sym`, one of `dso`'s symbols (SymbolAt):
   /// demangled once per symbol, valid as long as this resolver.
@@ -188,70 +159,19 @@ class SymbolResolver {
   /// dso__type): perf unwinds a process's --call-graph dwarf samples only
   /// once one of its mappings is such an object. Cached; needs no symbols.
   bool HasElfObject(Dso* dso);
-  /// Whether `dso` is a user DSO still to be loaded by Preload's thread,
-  /// so that naming one of its frames now would wait: a caller with other
-  /// work may do it first. Never blocks.
-  bool LoadingAhead(const Dso* dso) const {
-    return dso->preloaded && dso->load_state.load() != Dso::kLoaded &&
-           preloading_.load(std::memory_order_acquire);
-  }
-  /// Has the symbols of the user DSO `dso` loaded on another thread
-  /// (started at the first call) unless it is loaded or being loaded: for
-  /// the DSOs a recording maps that its build-id list leaves out, which
-  /// the replay would otherwise load where it first names one of their
-  /// frames. Naming one waits for the loading, or does it if it has not
-  /// begun (AwaitLoaded). What loading has to say still waits until the
-  /// DSO is first used.
-  void LoadSoon(Dso* dso);
-  /// How many DSOs LoadSoon handed to its thread.
-  size_t loaded_soon() const { return loaded_soon_; }
-  /// Whether the symbols of the user DSO `dso` are still to come: then
-  /// LoadSoon's thread loads them (handed to it here, unless it has them
-  /// already), for a caller that can name `dso`'s frames later instead of
-  /// waiting for them or loading them itself. False for a DSO loaded, or
-  /// one Preload's thread has (see LoadingAhead). Never blocks.
-  bool LoadingAside(Dso* dso);
-  /// How many DSOs LoadingAside handed to LoadSoon's thread.
-  size_t loaded_aside() const { return loaded_aside_; }
-  /// Whether Preload's thread is still loading. Never blocks.
-  bool Preloading() const {
-    return preloading_.load(std::memory_order_acquire);
-  }
-  /// Loads, here, the preloaded DSOs that Preload's thread has not begun
-  /// (from the end of its list, as it goes from the start): for a caller
-  /// about to wait for them anyway.
-  void HelpPreload();
-  /// Waits until the symbols of the user DSO `dso` are loaded, loading
-  /// them here unless another thread has begun: for a thread of the
-  /// caller's own that needs what loading finds (`symsrc`, `symtab_file`).
-  /// Safe beside the other calls; its warnings are given at Prepare.
-  void AwaitLoaded(Dso* dso);
-  /// Loads `dso` now if it is not (its symbols and files).
-  void Prepare(Dso* dso) {
-    if (!dso->loaded) Load(dso);
-  }
 
-  /// Notes the first use of `dso`: its warnings come in the order of
-  /// first use (see warnings()). Loading notes it too; a caller that
-  /// names the DSO's frames later than it meets them (the perf.data
-  /// replay holding samples) notes it when it meets it, so that the order
-  /// does not depend on which thread loads what when.
-  void Touch(Dso* dso);
   /// Warnings collected while loading (files not found, ...), by DSO in
-  /// the order of first use.
+  /// the order of first use (Load): a module's is the kernel's.
   std::vector<std::string> warnings() const;
 
  private:
   Dso* Get(DsoKind kind, const std::string& name, const std::string& path,
            const std::string& build_id, const std::string* file = nullptr);
-  void Load(Dso* dso);
-  void LoadUserOnce(Dso* dso);
-  bool TryLoadUser(Dso* dso);
+  void LoadModule(Dso* dso);
   void LoadUser(Dso* dso) const;
   std::string DataFile(const Dso& dso, const std::string& hex,
                        const std::string& binary,
                        const ElfInfo* binary_info) const;
-  void LoadKernel();
   std::string ReadKallsyms(Dso* kernel);
   std::string Symfs(const std::string& path) const;
   std::vector<std::string> BuildIdLinks(const std::string& hex) const;
@@ -260,31 +180,9 @@ class SymbolResolver {
   std::map<std::string, std::unique_ptr<Dso>> dsos_;
   Arena names_;          // Dso::shown's names
   Dso* kernel_ = nullptr;  // Kernel()'s, once made
-  bool kernel_loaded_ = false;
   std::vector<KallsymsModule> kallsyms_modules_;
-  bool kallsyms_from_copy_ = false;  // written before kernel_read_ is set
-  std::vector<Dso*> touched_;  // by first use (Touch)
-  // Preloading (see Preload); `done_` is signalled, under `mu_`, each time
-  // a DSO reaches kLoaded.
-  std::vector<Dso*> preload_;  // set once, before the thread starts
-  std::thread preloader_;
-  std::atomic<bool> preloading_{false};  // preloader_ is still loading
-  std::atomic<bool> stop_{false};
-  // LoadSoon's DSOs, under `mu_`, and the thread that loads them.
-  std::deque<Dso*> soon_;
-  std::condition_variable soon_added_;
-  std::thread soon_loader_;
-  size_t loaded_soon_ = 0;  // the calling thread's
-  size_t loaded_aside_ = 0;  // the calling thread's
-  void LoadSoonLoop();
-  void QueueSoon(Dso* dso, bool first);
-  std::mutex mu_;
-  std::condition_variable done_;
-  // PreloadKernel: the thread, its warning ("" if none) and whether it is
-  // done (under `mu_`).
-  std::thread kernel_reader_;
-  std::string kernel_warning_;
-  std::atomic<bool> kernel_read_{false};  // written under `mu_`
+  bool kallsyms_from_copy_ = false;
+  std::vector<Dso*> loaded_;  // in the order of their first use (Load)
 };
 
 }  // namespace flamefold

@@ -24,21 +24,12 @@ empty=$tmp/empty
 mkdir -p "$empty"
 fail=0
 pass=0
+. "$(dirname "$0")/same.sh"
 
 failed() {  # failed WHAT: reports the last run
   echo "FAIL: $1"
   sed 's/^/  stderr: /' "$tmp/err"
   fail=$((fail + 1))
-}
-
-same() {  # same WHAT EXPECTED ACTUAL
-  if cmp -s "$2" "$3"; then
-    pass=$((pass + 1))
-  else
-    echo "FAIL: $1"
-    diff "$2" "$3" | head -20
-    fail=$((fail + 1))
-  fi
 }
 
 # expect_stderr WHAT EXIT-STATUS WANTED-EXIT [grep -E pattern...]: every

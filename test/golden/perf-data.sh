@@ -31,6 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 export HOME=/nonexistent
 fail=0
 pass=0
+. "$(dirname "$0")/same.sh"
 
 bless_srcline() {  # bless_srcline CASE_DIR ROOT: rewrites its *srcline* files
   local dir=$1 r=$2 want name opts p copied=()
@@ -65,13 +66,7 @@ weight() {  # weight EXPECTED ACTUAL
 
 check() {  # check WHAT EXPECTED ACTUAL
   echo "$1: $(weight "$2" "$3")% of the sample weight in identical stacks"
-  if cmp -s "$2" "$3"; then
-    pass=$((pass + 1))
-  else
-    echo "FAIL: $1"
-    diff "$2" "$3" | head -20
-    fail=$((fail + 1))
-  fi
+  same "$@"
 }
 
 for dir in "$data"/*/; do

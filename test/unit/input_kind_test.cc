@@ -223,6 +223,7 @@ constexpr ExpectedKind kTestdataKinds[] = {
     {"*.folded", "folded"},
     {"bad/nul-in-folded.txt", "folded"},
     {"expected/flamefold/*", "folded"},
+    {"expected/collapse-recursion/*", "folded"},
     {"flamegraph-tests/results/*", "folded"},
     {"flamediff/*.expected", "folded"},
     // perf script output; stackcollapse-perf.pl also reads a form with

@@ -376,3 +376,31 @@ TEST_CASE("config file: $XDG_CONFIG_HOME, else $HOME/.config") {
   restore_xdg();
   restore_home();
 }
+
+TEST_CASE("InOrder: the file's settings, then the command line's, in order") {
+  using G = ParsedOptions::Given;
+  constexpr std::string_view kOrdered[] = {"exclude", "pid", "kernel"};
+  ParsedOptions o;
+  std::string err;
+  REQUIRE(Parse({"--k", "--exclude=b", "--width", "3", "--exc", "c", "x"}, &o,
+                &err));
+  ConfigSection section;
+  REQUIRE(Read("[flamesvg]\nexclude = file\npid = yes\nkernel = no\n"
+               "jit = 1\n",
+               "flamesvg", &section, &err));
+  REQUIRE(StoreConfigSettings(section, Table().all(), kCommandLineOnly, &o,
+                              nullptr, &err));
+  // The file's exclude is replaced by the command line's; its pid stays,
+  // first; kernel = no is no step; jit and width are not asked for.
+  CHECK(o.InOrder(kOrdered) == std::vector<G>{{"pid", ""},
+                                              {"kernel", ""},
+                                              {"exclude", "b"},
+                                              {"exclude", "c"}});
+
+  ParsedOptions file_only;
+  REQUIRE(Parse({}, &file_only, &err));
+  REQUIRE(StoreConfigSettings(section, Table().all(), kCommandLineOnly,
+                              &file_only, nullptr, &err));
+  CHECK(file_only.InOrder(kOrdered) ==
+        std::vector<G>{{"exclude", "file"}, {"pid", ""}});
+}

@@ -70,8 +70,7 @@ struct ParserFold {
     StringSource src(bytes);
     ParserRecordingFold into(&parser, "t.data", 0);
     bool ok = ReplayIntoFold("t.data", &src, o, into.samples(),
-                             parser.options(), &stats, &err, nullptr,
-                             lines_thread);
+                             parser.options(), &stats, &err, lines_thread);
     parser.Finish();
     return ok;
   }
@@ -320,7 +319,7 @@ class SlowKallsyms {
   std::thread writer_;
 };
 
-TEST_CASE("samples wait in order for late kernel symbols, each as it was") {
+TEST_CASE("kernel frames are named in the kernel maps of their time") {
   JitDir dir;
   PerfDataBuilder b = Base();
   b.Sample(42, 42, 100, 1, {kUser, 0x1010});  // needs no kernel symbol
@@ -328,8 +327,8 @@ TEST_CASE("samples wait in order for late kernel symbols, each as it was") {
   b.Sample(42, 42, 300, 3, {kUser, 0x1110});  // after one that waits
   b.Comm(42, 42, "renamed", 400);  // held ones from before keep "java"
   b.Sample(42, 42, 500, 4, {kKernel, 0xffffffff81000110, kUser, 0x1010});
-  // A kernel mapping lets the held samples go first: their frames are
-  // named in the kernel maps of their time.
+  // A kernel mapping comes between: the frames before it are named in the
+  // kernel maps of their time.
   b.Mmap(UINT32_MAX, 0xffffffffa0000000, 0x1000, 0, "[ext4]", 600, 1);
   b.Sample(42, 42, 700, 5, {kKernel, 0xffffffff83000010});
   std::string bytes = b.Build();
@@ -353,14 +352,12 @@ TEST_CASE("samples wait in order for late kernel symbols, each as it was") {
         "\t            1010 jit_leaf+0x10 (/tmp/perf-42.map)\n\n"
         "renamed    42 [000]     0.000000:          5 cpu-clock:ppp: \n"
         "\tffffffff83000010 start_kernel+0x10 ([kernel.kallsyms])\n\n");
-  CHECK(slow_stats.samples_held == 3);  // the 2nd to the 4th
   CHECK(fast_stats.frames == slow_stats.frames);
 }
 
 // Folds `bytes` through the parser with kernel symbols that arrive late,
 // and checks the result against reading back the text the replay renders:
-// the samples that went ahead of held ones must change nothing, counts,
-// statistics and the places the "first ..." messages name alike.
+// counts, statistics and the places the "first ..." messages name alike.
 PerfDataStats CheckLateKernelFold(const std::string& bytes,
                                   const PerfScriptOptions& opts,
                                   const std::string& event = "cpu-clock:ppp") {
@@ -395,8 +392,9 @@ PerfDataStats CheckLateKernelFold(const std::string& bytes,
 }
 
 // A recording of two events whose first sample, of `first_event` (1 or
-// 2), waits for kernel symbols; the samples after it go ahead of it or not.
-std::string GoAheadRecording(uint64_t first_event) {
+// 2), has a kernel frame; then samples of either event, with headers the
+// parser reads by their fields or as lines.
+std::string TwoEventRecording(uint64_t first_event) {
   PerfDataBuilder b;
   PerfDataBuilder::Attr a;
   a.sample_type |= 1u << 16;  // identifier
@@ -414,10 +412,9 @@ std::string GoAheadRecording(uint64_t first_event) {
          "[kernel.kallsyms]_text", 0, 1);
   const uint64_t kWork = 0xffffffff81000110;
   b.Sample(42, 42, 100, 1, {kKernel, kWork, kUser, 0x1010}, 2, first_event);
-  b.Sample(42, 42, 110, 2, {kUser, 0x1010}, 2, 1);   // goes ahead
-  b.Sample(42, 42, 120, 4, {kUser, 0x1110}, 2, 1);   // so does this one
-  b.Sample(43, 43, 130, 8, {kUser, 0x1010}, 2, 1);   // header as a line,
-  // which ends with its sample as any does: the next still goes ahead
+  b.Sample(42, 42, 110, 2, {kUser, 0x1010}, 2, 1);
+  b.Sample(42, 42, 120, 4, {kUser, 0x1110}, 2, 1);
+  b.Sample(43, 43, 130, 8, {kUser, 0x1010}, 2, 1);   // header as a line
   b.Sample(42, 42, 140, 16, {kUser, 0x1010}, 2, 1);
   b.Sample(42, 42, 150, 32, {kKernel, kWork}, 2, 1);
   b.FinishedRound();
@@ -429,28 +426,18 @@ std::string GoAheadRecording(uint64_t first_event) {
   return b.Build();
 }
 
-TEST_CASE("samples go ahead of ones waiting for kernel symbols, unseen") {
-  std::string bytes = GoAheadRecording(1);
+TEST_CASE("samples after one waiting for kernel symbols fold as the text") {
+  std::string bytes = TwoEventRecording(1);
   PerfScriptOptions opts;
-  PerfDataStats stats = CheckLateKernelFold(bytes, opts);
-  CHECK(stats.samples_ahead == 3);  // periods 2, 4 and 16
+  CheckLateKernelFold(bytes, opts);
   opts.include_pid = true;
   opts.annotate_kernel = true;
   CheckLateKernelFold(bytes, opts);
   PerfScriptOptions modern;  // "comm PID/TID" headers, --tid
   modern.modern = modern.include_pid = modern.include_tid = true;
-  CHECK(CheckLateKernelFold(bytes, modern).samples_ahead == 3);
-  // The first sample, held, sets the event filter: none of another event
-  // may go ahead and set it first.
-  CheckLateKernelFold(GoAheadRecording(2), PerfScriptOptions(), "other");
-  opts.event_filter = "other";  // then no sample of cpu-clock goes ahead
-  JitDir dir;
-  SymbolOptions o = dir.Options();
-  SlowKallsyms late(o);
-  o.kallsyms = late.path();
-  ParserFold filtered(opts);
-  REQUIRE(filtered.Run(bytes, o));
-  CHECK(filtered.stats.samples_ahead == 0);
+  CheckLateKernelFold(bytes, modern);
+  // The first sample sets the event filter, whatever its frames wait for.
+  CheckLateKernelFold(TwoEventRecording(2), PerfScriptOptions(), "other");
 }
 
 TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {
@@ -581,17 +568,16 @@ void FoldBothWays(const std::string& bytes, ParserFold* with,
 
 // A build host's recording lists few of the DSOs its samples hit (perf record
 // marks those of the samples' own addresses). The others, mapped while perf
-// records, are loaded on another thread as their mappings come, not on the
-// replay's thread where a frame of each is first named.
-TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
+// records, load where a frame of theirs is first named, and warn in that
+// order; a DSO mapped but never used says nothing.
+TEST_CASE("DSOs mapped but not in the build-id list warn as they are used") {
   PerfDataBuilder b = UserOnly(600, 0);
-  // Written by perf at its start (time 0): not loaded ahead.
+  // Written by perf at its start (time 0).
   b.Mmap(42, 0x7f2000000000, 0x1000, 0, "/nonexistent/libatstart.so", 0);
   b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 700);
   b.Mmap(42, 0x7f0000000000, 0x1000, 0, "/nonexistent/libgone.so", 701);
   b.Mmap(42, 0x7f1000000000, 0x1000, 0, "/nonexistent/libunused.so", 702);
-  // A process never sampled: what it maps is not loaded. One sampled
-  // after it mapped a file: loaded at its first sample.
+  // A process never sampled, and one sampled after it mapped a file.
   b.Comm(77, 77, "seq", 703);
   b.Mmap(77, 0x7f3000000000, 0x1000, 0, "/nonexistent/libnever.so", 704);
   b.Comm(88, 88, "late", 705);
@@ -606,28 +592,23 @@ TEST_CASE("DSOs mapped but not in the build-id list load ahead, alike") {
   }
   ParserFold with(Modern()), without(Modern());
   FoldBothWays(b.Build(), &with, &without);
-  // dyncxx-fp, libgone, libunused and liblate; //anon is a JIT map's.
-  CHECK(with.stats.dsos_loaded_ahead == 4);
-  CHECK(without.stats.dsos_loaded_ahead == 0);
   std::string folded = testing::FoldedText(with.trie);
   CHECK(folded.find("java;[perf-42.map];(anonymous namespace)::Fill 457\n") !=
         std::string::npos);
   CHECK(folded.find(";(anonymous namespace)::SortAll;[libgone.so] 5\n") !=
         std::string::npos);
   // The JIT map's warning, then the DSO's, in the order met; none for the
-  // DSO loaded but never used.
+  // DSOs never used.
   REQUIRE(with.stats.warnings.size() == 2);
   CHECK(with.stats.warnings[1].find("libgone.so: no symbols found") !=
         std::string::npos);
 }
 
 // On a build host's recording the replay meets frames of DSOs mapped at
-// perf's start (not loaded ahead): the libraries perf's fork left in
-// cc1plus's maps (libpython, libstdc++), hit by the garbage past the first
-// frames of its call chains. With the lines thread those frames wait in their
-// batch while another thread loads the DSO, rather than the replay's thread
-// loading it.
-TEST_CASE("frames of DSOs not loaded wait in their batch, alike") {
+// perf's start: the libraries perf's fork left in cc1plus's maps
+// (libpython, libstdc++), hit by the garbage past the first frames of its
+// call chains, first met long after the lines thread started.
+TEST_CASE("frames of DSOs first met late fold alike with the lines thread") {
   PerfDataBuilder b = UserOnly(600, 0);
   b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 0);
   b.Mmap(42, 0x7f0000000000, 0x1000, 0, "/nonexistent/libgone.so", 0);
@@ -642,9 +623,6 @@ TEST_CASE("frames of DSOs not loaded wait in their batch, alike") {
   }
   ParserFold with(Modern()), without(Modern());
   FoldBothWays(b.Build(), &with, &without);
-  CHECK(with.stats.dsos_loaded_ahead == 0);
-  CHECK(with.stats.dsos_loaded_aside == 2);
-  CHECK(without.stats.dsos_loaded_aside == 0);
   CHECK(testing::FoldedText(with.trie) ==
         "java;(anonymous namespace)::Fill;[perf-42.map] 1321\n"
         "java;(anonymous namespace)::SortAll;[perf-42.map] 659\n"

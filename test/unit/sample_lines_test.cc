@@ -110,12 +110,6 @@ TEST_CASE("a sample to the fold, by its fields and frames") {
   std::string err;
   for (size_t i = 0; i < held.size(); ++i) REQUIRE(lines.Put(held.at(i), &err));
   CHECK(lines.frame_count() == 6);
-  // A sample that went ahead was given before.
-  held.Clear();
-  HoldSamples(&held, &f, 1);
-  held.MarkGone(0);
-  REQUIRE(lines.Put(held.at(0), &err));
-  CHECK(lines.frame_count() == 6);
   CHECK(p.Folded() == "app;[app];leaf 6\n");
 }
 

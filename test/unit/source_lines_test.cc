@@ -7,7 +7,6 @@
 
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "symbols/frame_inliner.h"
@@ -144,27 +143,6 @@ TEST_CASE("inlined functions whose ranges are a DW_FORM_rnglistx index") {
   CHECK(DemangleFull(nested->records[1].function) ==
         "std::function<void (unsigned long)>::operator()(unsigned long) const");
   CHECK(nested->records[2].line == 51);
-}
-
-TEST_CASE("files opened ahead on another thread answer as files opened here") {
-  std::string lib = TestFile("perf-data/dwarf-shlib/root/tmp/ffdw/libtiny.so");
-  SourceLines here, ahead;
-  // The look-ups race the opening: each waits for it, none opens twice.
-  std::thread opener([&] {
-    ahead.Preopen(lib);
-    ahead.Preopen(lib + ".missing");
-  });
-  const SourceLookup* a = ahead.Lookup(lib, 0x102a, false);
-  const SourceLookup* h = here.Lookup(lib, 0x102a, false);
-  opener.join();
-  REQUIRE(a != nullptr);
-  REQUIRE(h != nullptr);
-  CHECK(InlineChain(*a, true) == InlineChain(*h, true));
-  CHECK(InlineChain(*a, true) == "tiny_hash:libtiny.c:13;rotl:libtiny.c:7");
-  CHECK(ahead.File(lib) == ahead.File(lib));
-  CHECK(ahead.File(lib + ".missing") == nullptr);
-  ahead.Preopen(lib);  // open already: nothing happens
-  CHECK(ahead.Lookup(lib, 0x102a, false) == a);
 }
 
 TEST_CASE("without DWARF, the function and file are binutils' ELF symbol's") {

@@ -1,5 +1,5 @@
-// SymbolResolver: DSOs preloaded on threads name addresses exactly as DSOs
-// loaded on first use, with the same warnings at the same time.
+// SymbolResolver: DSOs load at their first use (Load), and their warnings
+// come in that order.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -12,41 +12,6 @@
 
 namespace flamefold {
 namespace {
-
-SymbolOptions NoKernel() {
-  SymbolOptions o;
-  o.kallsyms = "/nonexistent";
-  return o;
-}
-
-// That `self` (this program) and `gone` (no file) of `r`, loaded however
-// `r` loads them, name addresses and warn as DSOs loaded on first use.
-void CheckNamedAsLoadedOnFirstUse(SymbolResolver* r, Dso* self, Dso* gone) {
-  SymbolResolver plain(NoKernel());
-  Dso* plain_self = plain.User("/proc/self/exe", "");
-  Dso* plain_gone = plain.User("/nonexistent/libgone.so", "");
-  plain.Prepare(plain_self);
-  uint64_t main_at = 0;
-  for (const Symbol& s : plain_self->table.symbols()) {
-    if (s.name == "main") main_at = s.start;
-  }
-  REQUIRE(main_at != 0);
-  CHECK(r->Name(self, main_at + 1) == plain.Name(plain_self, main_at + 1));
-  CHECK(r->warnings().empty());
-  CHECK(r->Name(gone, 0x10) == plain.Name(plain_gone, 0x10));
-  CHECK(r->warnings() == plain.warnings());
-  CHECK(r->warnings().size() == 1);
-}
-
-TEST_CASE("preloaded DSOs name addresses as DSOs loaded on first use") {
-  SymbolResolver pre(NoKernel());
-  Dso* pre_self = pre.User("/proc/self/exe", "");
-  Dso* pre_gone = pre.User("/nonexistent/libgone.so", "");
-  pre.Preload({pre_gone, pre_self});
-  // Warnings wait for the first use, whatever the preloading has done.
-  CHECK(pre.warnings().empty());
-  CheckNamedAsLoadedOnFirstUse(&pre, pre_self, pre_gone);
-}
 
 TEST_CASE("[vdso] without a build-id table entry is named from our own vDSO") {
   ElfInfo info;
@@ -78,79 +43,35 @@ TEST_CASE("[vdso] without a build-id table entry is named from our own vDSO") {
   CHECK(under.Name(under.OwnVdso(""), at) == "[unknown]");
 }
 
-TEST_CASE("a replay may ask, without waiting, what preloading has left") {
-  SymbolOptions o;
-  o.kallsyms = "/nonexistent";
-  SymbolResolver r(o);
-  Dso* self = r.User("/proc/self/exe", "");
-  Dso* gone = r.User("/nonexistent/libgone.so", "");
-  Dso* other = r.User("/nonexistent/libother.so", "");
-  CHECK_FALSE(r.Preloading());
-  CHECK_FALSE(r.LoadingAhead(self));  // nothing preloads
-  CHECK_FALSE(r.KernelPending());     // nor reads the kernel's symbols
-  r.Preload({self, gone});
-  r.HelpPreload();  // what the thread has not begun is loaded here
-  r.AwaitLoaded(self);
-  r.AwaitLoaded(gone);
-  CHECK_FALSE(r.LoadingAhead(self));  // loaded
-  CHECK_FALSE(r.LoadingAhead(other));  // not in the list
-  CHECK(self->load_state.load() == Dso::kLoaded);
-  CHECK(gone->load_state.load() == Dso::kLoaded);
-  CHECK(other->load_state.load() == Dso::kIdle);
-  CHECK(r.warnings().empty());  // none used yet
-}
-
-TEST_CASE("a DSO handed to LoadSoon names addresses as one loaded on first use") {
-  SymbolResolver soon(NoKernel());
-  Dso* soon_self = soon.User("/proc/self/exe", "");
-  Dso* soon_gone = soon.User("/nonexistent/libgone.so", "");
-  soon.LoadSoon(soon_gone);
-  soon.LoadSoon(soon_self);
-  soon.LoadSoon(soon_self);  // once is enough
-  soon.LoadSoon(soon.Kernel());  // user DSOs only
-  CHECK(soon.loaded_soon() == 2);
-  // No warning before the first use, whoever loads.
-  soon.AwaitLoaded(soon_self);
-  soon.AwaitLoaded(soon_gone);
-  CHECK(soon.warnings().empty());
-  CheckNamedAsLoadedOnFirstUse(&soon, soon_self, soon_gone);
-  // Loaded (or begun) elsewhere first: not handed over.
-  SymbolResolver late(NoKernel());
-  Dso* a = late.User("/nonexistent/liba.so", "");
-  Dso* b = late.User("/proc/self/exe", "");
-  late.Prepare(a);
-  late.LoadSoon(a);
-  late.LoadSoon(b);
-  late.AwaitLoaded(b);  // here, unless its thread has begun
-  CHECK(late.loaded_soon() == 1);
-  CHECK(b->load_state.load() == Dso::kLoaded);
-}
-
-// A replay that names some frames later than it meets them gives the DSOs'
-// warnings in the order it first met them, not the order the loading threads
-// finish.
-TEST_CASE("warnings come in the order DSOs were first met, not loaded") {
+// Warnings come in the order DSOs were first used, each once, whatever
+// loads them (naming a frame, unwinding, the kernel map's first hit).
+TEST_CASE("warnings come in the order DSOs were first loaded") {
   SymbolOptions o;
   o.kallsyms = "/nonexistent";
   SymbolResolver r(o);
   Dso* a = r.User("/nonexistent/liba.so", "");
   Dso* b = r.User("/nonexistent/libb.so", "");
-  r.Touch(b);  // met first, named later
-  r.Prepare(a);
-  r.Prepare(b);
-  r.Touch(a);  // again: nothing changes
+  Dso* self = r.User("/proc/self/exe", "");
+  CHECK(r.Name(b, 0x10) == "[unknown]");  // used first
+  r.Load(self);  // no warning of its own
+  CHECK(self->loaded);
+  CHECK_FALSE(self->table.symbols().empty());
+  r.Load(a);
+  r.Load(b);  // again: nothing changes
   std::vector<std::string> w = r.warnings();
   REQUIRE(w.size() == 2);
-  CHECK(w[0].find("libb.so") != std::string::npos);
-  CHECK(w[1].find("liba.so") != std::string::npos);
-  // The kernel's warning comes where the kernel was first met.
-  r.Touch(r.Kernel());
-  CHECK(r.warnings().size() == 2);  // not read yet: nothing to say
+  CHECK(w[0].find("/libb.so: no symbols found") != std::string::npos);
+  CHECK(w[1].find("/liba.so: no symbols found") != std::string::npos);
+  // A module's symbols come with the kernel's, whose warning stands for
+  // both, once.
+  Dso* module = r.Module("[ext4]");
+  CHECK(r.Name(module, 0xffffffffa0000010) == "[unknown]");
   uint64_t start = 0, end = 0;
   CHECK_FALSE(r.KernelRange(&start, &end));
   w = r.warnings();
   REQUIRE(w.size() == 3);
-  CHECK(w[2].find("kallsyms") != std::string::npos);
+  CHECK(w[2].find("/nonexistent") != std::string::npos);
+  CHECK(w[2].find("kernel frames stay [unknown]") != std::string::npos);
 }
 
 }  // namespace

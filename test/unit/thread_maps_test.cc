@@ -91,25 +91,5 @@ TEST_CASE("a copy of Maps holds the mappings, not the remembered hits") {
   CHECK(copy.Find(0x1800) != maps.Find(0x1800));
 }
 
-// A process's files to load ahead wait for its first sample; a forked
-// child (a copy of the maps) is a process not yet sampled, and inherits
-// what its parent had not yet loaded.
-TEST_CASE("Maps keeps the files to load ahead until its first sample") {
-  Dso lib, other;
-  Maps maps;
-  CHECK_FALSE(maps.sampled());
-  maps.LoadWhenSampled(&lib);
-  Maps child(maps);
-  CHECK_FALSE(child.sampled());
-  CHECK(maps.TakeLoadWhenSampled() == std::vector<Dso*>{&lib});
-  CHECK(maps.sampled());
-  CHECK(maps.TakeLoadWhenSampled().empty());  // given once
-  child.LoadWhenSampled(&other);
-  CHECK(child.TakeLoadWhenSampled() == std::vector<Dso*>{&lib, &other});
-  Maps grandchild(child);  // of a process sampled: nothing pending
-  CHECK_FALSE(grandchild.sampled());
-  CHECK(grandchild.TakeLoadWhenSampled().empty());
-}
-
 }  // namespace
 }  // namespace flamefold
