@@ -3,10 +3,9 @@
 // allocation. Symbols are looked up nowhere real (symfs and kallsyms point
 // at a missing directory), so the run does not depend on the host. The
 // last two bytes choose the path: the text perf script prints (with or
-// without source lines), or the samples folded through the perf script
-// parser as flamefold does by default (with or without --pid and
-// --kernel), where samples may go ahead of those waiting for kallsyms;
-// there, with bit 3 of the second to last byte, the input is a file (a
+// without source lines), or the samples folded by their fields as
+// flamefold does by default (with or without --pid and --kernel); there,
+// with bit 3 of the second to last byte, the input is a file (a
 // memfd), which the replay maps and reads on a thread of its own.
 #include <sys/mman.h>
 #include <unistd.h>

@@ -65,9 +65,6 @@ class RecordedSampleSink {
   /// The next sample. False with `*err` on a sample that cannot be read
   /// (a name holding a NUL byte where perf script's text may not).
   virtual bool Add(const RecordedSample& s, std::string* err) = 0;
-  /// Whether `s` may be added before samples recorded ahead of it, all of
-  /// its event, without a difference in the result or the messages.
-  virtual bool MayAddAhead(const RecordedSample& s) = 0;
 };
 
 /// Whether `text` holds a NUL byte, which a sample's text may not (Add

@@ -171,23 +171,6 @@ void SampleFold::ReadSampleLine(std::string_view line) {
   ReadLine(line, sample_->ordinal, nullptr, recording_);
 }
 
-bool SampleFold::MayAddAhead(const RecordedSample& s) {
-  if (options_.srcline || options_.inliner || !ByFields(s)) return false;
-  const Event& e = events_[s.event];
-  if (e.shown && !event_filter_.empty() && event_filter_ != e.fields.name) {
-    return false;
-  }
-  bool java = StartsWith(s.comm, "java");
-  for (const RecordedFrame* f : s.frames) {
-    uint32_t id = frame_names_.Of(*f, java);
-    if (id == FrameNames::kUnmatched ||
-        frame_names_.result(id).kind == FrameNames::kBinary) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // "FILE:LINE: " for a line of text; "FILE: sample N at SECONDS: " (perf
 // script's time) or "FILE: sample N at offset X: " for a recorded sample.
 std::string SampleFold::Place(std::string_view file, uint64_t lineno) const {

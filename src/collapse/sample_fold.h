@@ -121,7 +121,6 @@ class SampleFold : public RecordedSampleSink {
   void StartRecording(std::string_view file, uint64_t index);
   void SetEvents(std::span<const RecordedEvent> events) override;
   bool Add(const RecordedSample& s, std::string* err) override;
-  bool MayAddAhead(const RecordedSample& s) override;
 
  private:
   struct Event {

@@ -251,21 +251,5 @@ TEST_CASE("a message names the file and the sample") {
   CHECK(ByText(r, {}).error.rfind("r.data:", 0) == 0);
 }
 
-TEST_CASE("a sample may go ahead only where nothing it leaves differs") {
-  Recording r = Mixed();
-  StringInterner names;
-  StackTrie trie(&names);
-  SampleFold fold({}, &names, &trie);
-  fold.StartRecording("r.data", 0);
-  fold.SetEvents(r.events);
-  CHECK(fold.MayAddAhead(r.samples[0]));       // app, cycles
-  CHECK_FALSE(fold.MayAddAhead(r.samples[2]));  // odd frames
-  CHECK_FALSE(fold.MayAddAhead(r.samples[6]));  // no call chain
-  CHECK_FALSE(fold.MayAddAhead(r.samples[8 * 2]));  // comm "V8 Worker"
-  std::string err;
-  REQUIRE(fold.Add(r.samples[0], &err));  // the filter is "cycles" now
-  CHECK_FALSE(fold.MayAddAhead(r.samples[1]));  // instructions
-}
-
 }  // namespace
 }  // namespace flamefold
