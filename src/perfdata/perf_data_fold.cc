@@ -325,6 +325,7 @@ class Replayer : public OrderedRecords {
     if (!sink_ || srcline_) return false;
     HeldSample s = held_.at(i);
     if (s.gone || !s.values || !held_.AllPlain(s.values->attr)) return false;
+    SyncEvents();  // the fold knows the sample's event (pipe mode adds some)
     HeldSample header = s;
     header.frame_count = 0;
     if (!sink_->MayAddAhead(SampleLines::Recorded(header, &ahead_frames_))) {
