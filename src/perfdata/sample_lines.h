@@ -31,15 +31,9 @@ class alignas(64) SampleLines {
   /// adds events while it is read). Before the first Put, and again when
   /// they change.
   void SetEvents(const std::vector<PerfAttr>& attrs);
-  /// The event of attr `i`, as the fold takes it.
-  const RecordedEvent& event(size_t i) const { return events_[i]; }
 
   /// The sample `s`. False with `*err` once the fold refused a sample.
   bool Put(const HeldSample& s, std::string* err);
-  /// The sample `s` as the fold takes it (its header's fields: `s.values`;
-  /// the frames' pointers in `*frames`).
-  static RecordedSample Recorded(const HeldSample& s,
-                                 std::vector<const RecordedFrame*>* frames);
 
   /// A sample's header fields `v`, of a thread named `comm`, as the fold
   /// takes them (no frames).
@@ -55,6 +49,10 @@ class alignas(64) SampleLines {
   static RecordedEvent EventOf(const PerfAttr& a);
 
  private:
+  // The sample `s` as the fold takes it (its header's fields: `s.values`;
+  // the frames' pointers in `*frames`).
+  static RecordedSample Recorded(const HeldSample& s,
+                                 std::vector<const RecordedFrame*>* frames);
   void PutText(const HeldSample& s);
   void CountFrames(const HeldSample& s);
   void CountFrame(uint64_t* no_symbol, uint64_t frames = 1);
