@@ -150,6 +150,11 @@ class DwarfUnwinder {
   struct State;
   bool ReadWord(uint64_t addr, uint64_t* value);
   int Step(State* s);
+  const UnwindFiles::Rule* RuleFor(uint64_t look);
+  int StepByRule(const UnwindFiles::Rule& rule, State* s);
+  int StepWithoutRule(State* s);
+  bool AtPltEntry(uint64_t ip);
+  int StepByFramePointer(int fp, State* s);
 
   const RegisterMap* arch_;
   UnwindMaps* maps_;
