@@ -39,7 +39,8 @@
 namespace flamefold {
 
 /// How perf's sample registers map to DWARF registers on one architecture.
-/// Adding an architecture is adding a row to the table in the .cc.
+/// Adding an architecture is adding a row to the table in
+/// register_maps.cc.
 struct RegisterMap {
   const char* arch;       // as perf.data's arch feature names it
   int perf_ip, perf_sp;   // perf register numbers of the PC and SP
