@@ -70,6 +70,17 @@ std::string Modifiers(const PerfAttr& a) {
   return m.empty() ? m : ":" + m;
 }
 
+// The field of `info` a string feature fills; nullptr for other features.
+std::string* StringFeature(int feat, PerfDataInfo* info) {
+  switch (feat) {
+    case abi::kFeatHostname: return &info->hostname;
+    case abi::kFeatOsRelease: return &info->os_release;
+    case abi::kFeatVersion: return &info->perf_version;
+    case abi::kFeatArch: return &info->arch;
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 
 bool PerfAttr::sample_id_all() const { return flag(abi::kFlagSampleIdAll); }
@@ -231,19 +242,11 @@ bool PerfDataReader::ReadFeatures(std::string_view file, uint64_t at,
 bool PerfDataReader::ReadFeature(int feat, std::string_view sec, uint64_t at,
                                  std::string* err) {
   const FeatureSection section{sec, at, info_.swapped};
+  if (std::string* text = StringFeature(feat, &info_)) {
+    ReadFeatureString(section, text);
+    return true;
+  }
   switch (feat) {
-    case abi::kFeatHostname:
-      ReadFeatureString(section, &info_.hostname);
-      return true;
-    case abi::kFeatOsRelease:
-      ReadFeatureString(section, &info_.os_release);
-      return true;
-    case abi::kFeatVersion:
-      ReadFeatureString(section, &info_.perf_version);
-      return true;
-    case abi::kFeatArch:
-      ReadFeatureString(section, &info_.arch);
-      return true;
     case abi::kFeatCmdline:
       ReadFeatureStrings(section, &info_.cmdline);
       return true;
