@@ -3,8 +3,8 @@
 // "children":[...]}, ...]}, where a node's value is its total: its own
 // count and its children's (d3-flame-graph sums no values itself). `perf
 // script report flamegraph` writes a tree of the same shape whose values
-// are the nodes' own counts (d3-flame-graph then sums them, with its
-// data's own option); that tree is not this one.
+// are the nodes' own counts, for d3-flame-graph's selfValue(true); this
+// one is for its default, selfValue(false).
 //
 // The tree is built from the stacks (collapse/stack_trie.h) and written at
 // the end, since a node's total is known only after its last stack; it
