@@ -21,7 +21,8 @@ esac
 # top (commands: any provider will do, e.g. a node that ships its own npm;
 # perf for flamerecord's test, clang for the fuzz targets).
 build_pkgs="g++ meson ninja-build pkg-config libre2-dev libzstd-dev zlib1g-dev
-  libboost-program-options-dev doctest-dev libelf-dev libdw-dev libarchive-dev"
+  libboost-program-options-dev doctest-dev libelf-dev libdw-dev libarchive-dev
+  libprotobuf-dev protobuf-compiler golang-github-google-pprof-dev"
 # command:package pairs
 test_cmds="python3:python3 perl:perl zstd:zstd gzip:gzip chromium:chromium
   node:nodejs npm:npm clang++:clang perf:linux-perf"
