@@ -24,16 +24,7 @@ const flamefold = process.env.FLAMEFOLD;
 const testdata = process.env.TESTDATA;
 const modules = path.join(__dirname, "node_modules");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "flamefold-exports-"));
-let failures = 0;
-
-function check(what, ok, detail) {
-  if (ok) {
-    console.log("ok " + what);
-  } else {
-    failures++;
-    console.log("FAIL " + what + (detail !== undefined ? ": " + detail : ""));
-  }
-}
+const { check, failures } = require("./check");
 
 function fold(args) {
   return execFileSync(flamefold, args, { maxBuffer: 1 << 30 });
@@ -213,11 +204,11 @@ async function main() {
   }
   check("no page errors", errors.length === 0, errors.join("; "));
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(failures ? failures + " failed" : "all passed");
-  process.exit(failures ? 1 : 0);
+  console.log(failures() ? failures() + " failed" : "all passed");
+  process.exit(failures() ? 1 : 0);
 }
 
 main().catch((e) => {
-  console.log("FAIL " + (e.stack || e));
+  check("the test ran to its end", false, e && e.stack ? e.stack : e);
   process.exit(1);
 });

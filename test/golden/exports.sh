@@ -14,21 +14,17 @@
 set -u
 : "${BUILD_DIR:?BUILD_DIR must be set (meson test sets it)}"
 : "${TESTDATA:?TESTDATA must be set}"
+BUILD_DIR=$(cd "$BUILD_DIR" && pwd) TESTDATA=$(cd "$TESTDATA" && pwd)
 FOLD=$BUILD_DIR/src/tools/flamefold
 REPORT=$BUILD_DIR/src/tools/flamereport
 CHECK=$(cd "$(dirname "$0")" && pwd)/exports_check.py
 EXPECTED=$TESTDATA/expected/exports
-SW=$TESTDATA/perf-data/system-wide
 PROTO=${PROFILE_PROTO:-/usr/share/gocode/src/github.com/google/pprof/proto/profile.proto}
-[ -x "$FOLD" ] || { echo "exports: $FOLD is not built"; exit 1; }
 export HOME=/nonexistent  # no build-id cache, as golden-perf-data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 . "$(dirname "$0")/same.sh"
-python=0
-command -v python3 > /dev/null && python=1
+golden_start exports "$FOLD" "$REPORT"
+# The inputs are named from testdata/ (speedscope's profile takes their names).
+cd "$TESTDATA" || exit 1
 protoc=0
 command -v protoc > /dev/null && [ -f "$PROTO" ] && protoc=1
 [ $protoc = 0 ] && echo "exports: no protoc or $PROTO: pprof not checked"
@@ -86,11 +82,11 @@ run_case() {
   done
 }
 
-folded=$TESTDATA/expected/flamefold/system-wide-collapsed-tid.txt
+folded=expected/flamefold/system-wide-collapsed-tid.txt
 run_case folded "$folded"
 run_case folded-hide-collapse-recursion --hide '^\[unknown\]$' \
   --collapse-recursion "$folded"
-run_case perf-data-all-tid --all --tid --symfs "$TESTDATA/perf-data/root" \
-  --kallsyms "$SW/kallsyms" "$SW/perf.data"
+run_case perf-data-all-tid --all --tid --symfs perf-data/root \
+  --kallsyms perf-data/system-wide/kallsyms perf-data/system-wide/perf.data
 echo "exports: $pass passed, $fail failed"
 [ $fail -eq 0 ]
