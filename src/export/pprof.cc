@@ -48,13 +48,14 @@ class PprofWriter : public StackWriter {
     }
     out_->Write(gzipped);
     if (rounded_ > 0) {
-      diag.Warning("pprof's counts are integers: " + std::to_string(rounded_) +
-                   " stacks' fractional counts rounded");
+      diag.Warning(std::to_string(rounded_) +
+                   " stack(s) with a fractional count rounded to an integer "
+                   "(pprof's counts are integers)");
     }
     if (clamped_ > 0) {
-      diag.Warning("pprof's counts are 64-bit signed: " +
-                   std::to_string(clamped_) + " stacks' counts cut to " +
-                   std::to_string(std::numeric_limits<int64_t>::max()));
+      diag.Warning(std::to_string(clamped_) + " stack(s) with a count above " +
+                   std::to_string(std::numeric_limits<int64_t>::max()) +
+                   " cut to it (pprof's counts are signed 64-bit integers)");
     }
     return true;
   }

@@ -183,3 +183,11 @@ TEST_CASE("pprof: fractional counts rounded, names made UTF-8") {
   CHECK(p.sample(1).value(0) == 1);
   CHECK(p.string_table(p.function(0).name()) == "a\xEF\xBF\xBD");
 }
+
+TEST_CASE("pprof: a count past int64 is cut to its largest value") {
+  const perftools::profiles::Profile p =
+      Pprof({{"a", PerlNumber::FromUint(UINT64_MAX)}, {"b", N(1)}});
+  REQUIRE(p.sample_size() == 2);
+  CHECK(p.sample(0).value(0) == INT64_MAX);
+  CHECK(p.sample(1).value(0) == 1);
+}
