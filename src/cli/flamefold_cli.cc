@@ -8,9 +8,9 @@
 #include "collapse/stack_filter.h"
 #include "collapse/stack_transform.h"
 #include "collapse/stack_writer.h"
-#include "export/d3_tree.h"
-#include "export/pprof.h"
-#include "export/speedscope.h"
+#include "report/d3_tree.h"
+#include "report/pprof.h"
+#include "report/speedscope.h"
 #include "symbols/frame_inliner.h"
 
 namespace flamefold {

@@ -1,5 +1,5 @@
-// export/: the speedscope, d3 and pprof writers on stacks given by hand,
-// as RunFold hands them over (sorted, distinct). Each expectation is
+// The exports (report/): the speedscope, d3 and pprof writers on stacks
+// given by hand, as RunFold hands them over (sorted, distinct). Each expectation is
 // written out by hand; the pprof profile is read back with protobuf.
 #include <doctest/doctest.h>
 
@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "export/d3_tree.h"
-#include "export/pprof.h"
-#include "export/profile.pb.h"
-#include "export/speedscope.h"
-#include "export/stack_frames.h"
+#include "report/d3_tree.h"
+#include "report/pprof.h"
+#include "report/profile.pb.h"
+#include "report/speedscope.h"
+#include "report/stack_frames.h"
 #include "flamefold_config.h"
 
 using namespace flamefold;

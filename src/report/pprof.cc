@@ -1,4 +1,4 @@
-#include "export/pprof.h"
+#include "report/pprof.h"
 
 #include <google/protobuf/io/gzip_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "base/utf8.h"
-#include "export/profile.pb.h"
-#include "export/stack_frames.h"
+#include "report/profile.pb.h"
+#include "report/stack_frames.h"
 
 namespace flamefold {
 

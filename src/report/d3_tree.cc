@@ -1,11 +1,11 @@
-#include "export/d3_tree.h"
+#include "report/d3_tree.h"
 
 #include <string>
 #include <vector>
 
 #include "base/json.h"
 #include "collapse/stack_trie.h"
-#include "export/stack_frames.h"
+#include "report/stack_frames.h"
 
 namespace flamefold {
 

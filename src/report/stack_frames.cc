@@ -1,4 +1,4 @@
-#include "export/stack_frames.h"
+#include "report/stack_frames.h"
 
 namespace flamefold {
 

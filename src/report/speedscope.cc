@@ -1,9 +1,9 @@
-#include "export/speedscope.h"
+#include "report/speedscope.h"
 
 #include <vector>
 
 #include "base/json.h"
-#include "export/stack_frames.h"
+#include "report/stack_frames.h"
 #include "flamefold_config.h"
 
 namespace flamefold {
