@@ -45,6 +45,7 @@ benches=(
   fold-distinct-names "SHAPE=distinct-names bench/bench-fold.sh $SIZE_MB"
   svg-stacks          "bench/bench-svg.sh $STACKS"
   svg-cxx-service     "bench/bench-svg.sh cxx-service"
+  exports             "bench/bench-exports.sh"
   zoom                "bench/bench-zoom.sh"
   perf-data-work      "bench/bench-perf-data.sh $RECORD_SECONDS"
   perf-data-build     "SYSWIDE=build bench/bench-perf-data.sh $RECORD_SECONDS"

@@ -14,7 +14,9 @@ _flamefold_tools() {
     --call-graph)
       COMPREPLY=($(compgen -W "fp dwarf lbr" -- "$cur")); return ;;
     --format)
-      COMPREPLY=($(compgen -W "text csv json" -- "$cur")); return ;;
+      local formats="text csv json"  # flamereport's
+      [ "${COMP_WORDS[0]##*/}" = flamefold ] && formats="folded speedscope d3 pprof"
+      COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
     --user)
       COMPREPLY=($(compgen -u -- "$cur")); return ;;
     --include|--exclude|--focus|--ignore|--hide|--show-from|--skip-after|--prune-from)

@@ -22,7 +22,8 @@ esac
 # perf for flamerecord's test, clang for the fuzz targets, strace for the
 # thread count's).
 build_pkgs="g++ meson ninja-build pkg-config libre2-dev libzstd-dev zlib1g-dev
-  libboost-program-options-dev doctest-dev libelf-dev libdw-dev libarchive-dev"
+  libboost-program-options-dev doctest-dev libelf-dev libdw-dev libarchive-dev
+  libprotobuf-dev protobuf-compiler golang-github-google-pprof-dev"
 # command:package pairs
 test_cmds="python3:python3 perl:perl zstd:zstd gzip:gzip chromium:chromium
   node:nodejs npm:npm clang++:clang perf:linux-perf strace:strace"

@@ -7,6 +7,10 @@
 #include "cli/usable_cores.h"
 #include "collapse/stack_filter.h"
 #include "collapse/stack_transform.h"
+#include "collapse/stack_writer.h"
+#include "report/d3_tree.h"
+#include "report/pprof.h"
+#include "report/speedscope.h"
 #include "symbols/frame_inliner.h"
 
 namespace flamefold {
@@ -64,7 +68,10 @@ OptionTable FlamefoldOptions() {
   po::options_description own;
   own.add_options()
       ("output,o", TextValue("FILE"),
-       "write to FILE instead of standard output");
+       "write to FILE instead of standard output")
+      ("format", TextValue("FORMAT"),
+       "write folded stacks (default), speedscope (JSON), d3 "
+       "(d3-flame-graph's JSON tree) or pprof (gzipped profile.proto)");
   po::options_description stats;
   stats.add_options()
       ("stats", SwitchValue(),
@@ -203,9 +210,48 @@ std::string FoldHelp() {
          "Reads standard input when no FILE is given or FILE is -.\n\n"
          "Options (stackcollapse-perf.pl's, then flamefold's own):\n" +
          FormatOptionHelp(FlamefoldOptions().all()) +
-         "\nExample: perf script | flamefold | flamesvg > cpu.svg\n"
+         "\nExamples: perf script | flamefold | flamesvg > cpu.svg\n"
+         "          flamefold --format=speedscope -o cpu.speedscope.json perf.data\n"
          "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
 }
+
+namespace {
+
+// The name speedscope shows for the profile: the inputs' names.
+std::string ProfileName(const std::vector<std::string>& inputs) {
+  if (inputs.empty()) return "-";
+  std::string name;
+  for (const std::string& input : inputs) {
+    if (!name.empty()) name += ", ";
+    name += input;
+  }
+  return name;
+}
+
+// Sets config->make_writer from --format. False with `*err` for a format
+// that is none of them.
+bool ParseFormatOption(const ParsedOptions& opts, FoldConfig* config,
+                       std::string* err) {
+  const std::string format = opts.Text("format", "folded");
+  if (format == "folded") {
+    config->make_writer = MakeFoldedWriter;
+  } else if (format == "speedscope") {
+    config->make_writer = [name = ProfileName(config->inputs)](
+                              OutputSink* out) {
+      return MakeSpeedscopeWriter(out, name);
+    };
+  } else if (format == "d3") {
+    config->make_writer = MakeD3Writer;
+  } else if (format == "pprof") {
+    config->make_writer = MakePprofWriter;
+  } else {
+    *err = "--format is folded, speedscope, d3 or pprof, not '" + format + "'";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
                          std::string* err) {
@@ -225,6 +271,7 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
     return ArgsResult::kUsageError;
   }
   config->inputs = opts.operands();
+  if (!ParseFormatOption(opts, config, err)) return ArgsResult::kUsageError;
   return ArgsResult::kRun;
 }
 

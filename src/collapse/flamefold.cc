@@ -12,6 +12,7 @@
 #include "collapse/stack_filter.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_transform.h"
+#include "collapse/stack_writer.h"
 
 namespace flamefold {
 
@@ -25,15 +26,6 @@ struct WriteCounts {
   uint64_t stacks_emptied = 0, samples_emptied = 0;
 };
 
-void WriteLine(std::string_view stack, const PerlNumber& weight,
-               std::string* buf, OutputSink* out) {
-  out->Write(stack);
-  buf->assign(1, ' ');
-  weight.AppendTo(buf);
-  *buf += '\n';
-  out->Write(*buf);
-}
-
 // The stacks the transforms made, merged: a weight and a sample count for
 // each distinct one (stacks that became equal add up, in the order they
 // came, as stackcollapse-recursive.pl adds them).
@@ -44,15 +36,14 @@ struct MergedCounts {
 using MergedStacks = std::unordered_map<std::string, MergedCounts>;
 
 // Writes the merged stacks in the byte order of their lines.
-void WriteMerged(const MergedStacks& merged, OutputSink* out) {
+void WriteMerged(const MergedStacks& merged, StackWriter* out) {
   std::vector<const MergedStacks::value_type*> sorted;
   sorted.reserve(merged.size());
   for (const auto& entry : merged) sorted.push_back(&entry);
   std::sort(sorted.begin(), sorted.end(),
             [](const auto* a, const auto* b) { return a->first < b->first; });
-  std::string buf;
   for (const auto* entry : sorted) {
-    WriteLine(entry->first, entry->second.weight, &buf, out);
+    out->Add(entry->first, entry->second.weight, entry->second.samples);
   }
 }
 
@@ -60,9 +51,9 @@ void WriteMerged(const MergedStacks& merged, OutputSink* out) {
 // them (on the lines those kept). Transforms that only keep or drop stacks
 // let them through as they come; the others' results are merged first.
 WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
-                        const StackTransform& transform, OutputSink* out) {
+                        const StackTransform& transform, StackWriter* out) {
   WriteCounts c;
-  std::string buf, transformed;
+  std::string transformed;
   MergedStacks merged;
   inputs->VisitStacks([&](std::string_view line, const PerlNumber& weight,
                           uint64_t samples) {
@@ -73,14 +64,14 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
     }
     if (!transform.active()) {
       c.stacks_written++;
-      WriteLine(line, weight, &buf, out);
+      out->Add(line, weight, samples);
       return;
     }
     switch (transform.Apply(line, &transformed)) {
       case StackTransform::Result::kKept: {
         if (!transform.reshapes()) {  // the line kept as it is, in order
           c.stacks_written++;
-          WriteLine(line, weight, &buf, out);
+          out->Add(line, weight, samples);
           return;
         }
         MergedCounts& m = merged[transformed];
@@ -155,7 +146,9 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
     diag.Error(err);
     return kExitDataError;
   }
-  WriteCounts c = WriteStacks(&inputs, filter, transform, out);
+  std::unique_ptr<StackWriter> writer = config.make_writer(out);
+  WriteCounts c = WriteStacks(&inputs, filter, transform, writer.get());
+  if (!writer->Finish(diag)) return kExitDataError;
   if (!out->Flush()) {
     if (out->broken_pipe()) return kExitOk;
     diag.Error("write error: " + out->error());

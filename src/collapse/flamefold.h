@@ -1,6 +1,6 @@
 // The flamefold engine: every input folded (FoldInputs) and written as one
 // "STACK COUNT" line per distinct stack, sorted, as stackcollapse-perf.pl
-// writes them. Its command line is cli/flamefold_cli.h.
+// writes them, or in another format (collapse/stack_writer.h). Its command line is cli/flamefold_cli.h.
 #ifndef FLAMEFOLD_COLLAPSE_FLAMEFOLD_H_
 #define FLAMEFOLD_COLLAPSE_FLAMEFOLD_H_
 
@@ -12,7 +12,8 @@
 namespace flamefold {
 
 /// Folds every input of `config` into `out`, keeping the stacks that pass
-/// --include/--exclude; recordings (perf.data) go through `recordings`
+/// --include/--exclude, as the transforms make them, and writes them with
+/// config.make_writer (folded lines unless --format says otherwise); recordings (perf.data) go through `recordings`
 /// (perfdata's PerfDataFolder). Returns the exit status; messages (and
 /// --stats) go through `diag`, under its tool's name.
 int RunFold(const FoldConfig& config, RecordingFolder* recordings,

@@ -11,6 +11,7 @@
 #include "collapse/input_kind.h"
 #include "collapse/perf_script.h"
 #include "collapse/stack_transform.h"
+#include "collapse/stack_writer.h"
 #include "io/line_reader.h"
 #include "symbols/symbol_resolver.h"
 
@@ -25,6 +26,7 @@ struct FoldConfig {
   std::vector<std::string> exclude;  // --exclude REGEX (repeatable)
   std::vector<TransformStep> transforms;  // --focus ... in the order given
   std::string output;                // -o FILE; "" is stdout
+  StackWriterMaker make_writer = MakeFoldedWriter;  // flamefold --format
   int jobs = 1;                      // --jobs N: parsing threads
   bool stats = false;                // --stats: counts on stderr
   bool quiet = false;                // -q: no warnings

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
@@ -17,64 +16,11 @@
 namespace flamefold {
 namespace {
 
-// perf's PERF_REG_X86_* (arch/x86/include/uapi/asm/perf_regs.h) against the
-// x86-64 psABI DWARF numbers; the return address column 16 is the PC.
-constexpr RegisterMap::Pair kX86_64[] = {
-    {0, 0},    // ax
-    {3, 1},    // dx
-    {2, 2},    // cx
-    {1, 3},    // bx
-    {4, 4},    // si
-    {5, 5},    // di
-    {6, 6},    // bp
-    {7, 7},    // sp
-    {16, 8},  {17, 9},  {18, 10}, {19, 11},  // r8-r11
-    {20, 12}, {21, 13}, {22, 14}, {23, 15},  // r12-r15
-    {8, 16},   // ip
-    {-1, -1},
-};
-
-// perf's PERF_REG_ARM64_* against the AArch64 DWARF numbers: x0-x30 and sp
-// keep their numbers; the PC has no DWARF number (the unwinder keeps it
-// apart, as for every architecture).
-constexpr RegisterMap::Pair kAarch64[] = {
-    {0, 0},   {1, 1},   {2, 2},   {3, 3},   {4, 4},   {5, 5},   {6, 6},
-    {7, 7},   {8, 8},   {9, 9},   {10, 10}, {11, 11}, {12, 12}, {13, 13},
-    {14, 14}, {15, 15}, {16, 16}, {17, 17}, {18, 18}, {19, 19}, {20, 20},
-    {21, 21}, {22, 22}, {23, 23}, {24, 24}, {25, 25}, {26, 26}, {27, 27},
-    {28, 28}, {29, 29}, {30, 30}, {31, 31},
-    {-1, -1},
-};
-
-constexpr RegisterMap kRegisterMaps[] = {
-    {"x86_64", 8, 7, 7, 6, kX86_64},
-    {"aarch64", 32, 31, 31, -1, kAarch64},
-};
-
 constexpr int kMaxRegs = 40;  // DWARF registers tracked (0..39)
 constexpr int kMaxOps = 64;   // longest CFI expression evaluated
 constexpr size_t kMaxDepth = 64;  // evaluation stack
 
 }  // namespace
-
-const RegisterMap* RegisterMapFor(std::string_view arch) {
-  for (const RegisterMap& m : kRegisterMaps) {
-    if (arch == m.arch) return &m;
-  }
-  return nullptr;
-}
-
-bool PerfRegister(uint64_t mask, const std::vector<uint64_t>& regs,
-                  int perf_reg, uint64_t* value) {
-  if (perf_reg < 0 || perf_reg >= 64 || !((mask >> perf_reg) & 1)) {
-    return false;
-  }
-  size_t index = static_cast<size_t>(
-      std::popcount(mask & ((uint64_t{1} << perf_reg) - 1)));
-  if (index >= regs.size()) return false;
-  *value = regs[index];
-  return true;
-}
 
 // ---------------------------------------------------------------------------
 // Files and their rules.
@@ -294,135 +240,205 @@ bool DwarfUnwinder::ReadWord(uint64_t addr, uint64_t* value) {
 
 namespace {
 
-// Evaluates a CFI expression of `rule` (ops [first, first + count)) over the
-// registers of `old` (the stack pointer reads as the CFA), `cfa` standing
-// for DW_OP_call_frame_cfa. `*loc` is the result: a memory location, a
-// value (DW_OP_stack_value), or the location of a register (DW_OP_regN).
+// A CFI expression's evaluation over the registers of the frame below
+// (`old`, where the stack pointer reads as that frame's CFA `old_cfa`),
+// `cfa` standing for DW_OP_call_frame_cfa; `read` reads a word of memory.
 template <typename Read>
-bool Eval(const Dwarf_Op* ops, size_t count, const Loc* old, uint64_t old_cfa,
-          uint64_t cfa, int sp, const Read& read, Loc* loc) {
-  uint64_t stack[kMaxDepth];
-  size_t n = 0;
-  auto reg = [&](uint64_t r, uint64_t* v) {
+class CfiExpression {
+ public:
+  CfiExpression(const Loc* old, uint64_t old_cfa, uint64_t cfa, int sp,
+                const Read& read)
+      : old_(old), old_cfa_(old_cfa), cfa_(cfa), sp_(sp), read_(read) {}
+
+  // Evaluates ops [0, count). `*loc` is the result: a memory location, a
+  // value (DW_OP_stack_value), or the location of a register (DW_OP_regN).
+  bool Eval(const Dwarf_Op* ops, size_t count, Loc* loc) {
+    bool value = false;
+    for (size_t i = 0; i < count; ++i) {
+      const Dwarf_Op& op = ops[i];
+      const uint8_t a = op.atom;
+      if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+        return RegisterLocation(a - DW_OP_reg0, count, loc);
+      }
+      if (a == DW_OP_regx) return RegisterLocation(op.number, count, loc);
+      if (a == DW_OP_stack_value) {
+        if (i + 1 != count) return false;
+        value = true;
+      } else if (!Apply(op)) {
+        return false;
+      }
+    }
+    if (n_ < 1) return false;
+    *loc = Loc{value ? Loc::kValue : Loc::kMemory, stack_[n_ - 1]};
+    return true;
+  }
+
+ private:
+  // DW_OP_regN, DW_OP_regx: the whole expression is where register `r` is.
+  bool RegisterLocation(uint64_t r, size_t count, Loc* loc) const {
+    if (count != 1 || r >= kMaxRegs) return false;
+    *loc = static_cast<int>(r) == sp_ ? Loc{Loc::kValue, old_cfa_} : old_[r];
+    return true;
+  }
+
+  // The value of register `r` in the frame below.
+  bool Register(uint64_t r, uint64_t* v) const {
     if (r >= kMaxRegs) return false;
-    if (static_cast<int>(r) == sp) {
-      *v = old_cfa;
+    if (static_cast<int>(r) == sp_) {
+      *v = old_cfa_;
       return true;
     }
-    const Loc& l = old[r];
+    const Loc& l = old_[r];
     if (l.kind == Loc::kValue) {
       *v = l.v;
       return true;
     }
-    return l.kind == Loc::kMemory && read(l.v, v);
-  };
-  auto push = [&](uint64_t v) {
-    if (n == kMaxDepth) return false;
-    stack[n++] = v;
+    return l.kind == Loc::kMemory && read_(l.v, v);
+  }
+
+  bool Push(uint64_t v) {
+    if (n_ == kMaxDepth) return false;
+    stack_[n_++] = v;
     return true;
-  };
-  bool value = false;
-  for (size_t i = 0; i < count; ++i) {
-    const Dwarf_Op& op = ops[i];
-    uint8_t a = op.atom;
+  }
+
+  // One op that pushes a value, works on the stack, or combines two.
+  bool Apply(const Dwarf_Op& op) {
+    const uint8_t a = op.atom;
     uint64_t v = 0;
-    if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
-      if (!push(a - DW_OP_lit0)) return false;
-    } else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
-      if (!reg(a - DW_OP_breg0, &v) || !push(v + op.number)) return false;
-    } else if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
-      if (count != 1 || a - DW_OP_reg0 >= kMaxRegs) return false;
-      *loc = old[a - DW_OP_reg0];
-      if (a - DW_OP_reg0 == sp) *loc = Loc{Loc::kValue, old_cfa};
-      return true;
-    } else {
-      switch (a) {
-        case DW_OP_call_frame_cfa:
-          if (!push(cfa)) return false;
-          break;
-        case DW_OP_bregx:
-          if (!reg(op.number, &v) || !push(v + op.number2)) return false;
-          break;
-        case DW_OP_regx:
-          if (count != 1 || op.number >= kMaxRegs) return false;
-          *loc = old[op.number];
-          if (static_cast<int>(op.number) == sp) {
-            *loc = Loc{Loc::kValue, old_cfa};
-          }
-          return true;
-        case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
-        case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s:
-        case DW_OP_const8u: case DW_OP_const8s: case DW_OP_constu:
-        case DW_OP_consts: case DW_OP_addr:
-          if (!push(op.number)) return false;
-          break;
-        case DW_OP_plus_uconst:
-          if (n < 1) return false;
-          stack[n - 1] += op.number;
-          break;
-        case DW_OP_dup:
-          if (n < 1 || !push(stack[n - 1])) return false;
-          break;
-        case DW_OP_over:
-          if (n < 2 || !push(stack[n - 2])) return false;
-          break;
-        case DW_OP_drop:
-          if (n < 1) return false;
-          --n;
-          break;
-        case DW_OP_swap:
-          if (n < 2) return false;
-          std::swap(stack[n - 1], stack[n - 2]);
-          break;
-        case DW_OP_deref:
-          if (n < 1 || !read(stack[n - 1], &stack[n - 1])) return false;
-          break;
-        case DW_OP_neg:
-          if (n < 1) return false;
-          stack[n - 1] = 0 - stack[n - 1];
-          break;
-        case DW_OP_not:
-          if (n < 1) return false;
-          stack[n - 1] = ~stack[n - 1];
-          break;
-        case DW_OP_nop:
-          break;
-        case DW_OP_stack_value:
-          if (i + 1 != count) return false;
-          value = true;
-          break;
-        default: {
-          if (n < 2) return false;
-          uint64_t b = stack[--n], x = stack[n - 1];
-          int64_t sx = static_cast<int64_t>(x), sb = static_cast<int64_t>(b);
-          switch (a) {
-            case DW_OP_plus: x += b; break;
-            case DW_OP_minus: x -= b; break;
-            case DW_OP_mul: x *= b; break;
-            case DW_OP_and: x &= b; break;
-            case DW_OP_or: x |= b; break;
-            case DW_OP_xor: x ^= b; break;
-            case DW_OP_shl: x = b < 64 ? x << b : 0; break;
-            case DW_OP_shr: x = b < 64 ? x >> b : 0; break;
-            case DW_OP_shra:
-              x = static_cast<uint64_t>(b < 64 ? sx >> b : (sx < 0 ? -1 : 0));
-              break;
-            case DW_OP_ge: x = sx >= sb; break;
-            case DW_OP_gt: x = sx > sb; break;
-            case DW_OP_le: x = sx <= sb; break;
-            case DW_OP_lt: x = sx < sb; break;
-            case DW_OP_eq: x = x == b; break;
-            case DW_OP_ne: x = x != b; break;
-            default: return false;  // not used by CFI we know of
-          }
-          stack[n - 1] = x;
-        }
+    if (a >= DW_OP_lit0 && a <= DW_OP_lit31) return Push(a - DW_OP_lit0);
+    if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+      return Register(a - DW_OP_breg0, &v) && Push(v + op.number);
+    }
+    switch (a) {
+      case DW_OP_call_frame_cfa:
+        return Push(cfa_);
+      case DW_OP_bregx:
+        return Register(op.number, &v) && Push(v + op.number2);
+      case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
+      case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s:
+      case DW_OP_const8u: case DW_OP_const8s: case DW_OP_constu:
+      case DW_OP_consts: case DW_OP_addr:
+        return Push(op.number);
+      case DW_OP_nop:
+        return true;
+      case DW_OP_plus_uconst: case DW_OP_dup: case DW_OP_over:
+      case DW_OP_drop: case DW_OP_swap: case DW_OP_deref: case DW_OP_neg:
+      case DW_OP_not:
+        return StackOp(op);
+      default:
+        return BinaryOp(a);
+    }
+  }
+
+  // The ops on the top of the stack alone.
+  bool StackOp(const Dwarf_Op& op) {
+    uint64_t* top = n_ >= 1 ? &stack_[n_ - 1] : nullptr;
+    switch (op.atom) {
+      case DW_OP_plus_uconst:
+        if (!top) return false;
+        *top += op.number;
+        return true;
+      case DW_OP_dup:
+        return top && Push(*top);
+      case DW_OP_over:
+        return n_ >= 2 && Push(stack_[n_ - 2]);
+      case DW_OP_drop:
+        if (!top) return false;
+        --n_;
+        return true;
+      case DW_OP_swap:
+        if (n_ < 2) return false;
+        std::swap(stack_[n_ - 1], stack_[n_ - 2]);
+        return true;
+      case DW_OP_deref:
+        return top && read_(*top, top);
+      case DW_OP_neg:
+        if (!top) return false;
+        *top = 0 - *top;
+        return true;
+      case DW_OP_not:
+        if (!top) return false;
+        *top = ~*top;
+        return true;
+    }
+    return false;
+  }
+
+  // The arithmetic and comparisons of the two values on top, into one.
+  bool BinaryOp(uint8_t a) {
+    if (n_ < 2) return false;
+    uint64_t b = stack_[--n_], x = stack_[n_ - 1];
+    int64_t sx = static_cast<int64_t>(x), sb = static_cast<int64_t>(b);
+    switch (a) {
+      case DW_OP_plus: x += b; break;
+      case DW_OP_minus: x -= b; break;
+      case DW_OP_mul: x *= b; break;
+      case DW_OP_and: x &= b; break;
+      case DW_OP_or: x |= b; break;
+      case DW_OP_xor: x ^= b; break;
+      case DW_OP_shl: x = b < 64 ? x << b : 0; break;
+      case DW_OP_shr: x = b < 64 ? x >> b : 0; break;
+      case DW_OP_shra:
+        x = static_cast<uint64_t>(b < 64 ? sx >> b : (sx < 0 ? -1 : 0));
+        break;
+      case DW_OP_ge: x = sx >= sb; break;
+      case DW_OP_gt: x = sx > sb; break;
+      case DW_OP_le: x = sx <= sb; break;
+      case DW_OP_lt: x = sx < sb; break;
+      case DW_OP_eq: x = x == b; break;
+      case DW_OP_ne: x = x != b; break;
+      default: return false;  // not used by CFI we know of
+    }
+    stack_[n_ - 1] = x;
+    return true;
+  }
+
+  const Loc* old_;
+  uint64_t old_cfa_, cfa_;
+  int sp_;
+  const Read& read_;
+  uint64_t stack_[kMaxDepth];
+  size_t n_ = 0;
+};
+
+template <typename Read>
+bool Eval(const Dwarf_Op* ops, size_t count, const Loc* old, uint64_t old_cfa,
+          uint64_t cfa, int sp, const Read& read, Loc* loc) {
+  return CfiExpression<Read>(old, old_cfa, cfa, sp, read).Eval(ops, count, loc);
+}
+
+// The value at `l`: held, or read from memory.
+template <typename Read>
+bool ValueAt(const Loc& l, const Read& read, uint64_t* v) {
+  if (l.kind == Loc::kValue) {
+    *v = l.v;
+    return true;
+  }
+  return l.kind == Loc::kMemory && read(l.v, v);
+}
+
+// The caller's register locations by `rule`, whose CFA is `cfa`, from
+// those of `s`: a register without a rule keeps its location, the return
+// address column marked undefined ends the stack, and a rule that cannot
+// be evaluated loses the register.
+template <typename Read>
+void CallerLocations(const UnwindFiles::Rule& rule, const Loc* old,
+                     uint64_t old_cfa, uint64_t cfa, int sp, const Read& read,
+                     Loc* locs) {
+  const Dwarf_Op* ops = rule.ops.data();
+  for (int r = 0; r < kMaxRegs; ++r) {
+    const UnwindFiles::Rule::Reg& reg = rule.regs[r];
+    locs[r] = old[r];
+    if (reg.kind == UnwindFiles::Rule::kUndefined) {
+      if (r == rule.ra) locs[r] = Loc{};  // the end of the stack
+    } else if (reg.kind == UnwindFiles::Rule::kExpr && r != sp) {
+      if (!Eval(ops + reg.first, reg.count, old, old_cfa, cfa, sp, read,
+                &locs[r])) {
+        locs[r] = Loc{};
       }
     }
   }
-  if (n < 1) return false;
-  *loc = Loc{value ? Loc::kValue : Loc::kMemory, stack[n - 1]};
-  return true;
 }
 
 }  // namespace
@@ -430,19 +446,18 @@ bool Eval(const Dwarf_Op* ops, size_t count, const Loc* old, uint64_t old_cfa,
 // One step up, as libunwind's unw_step: 1 with the caller in `*s`, 0 at
 // the end of the stack, -1 when it cannot go on.
 int DwarfUnwinder::Step(State* s) {
-  auto read = [this](uint64_t addr, uint64_t* v) { return ReadWord(addr, v); };
-  auto get = [&](const Loc& l, uint64_t* v) {
-    if (l.kind == Loc::kValue) {
-      *v = l.v;
-      return true;
-    }
-    return l.kind == Loc::kMemory && ReadWord(l.v, v);
-  };
   uint64_t look = s->use_prev ? s->ip - 1 : s->ip;
-  // perf's find_proc_info fails (-EINVAL) where no mapping holds the
-  // address, or its object has no file or no CFI: libunwind then stops.
-  // Only where the object has CFI that does not cover the address (
-  // -UNW_ENOINFO) does it go on by the frame-pointer guess.
+  const UnwindFiles::Rule* rule = RuleFor(look);
+  if (no_cfi_) return -1;
+  if (rule) return StepByRule(*rule, s);
+  return StepWithoutRule(s);
+}
+
+// perf's find_proc_info fails (-EINVAL) where no mapping holds the
+// address, or its object has no file or no CFI: libunwind then stops.
+// Only where the object has CFI that does not cover the address (
+// -UNW_ENOINFO) does it go on by the frame-pointer guess.
+const UnwindFiles::Rule* DwarfUnwinder::RuleFor(uint64_t look) {
   const UnwindFiles::Rule* rule = nullptr;
   UnwindMapping m;
   bool has_cfi = false;
@@ -451,57 +466,43 @@ int DwarfUnwinder::Step(State* s) {
   }
   no_cfi_ = !has_cfi;
   guessed_ = has_cfi && rule == nullptr;
-  if (no_cfi_) return -1;
-  int sp = arch_->dwarf_sp;
-  if (rule) {
-    const Dwarf_Op* ops = rule->ops.data();
-    Loc cfa_loc;
-    if (!Eval(ops + rule->cfa_first, rule->cfa_count, s->locs, s->cfa, 0, sp,
-              read, &cfa_loc)) {
-      return -1;
-    }
-    uint64_t cfa = cfa_loc.v;
-    if (cfa_loc.kind != Loc::kMemory && cfa_loc.kind != Loc::kValue) {
-      return -1;
-    }
-    Loc locs[kMaxRegs];
-    for (int r = 0; r < kMaxRegs; ++r) {
-      const UnwindFiles::Rule::Reg& reg = rule->regs[r];
-      locs[r] = s->locs[r];
-      if (reg.kind == UnwindFiles::Rule::kUndefined) {
-        if (r == rule->ra) locs[r] = Loc{};  // the end of the stack
-      } else if (reg.kind == UnwindFiles::Rule::kExpr && r != sp) {
-        if (!Eval(ops + reg.first, reg.count, s->locs, s->cfa, cfa, sp, read,
-                  &locs[r])) {
-          locs[r] = Loc{};
-        }
-      }
-    }
-    if (locs[rule->ra].kind == Loc::kNull) return 0;
-    uint64_t ip = 0;
-    if (!get(locs[rule->ra], &ip)) return -1;
-    std::memcpy(s->locs, locs, sizeof locs);
-    s->cfa = cfa;
-    s->ip = ip;
-    s->use_prev = true;
-    return 1;
+  return rule;
+}
+
+// The CFA, then the caller's registers and return address by the CFI.
+int DwarfUnwinder::StepByRule(const UnwindFiles::Rule& rule, State* s) {
+  auto read = [this](uint64_t addr, uint64_t* v) { return ReadWord(addr, v); };
+  const int sp = arch_->dwarf_sp;
+  Loc cfa_loc;
+  if (!Eval(rule.ops.data() + rule.cfa_first, rule.cfa_count, s->locs, s->cfa,
+            0, sp, read, &cfa_loc)) {
+    return -1;
   }
-  // No CFI: libunwind's x86-64 fallbacks (dwarf_fp is set for x86-64
-  // only).
+  uint64_t cfa = cfa_loc.v;
+  if (cfa_loc.kind != Loc::kMemory && cfa_loc.kind != Loc::kValue) {
+    return -1;
+  }
+  Loc locs[kMaxRegs];
+  CallerLocations(rule, s->locs, s->cfa, cfa, sp, read, locs);
+  if (locs[rule.ra].kind == Loc::kNull) return 0;
+  uint64_t ip = 0;
+  if (!ValueAt(locs[rule.ra], read, &ip)) return -1;
+  std::memcpy(s->locs, locs, sizeof locs);
+  s->cfa = cfa;
+  s->ip = ip;
+  s->use_prev = true;
+  return 1;
+}
+
+// No CFI: libunwind's x86-64 fallbacks (dwarf_fp is set for x86-64 only).
+// First a PLT entry: nothing is pushed yet, so the return address is at
+// the CFA and the caller's CFA 8 above it. The registers are kept, and
+// libunwind leaves its use_prev_instr as it was (the CFI look-up failed),
+// so `use_prev` too.
+int DwarfUnwinder::StepWithoutRule(State* s) {
   int fp = arch_->dwarf_fp;
   if (fp < 0) return 0;
-  // First a PLT entry, known by its bytes (jmp *GOT(%rip); push $n;
-  // jmp PLT0; libunwind's is_plt_entry, reading at the ip itself): nothing
-  // is pushed yet, so the return address is at the CFA and the caller's
-  // CFA 8 above it. The registers are kept, and libunwind leaves its
-  // use_prev_instr as it was (the CFI look-up failed), so `use_prev` too.
-  uint64_t w0 = 0, w1 = 0;
-  bool past_copy = read_past_copy_;  // code is read here, not the stack
-  bool plt = ReadWord(s->ip, &w0) && ReadWord(s->ip + 8, &w1) &&
-             (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
-             ((w1 >> 24) & 0xff) == 0xe9;
-  read_past_copy_ = past_copy;
-  if (plt) {
+  if (AtPltEntry(s->ip)) {
     guessed_ = false;  // no guess: a PLT entry's frame is known
     uint64_t ip = 0;
     if (!ReadWord(s->cfa, &ip)) return -1;
@@ -509,12 +510,28 @@ int DwarfUnwinder::Step(State* s) {
     s->cfa += 8;
     return 1;
   }
-  // Else, without a frame pointer's location, the walk ends; with one,
-  // the frame-pointer chain, when the frame pointer lies a little above
-  // the CFA.
+  return StepByFramePointer(fp, s);
+}
+
+// A PLT entry, known by its bytes (jmp *GOT(%rip); push $n; jmp PLT0;
+// libunwind's is_plt_entry, reading at the ip itself).
+bool DwarfUnwinder::AtPltEntry(uint64_t ip) {
+  uint64_t w0 = 0, w1 = 0;
+  bool past_copy = read_past_copy_;  // code is read here, not the stack
+  bool plt = ReadWord(ip, &w0) && ReadWord(ip + 8, &w1) &&
+             (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
+             ((w1 >> 24) & 0xff) == 0xe9;
+  read_past_copy_ = past_copy;
+  return plt;
+}
+
+// Without a frame pointer's location, the walk ends; with one, the
+// frame-pointer chain, when the frame pointer lies a little above the CFA.
+int DwarfUnwinder::StepByFramePointer(int fp, State* s) {
+  auto read = [this](uint64_t addr, uint64_t* v) { return ReadWord(addr, v); };
   if (s->locs[fp].kind == Loc::kNull) return 0;
   uint64_t rbp = 0, rbp1 = 0;
-  if (!get(s->locs[fp], &rbp)) return -1;
+  if (!ValueAt(s->locs[fp], read, &rbp)) return -1;
   if (rbp == 0) return 0;
   if (!ReadWord(rbp, &rbp1) || rbp < s->cfa || rbp - s->cfa > 0x4000) {
     return 0;

@@ -39,7 +39,8 @@
 namespace flamefold {
 
 /// How perf's sample registers map to DWARF registers on one architecture.
-/// Adding an architecture is adding a row to the table in the .cc.
+/// Adding an architecture is adding a row to the table in
+/// register_maps.cc.
 struct RegisterMap {
   const char* arch;       // as perf.data's arch feature names it
   int perf_ip, perf_sp;   // perf register numbers of the PC and SP
@@ -150,6 +151,11 @@ class DwarfUnwinder {
   struct State;
   bool ReadWord(uint64_t addr, uint64_t* value);
   int Step(State* s);
+  const UnwindFiles::Rule* RuleFor(uint64_t look);
+  int StepByRule(const UnwindFiles::Rule& rule, State* s);
+  int StepWithoutRule(State* s);
+  bool AtPltEntry(uint64_t ip);
+  int StepByFramePointer(int fp, State* s);
 
   const RegisterMap* arch_;
   UnwindMaps* maps_;

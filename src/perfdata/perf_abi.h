@@ -10,6 +10,9 @@
 #define FLAMEFOLD_PERFDATA_PERF_ABI_H_
 
 #include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
 
 namespace flamefold::perf_abi {
 
@@ -226,6 +229,64 @@ struct ForkExit {
   uint64_t time;
 };
 static_assert(sizeof(ForkExit) == 24);
+
+// Reads fixed-size fields from a byte range, in the file's byte order,
+// never past its end. `base` is the offset of the range in the input, for
+// messages.
+class PerfCursor {
+ public:
+  PerfCursor(std::string_view b, uint64_t base, bool swap)
+      : b_(b), base_(base), swap_(swap) {}
+  template <typename T>
+  bool Get(T* v) {
+    if (b_.size() - pos_ < sizeof(T)) return false;
+    std::memcpy(v, b_.data() + pos_, sizeof(T));
+    if (swap_ && sizeof(T) > 1) *v = Bswap(*v);
+    pos_ += sizeof(T);
+    return true;
+  }
+  /// `n` u64s at once: one bounds check and one copy for a call chain.
+  bool GetArray(uint64_t* v, size_t n) {
+    if ((b_.size() - pos_) / 8 < n) return false;
+    if (n == 0) return true;  // `v` may be null: an empty vector's data()
+    std::memcpy(v, b_.data() + pos_, n * 8);
+    if (swap_) {
+      for (size_t i = 0; i < n; ++i) v[i] = Bswap(v[i]);
+    }
+    pos_ += n * 8;
+    return true;
+  }
+  bool Bytes(size_t n, std::string_view* out) {
+    if (b_.size() - pos_ < n) return false;
+    *out = b_.substr(pos_, n);
+    pos_ += n;
+    return true;
+  }
+  bool Skip(uint64_t n) {
+    if (b_.size() - pos_ < n) return false;
+    pos_ += static_cast<size_t>(n);
+    return true;
+  }
+  size_t left() const { return b_.size() - pos_; }
+  size_t pos() const { return pos_; }
+  uint64_t offset() const { return base_ + pos_; }
+
+ private:
+  static uint64_t Bswap(uint64_t v) { return __builtin_bswap64(v); }
+  static uint32_t Bswap(uint32_t v) { return __builtin_bswap32(v); }
+  static uint16_t Bswap(uint16_t v) { return __builtin_bswap16(v); }
+
+  std::string_view b_;
+  size_t pos_ = 0;
+  uint64_t base_;
+  bool swap_;
+};
+
+// A C string in a fixed-size field: up to the first NUL.
+inline std::string CString(std::string_view s) {
+  size_t nul = s.find('\0');
+  return std::string(s.substr(0, nul));
+}
 
 }  // namespace flamefold::perf_abi
 

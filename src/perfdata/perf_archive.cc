@@ -151,17 +151,23 @@ bool PerfArchive::Open(const std::string& path, std::string* err) {
     dir_.clear();
     return false;
   }
+  Unpack(in.get(), out.get(), r, entry);
+  return true;
+}
+
+// The entries from `entry` (which the read of its header returned `r`) on,
+// into dir_; warns of the damage met and of the entries refused.
+void PerfArchive::Unpack(struct archive* in, struct archive* out, int r,
+                         struct archive_entry* entry) {
   Lib().archive_write_disk_set_options(
-      out.get(),
-      ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+      out, ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
   size_t refused = 0;
   std::string first_refused;
-  for (; r != ARCHIVE_EOF;
-       r = Lib().archive_read_next_header(in.get(), &entry)) {
+  for (; r != ARCHIVE_EOF; r = Lib().archive_read_next_header(in, &entry)) {
     if (r < ARCHIVE_WARN) {
-      warnings_.push_back(path + ": cut short or corrupt after " +
+      warnings_.push_back(path_ + ": cut short or corrupt after " +
                           Plural(entries_, "entry", "entries") + " (" +
-                          LibError(in.get()) + "): the rest is missing");
+                          LibError(in) + "): the rest is missing");
       break;
     }
     const char* raw = Lib().archive_entry_pathname(entry);
@@ -171,27 +177,26 @@ bool PerfArchive::Open(const std::string& path, std::string* err) {
       continue;  // "./", the tree's root: already there
     }
     std::string why = Refusal(entry, name);
-    if (why.empty()) why = WriteHeader(out.get(), entry, name);
+    if (why.empty()) why = WriteHeader(out, entry, name);
     if (!why.empty()) {
       if (refused++ == 0) first_refused = name + ": " + why;
       continue;
     }
-    if (!CopyData(in.get(), out.get(), name)) {
+    if (!CopyData(in, out, name)) {
       std::remove((dir_ + "/" + name).c_str());  // never half a file
       break;
     }
-    Lib().archive_write_finish_entry(out.get());
+    Lib().archive_write_finish_entry(out);
     entries_++;
   }
   if (entries_ == 0 && refused == 0 && warnings_.empty()) {
-    warnings_.push_back(path + ": the archive is empty");
+    warnings_.push_back(path_ + ": the archive is empty");
   }
   if (refused > 0) {
-    warnings_.push_back(path + ": " +
+    warnings_.push_back(path_ + ": " +
                         Plural(refused, "entry was", "entries were") +
                         " not unpacked (first: " + first_refused + ")");
   }
-  return true;
 }
 
 // A fresh directory under $TMPDIR (else /tmp) into dir_; false with `*err`.

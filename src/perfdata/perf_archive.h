@@ -48,6 +48,8 @@ class PerfArchive {
 
  private:
   bool MakeTempDir(std::string* err);
+  void Unpack(struct archive* in, struct archive* out, int r,
+              struct archive_entry* entry);
   std::string WriteHeader(struct archive* out, struct archive_entry* entry,
                           const std::string& name);
   bool CopyData(struct archive* in, struct archive* out,

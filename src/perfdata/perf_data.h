@@ -205,6 +205,7 @@ class PerfDataReader {
   bool ReadFeatures(std::string_view file, uint64_t at, std::string* err);
   bool ReadFeature(int feat, std::string_view sec, uint64_t at,
                    std::string* err);
+  bool NameEvents(std::string_view sec, uint64_t at, std::string* err);
   bool AddAttr(std::string_view bytes, uint64_t at, PerfAttr* out,
                std::string* err) const;
   bool Records(std::string_view data, uint64_t base, bool stable,

@@ -1,6 +1,5 @@
 #include "report/report_format.h"
 
-#include <cmath>
 #include <cstdio>
 
 #include "base/utf8.h"
@@ -52,48 +51,6 @@ std::string CsvField(std::string_view s) {
   }
   out += '"';
   return out;
-}
-
-std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    const Utf8Sequence seq = DecodeUtf8(s, i);
-    if (!seq.valid) {
-      out += kReplacementCharacter;
-      i += seq.length;
-      continue;
-    }
-    if (seq.length > 1) {
-      out.append(s, i, seq.length);
-      i += seq.length;
-      continue;
-    }
-    ++i;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
-std::string JsonNumber(const PerlNumber& n) {
-  if (!n.is_integer() && !std::isfinite(n.AsDouble())) return "null";
-  return n.ToString();
 }
 
 }  // namespace flamefold

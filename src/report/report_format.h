@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/json.h"  // JsonString, JsonNumber: the reports use them
 #include "base/perl_number.h"
 
 namespace flamefold {
@@ -23,15 +24,6 @@ std::string FormatPoints(double points);
 /// comma, a quote, CR or LF; bytes that are not valid UTF-8 become U+FFFD,
 /// so the CSV is valid UTF-8 whatever the input.
 std::string CsvField(std::string_view s);
-
-/// `s` as a JSON string with its quotes. Control characters, '"' and '\\'
-/// are escaped; bytes that are not valid UTF-8 become U+FFFD, so the result
-/// is valid JSON (and UTF-8) whatever the input.
-std::string JsonString(std::string_view s);
-
-/// The count as a JSON number (integers exactly; others as Perl prints
-/// them, which is valid JSON for finite values).
-std::string JsonNumber(const PerlNumber& n);
 
 }  // namespace flamefold
 

@@ -15,16 +15,7 @@ const path = require("path");
 const flamesvg = process.env.FLAMESVG;
 const testdata = process.env.TESTDATA;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "flamesvg-browser-"));
-let failures = 0;
-
-function check(what, ok, detail) {
-  if (ok) {
-    console.log("ok " + what);
-  } else {
-    failures++;
-    console.log("FAIL " + what + (detail !== undefined ? ": " + detail : ""));
-  }
-}
+const { check, failures } = require("./check");
 
 function render(input, args, out) {
   const svg = execFileSync(flamesvg, [...args, input],
@@ -217,9 +208,8 @@ async function main() {
 }
 
 main().catch((e) => {
-  failures++;
-  console.log("FAIL " + (e && e.stack ? e.stack : e));
+  check("the test ran to its end", false, e && e.stack ? e.stack : e);
 }).finally(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
-  process.exit(failures ? 1 : 0);
+  process.exit(failures() ? 1 : 0);
 });

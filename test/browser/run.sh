@@ -1,6 +1,7 @@
 #!/bin/bash
-# Runs flamesvg.test.js in Debian's headless Chromium through playwright-core
-# (pinned in package-lock.json). Without node, chromium or the npm packages:
+# Runs a test script (flamesvg.test.js unless one is named) in Debian's
+# headless Chromium through playwright-core, with the npm packages it drives
+# (all pinned in package-lock.json). Without node, chromium or the npm packages:
 # exit 77 (skipped), or a failure under CI=true (test/missing.sh).
 # Environment from meson: BUILD_DIR, TESTDATA.
 set -u
@@ -14,10 +15,16 @@ fi
 if [ ! -x /usr/bin/chromium ]; then
   missing "/usr/bin/chromium (apt-get install chromium)"
 fi
-if [ ! -d "$here/node_modules/playwright-core" ]; then
+script=${1:-flamesvg.test.js}
+installed=1
+for package in playwright-core ajv d3 d3-flame-graph speedscope; do
+  [ -d "$here/node_modules/$package" ] || installed=0
+done
+if [ $installed = 0 ]; then
   if ! (cd "$here" && npm ci --no-audit --no-fund >/dev/null 2>&1); then
-    missing "playwright-core: npm ci failed in $here (no registry access?)"
+    missing "the npm packages: npm ci failed in $here (no registry access?)"
   fi
 fi
 export FLAMESVG=$BUILD_DIR/src/tools/flamesvg TESTDATA
-exec node "$here/flamesvg.test.js"
+export FLAMEFOLD=$BUILD_DIR/src/tools/flamefold
+exec node "$here/$script"

@@ -18,15 +18,9 @@ FOLD=$BUILD_DIR/src/tools/flamefold
 REF=$(cd "$(dirname "$0")" && pwd)/transforms_ref.py
 EXPECTED=$TESTDATA/expected/transforms
 SW=$TESTDATA/perf-data/system-wide
-[ -x "$FOLD" ] || { echo "transforms: $FOLD is not built"; exit 1; }
 export HOME=/nonexistent  # no build-id cache, as golden-perf-data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 . "$(dirname "$0")/same.sh"
-python=0
-command -v python3 > /dev/null && python=1
+golden_start transforms "$FOLD"
 if [ "${BLESS:-0}" = 1 ] && [ $python = 0 ]; then
   echo "transforms: BLESS=1 needs python3"
   exit 1

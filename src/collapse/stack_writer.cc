@@ -1,0 +1,33 @@
+#include "collapse/stack_writer.h"
+
+#include <string>
+
+namespace flamefold {
+
+namespace {
+
+class FoldedWriter : public StackWriter {
+ public:
+  explicit FoldedWriter(OutputSink* out) : out_(out) {}
+  void Add(std::string_view stack, const PerlNumber& weight,
+           uint64_t /*samples*/) override {
+    out_->Write(stack);
+    buf_.assign(1, ' ');
+    weight.AppendTo(&buf_);
+    buf_ += '\n';
+    out_->Write(buf_);
+  }
+  bool Finish(const Diag& /*diag*/) override { return true; }
+
+ private:
+  OutputSink* out_;
+  std::string buf_;
+};
+
+}  // namespace
+
+std::unique_ptr<StackWriter> MakeFoldedWriter(OutputSink* out) {
+  return std::make_unique<FoldedWriter>(out);
+}
+
+}  // namespace flamefold

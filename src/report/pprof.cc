@@ -1,0 +1,123 @@
+#include "report/pprof.h"
+
+#include <google/protobuf/io/gzip_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "base/utf8.h"
+#include "report/profile.pb.h"
+#include "report/stack_frames.h"
+
+namespace flamefold {
+
+namespace {
+
+namespace pb = perftools::profiles;
+
+class PprofWriter : public StackWriter {
+ public:
+  explicit PprofWriter(OutputSink* out) : out_(out) {}
+
+  void Add(std::string_view stack, const PerlNumber& weight,
+           uint64_t /*samples*/) override {
+    pb::Sample* sample = profile_.add_sample();
+    const std::span<const SymbolId> ids = frames_.Intern(stack);
+    sample->mutable_location_id()->Reserve(static_cast<int>(ids.size()));
+    for (size_t i = ids.size(); i-- > 0;) {
+      sample->add_location_id(uint64_t{ids[i]} + 1);  // ids start at 1
+    }
+    sample->add_value(Value(weight));
+  }
+
+  bool Finish(const Diag& diag) override {
+    AddTables();
+    std::string gzipped;
+    {
+      google::protobuf::io::StringOutputStream bytes(&gzipped);
+      google::protobuf::io::GzipOutputStream::Options options;
+      options.format = google::protobuf::io::GzipOutputStream::GZIP;
+      google::protobuf::io::GzipOutputStream gzip(&bytes, options);
+      if (!profile_.SerializeToZeroCopyStream(&gzip) || !gzip.Close()) {
+        diag.Error("cannot encode the pprof profile");
+        return false;
+      }
+    }
+    out_->Write(gzipped);
+    if (rounded_ > 0) {
+      diag.Warning(std::to_string(rounded_) +
+                   " stack(s) with a fractional count rounded to an integer "
+                   "(pprof's counts are integers)");
+    }
+    if (clamped_ > 0) {
+      diag.Warning(std::to_string(clamped_) + " stack(s) with a count above " +
+                   std::to_string(std::numeric_limits<int64_t>::max()) +
+                   " cut to it (pprof's counts are signed 64-bit integers)");
+    }
+    return true;
+  }
+
+ private:
+  // A count as pprof's int64 value.
+  int64_t Value(const PerlNumber& weight) {
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    if (weight.is_integer()) {
+      if (weight.uint_value() <= static_cast<uint64_t>(kMax)) {
+        return static_cast<int64_t>(weight.uint_value());
+      }
+      clamped_++;
+      return kMax;
+    }
+    const double rounded = std::nearbyint(weight.AsDouble());
+    if (rounded != weight.AsDouble()) rounded_++;
+    if (!(rounded < 0x1p63)) {
+      clamped_++;
+      return kMax;
+    }
+    return static_cast<int64_t>(rounded);
+  }
+  // The string table (index 0 is ""), the sample type, and a function and
+  // a location per frame.
+  void AddTables() {
+    profile_.add_string_table("");
+    pb::ValueType* type = profile_.add_sample_type();
+    type->set_type(AddString("samples"));
+    type->set_unit(AddString("count"));
+    for (size_t id = 0; id < frames_.size(); ++id) {
+      const int64_t name =
+          AddString(frames_.name(static_cast<SymbolId>(id)));
+      pb::Function* function = profile_.add_function();
+      function->set_id(id + 1);
+      function->set_name(name);
+      function->set_system_name(name);
+      pb::Location* location = profile_.add_location();
+      location->set_id(id + 1);
+      location->add_line()->set_function_id(id + 1);
+    }
+  }
+  int64_t AddString(std::string_view s) {
+    std::string* added = profile_.add_string_table();
+    if (IsValidUtf8(s)) {
+      added->assign(s);
+    } else {
+      AppendValidUtf8(s, added);
+    }
+    return profile_.string_table_size() - 1;
+  }
+
+  OutputSink* out_;
+  StackFrames frames_;
+  pb::Profile profile_;
+  uint64_t rounded_ = 0, clamped_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<StackWriter> MakePprofWriter(OutputSink* out) {
+  return std::make_unique<PprofWriter>(out);
+}
+
+}  // namespace flamefold

@@ -1,0 +1,28 @@
+// flamefold --format=speedscope: the stacks as a speedscope file, in
+// speedscope's published file format (the file-format-schema.json of its
+// npm package): one "sampled" profile whose samples are the distinct
+// stacks, each an array of indices into the shared frames (root first),
+// with their counts as weights, in the order of the folded lines.
+//
+// Written as the stacks come: only the weights and the frame names wait
+// for the end (JSON's members may come in any order, so "weights",
+// "endValue" and "shared" follow "samples").
+#ifndef FLAMEFOLD_EXPORT_SPEEDSCOPE_H_
+#define FLAMEFOLD_EXPORT_SPEEDSCOPE_H_
+
+#include <memory>
+#include <string>
+
+#include "base/output.h"
+#include "collapse/stack_writer.h"
+
+namespace flamefold {
+
+/// The speedscope writer of a profile named `name` (speedscope shows it as
+/// the title).
+std::unique_ptr<StackWriter> MakeSpeedscopeWriter(OutputSink* out,
+                                                  std::string name);
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_EXPORT_SPEEDSCOPE_H_

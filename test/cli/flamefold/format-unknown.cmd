@@ -1,0 +1,2 @@
+# --format takes one of four names.
+$TOOL --format=svg < /dev/null

@@ -1,0 +1,193 @@
+// The exports (report/): the speedscope, d3 and pprof writers on stacks
+// given by hand, as RunFold hands them over (sorted, distinct). Each expectation is
+// written out by hand; the pprof profile is read back with protobuf.
+#include <doctest/doctest.h>
+
+#include <google/protobuf/io/gzip_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/d3_tree.h"
+#include "report/pprof.h"
+#include "report/profile.pb.h"
+#include "report/speedscope.h"
+#include "report/stack_frames.h"
+#include "flamefold_config.h"
+
+using namespace flamefold;
+
+namespace {
+
+using Stacks = std::vector<std::pair<std::string, PerlNumber>>;
+
+PerlNumber N(uint64_t v) { return PerlNumber::FromUint(v); }
+
+// What `writer` writes of `stacks`; `*ok` is Finish's result.
+std::string Write(StackWriter* writer, StringSink* sink, const Stacks& stacks,
+                  bool* ok = nullptr) {
+  for (const auto& [stack, weight] : stacks) writer->Add(stack, weight, 1);
+  Diag diag("flamefold");
+  diag.set_quiet(true);
+  const bool finished = writer->Finish(diag);
+  if (ok) *ok = finished;
+  return sink->str();
+}
+
+std::string D3(const Stacks& stacks) {
+  StringSink sink;
+  return Write(MakeD3Writer(&sink).get(), &sink, stacks);
+}
+
+std::string Speedscope(const Stacks& stacks) {
+  StringSink sink;
+  return Write(MakeSpeedscopeWriter(&sink, "p").get(), &sink, stacks);
+}
+
+perftools::profiles::Profile Pprof(const Stacks& stacks) {
+  StringSink sink;
+  bool ok = false;
+  const std::string gzipped =
+      Write(MakePprofWriter(&sink).get(), &sink, stacks, &ok);
+  REQUIRE(ok);
+  REQUIRE(gzipped.size() > 2);
+  CHECK(static_cast<unsigned char>(gzipped[0]) == 0x1f);  // gzip's magic
+  CHECK(static_cast<unsigned char>(gzipped[1]) == 0x8b);
+  google::protobuf::io::ArrayInputStream bytes(
+      gzipped.data(), static_cast<int>(gzipped.size()));
+  google::protobuf::io::GzipInputStream gunzip(&bytes);
+  perftools::profiles::Profile profile;
+  REQUIRE(profile.ParseFromZeroCopyStream(&gunzip));
+  return profile;
+}
+
+}  // namespace
+
+TEST_CASE("StackFrames numbers names in order of first appearance") {
+  StackFrames frames;
+  auto ids = frames.Intern("a;b;a");
+  CHECK(std::vector<SymbolId>(ids.begin(), ids.end()) ==
+        std::vector<SymbolId>{0, 1, 0});
+  ids = frames.Intern("c;;b");  // an empty frame is a frame
+  CHECK(std::vector<SymbolId>(ids.begin(), ids.end()) ==
+        std::vector<SymbolId>{2, 3, 1});
+  CHECK(frames.name(3) == "");
+  CHECK(frames.size() == 4);
+}
+
+TEST_CASE("d3: each node's value is its total, its own count included") {
+  CHECK(D3({{"a", N(1)}, {"a;b", N(2)}, {"a;b;c", N(3)}, {"a;d", N(4)},
+            {"e", N(5)}}) ==
+        "{\"name\":\"root\",\"value\":15,\"children\":["
+        "{\"name\":\"a\",\"value\":10,\"children\":["
+        "{\"name\":\"b\",\"value\":5,\"children\":["
+        "{\"name\":\"c\",\"value\":3,\"children\":[]}]},"
+        "{\"name\":\"d\",\"value\":4,\"children\":[]}]},"
+        "{\"name\":\"e\",\"value\":5,\"children\":[]}]}\n");
+}
+
+TEST_CASE("d3: a frame's stacks apart in the folded order make one node") {
+  // "a-x" sorts between "a" and "a;b": a stays one node.
+  CHECK(D3({{"a", N(1)}, {"a-x", N(2)}, {"a;b", N(3)}}) ==
+        "{\"name\":\"root\",\"value\":6,\"children\":["
+        "{\"name\":\"a\",\"value\":4,\"children\":["
+        "{\"name\":\"b\",\"value\":3,\"children\":[]}]},"
+        "{\"name\":\"a-x\",\"value\":2,\"children\":[]}]}\n");
+}
+
+TEST_CASE("d3: fractional counts add up as Perl adds them") {
+  CHECK(D3({{"a;b", PerlNumber::Parse("1.5")}, {"a;c", N(2)}}) ==
+        "{\"name\":\"root\",\"value\":3.5,\"children\":["
+        "{\"name\":\"a\",\"value\":3.5,\"children\":["
+        "{\"name\":\"b\",\"value\":1.5,\"children\":[]},"
+        "{\"name\":\"c\",\"value\":2,\"children\":[]}]}]}\n");
+}
+
+TEST_CASE("d3: no stacks is a root alone") {
+  CHECK(D3({}) == "{\"name\":\"root\",\"value\":0,\"children\":[]}\n");
+}
+
+TEST_CASE("d3: a deep stack is written without recursion") {
+  std::string stack = "f";
+  for (int i = 0; i < 100000; ++i) stack += ";f";
+  const std::string out = D3({{stack, N(7)}});
+  CHECK(out.size() > 100000 * 30);
+  CHECK(out.ends_with("]}]}\n"));
+}
+
+TEST_CASE("JSON exports escape any bytes of a name") {
+  // A quote, a backslash, a control character, DEL and a byte that is not
+  // UTF-8 (U+FFFD).
+  const std::string name = "q\"b\\c\x01\x7f\xff";
+  const std::string escaped = "\"q\\\"b\\\\c\\u0001\\u007f\xEF\xBF\xBD\"";
+  CHECK(D3({{name, N(1)}}).find("{\"name\":" + escaped + ",\"value\":1,") !=
+        std::string::npos);
+  CHECK(Speedscope({{name, N(1)}}).find("{\"name\":" + escaped + "}") !=
+        std::string::npos);
+}
+
+TEST_CASE("speedscope: one sampled profile of shared frames and weights") {
+  CHECK(Speedscope({{"a;b", N(2)}, {"a;b;c", N(3)}, {"d;b", N(4)}}) ==
+        "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+        "\"exporter\":\"flamefold " FLAMEFOLD_VERSION "\","
+        "\"name\":\"p\",\"activeProfileIndex\":0,\"profiles\":[{"
+        "\"type\":\"sampled\",\"name\":\"p\",\"unit\":\"none\","
+        "\"startValue\":0,\"samples\":[[0,1],[0,1,2],[3,1]],"
+        "\"weights\":[2,3,4],\"endValue\":9}],"
+        "\"shared\":{\"frames\":[{\"name\":\"a\"},{\"name\":\"b\"},"
+        "{\"name\":\"c\"},{\"name\":\"d\"}]}}\n");
+}
+
+TEST_CASE("speedscope: no stacks is a profile without samples") {
+  CHECK(Speedscope({}).ends_with(
+      "\"startValue\":0,\"samples\":[],\"weights\":[],\"endValue\":0}],"
+      "\"shared\":{\"frames\":[]}}\n"));
+}
+
+TEST_CASE("pprof: samples leaf first, a function and location per frame") {
+  const perftools::profiles::Profile p =
+      Pprof({{"a;b", N(2)}, {"a;b;c", N(3)}, {"d;b", N(4)}});
+  REQUIRE(p.string_table_size() >= 3);
+  CHECK(p.string_table(0) == "");
+  REQUIRE(p.sample_type_size() == 1);
+  CHECK(p.string_table(p.sample_type(0).type()) == "samples");
+  CHECK(p.string_table(p.sample_type(0).unit()) == "count");
+  CHECK(p.mapping_size() == 0);
+  REQUIRE(p.function_size() == 4);
+  REQUIRE(p.location_size() == 4);
+  std::vector<std::string> names;
+  for (int i = 0; i < p.location_size(); ++i) {
+    const auto& location = p.location(i);
+    CHECK(location.id() == uint64_t(i + 1));
+    REQUIRE(location.line_size() == 1);
+    const auto& function = p.function(int(location.line(0).function_id()) - 1);
+    CHECK(function.id() == location.line(0).function_id());
+    names.push_back(p.string_table(function.name()));
+  }
+  CHECK(names == std::vector<std::string>{"a", "b", "c", "d"});
+  REQUIRE(p.sample_size() == 3);
+  const auto& s = p.sample(1);  // a;b;c, leaf first
+  CHECK(std::vector<uint64_t>(s.location_id().begin(), s.location_id().end()) ==
+        std::vector<uint64_t>{3, 2, 1});
+  CHECK(s.value(0) == 3);
+  CHECK(p.sample(2).value(0) == 4);
+}
+
+TEST_CASE("pprof: fractional counts rounded, names made UTF-8") {
+  const perftools::profiles::Profile p =
+      Pprof({{"a\xff", PerlNumber::Parse("2.5")}, {"b", PerlNumber::Parse("1.25")}});
+  REQUIRE(p.sample_size() == 2);
+  CHECK(p.sample(0).value(0) == 2);  // to even, as nearbyint rounds
+  CHECK(p.sample(1).value(0) == 1);
+  CHECK(p.string_table(p.function(0).name()) == "a\xEF\xBF\xBD");
+}
+
+TEST_CASE("pprof: a count past int64 is cut to its largest value") {
+  const perftools::profiles::Profile p =
+      Pprof({{"a", PerlNumber::FromUint(UINT64_MAX)}, {"b", N(1)}});
+  REQUIRE(p.sample_size() == 2);
+  CHECK(p.sample(0).value(0) == INT64_MAX);
+  CHECK(p.sample(1).value(0) == 1);
+}
