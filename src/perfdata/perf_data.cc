@@ -281,7 +281,6 @@ bool PerfDataReader::Deliver(const PerfRecord& rec, Visitor* v,
     case abi::kRecordHeaderAttr:
     case abi::kRecordHeaderFeature:
     case abi::kRecordEventUpdate:
-      if (header_sent_) v->OnInfoChange();
       return HeaderRecord(rec, err);
     case abi::kRecordCompressed:
       return Decompress(rec, v, err);

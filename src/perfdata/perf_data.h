@@ -135,11 +135,6 @@ class PerfDataReader {
     /// the file (attrs, features, ...). COMPRESSED records are opened and
     /// their content delivered record by record.
     virtual bool OnRecord(const PerfRecord& rec, std::string* err) = 0;
-    /// Called before a record read after OnHeader changes the info (a
-    /// feature or an event name in the data, as pipe mode sends them): a
-    /// visitor whose records are parsed on another thread waits here until
-    /// that thread has parsed those given before.
-    virtual void OnInfoChange() {}
   };
 
   /// `name` prefixes error messages. `src` must outlive the reader.

@@ -13,9 +13,9 @@
 #include "perfdata/dwarf_unwind.h"
 #include "perfdata/frame_texts.h"
 #include "perfdata/held_samples.h"
+#include "perfdata/ordered_records.h"
 #include "perfdata/perf_abi.h"
 #include "perfdata/perf_data.h"
-#include "perfdata/record_feed.h"
 #include "perfdata/sample_lines.h"
 #include "perfdata/sample_lines_thread.h"
 #include "perfdata/sample_unwinder.h"
@@ -74,9 +74,8 @@ class Replayer : public OrderedRecords {
     return true;
   }
 
-  bool OnOrdered(const PerfRecord& rec, PerfSample* parsed,
-                 std::string* err) override {
-    return Apply(rec, parsed, err);
+  bool OnOrdered(const PerfRecord& rec, std::string* err) override {
+    return Apply(rec, err);
   }
 
   /// Once every record was replayed: lets the held samples go and emits
@@ -126,9 +125,8 @@ class Replayer : public OrderedRecords {
     return style;
   }
 
-  // A record in perf's order (a sample's fields already in `parsed`, when
-  // set).
-  bool Apply(const PerfRecord& rec, PerfSample* parsed, std::string* err) {
+  // A record in perf's order.
+  bool Apply(const PerfRecord& rec, std::string* err) {
     switch (rec.type) {
       case abi::kRecordComm: {
         PerfComm c;
@@ -149,7 +147,7 @@ class Replayer : public OrderedRecords {
         threads_.OnMmap(m, rec.misc & abi::kMiscCpumodeMask);
         return true;
       }
-      case abi::kRecordSample: return OnSample(rec, parsed, err);
+      case abi::kRecordSample: return OnSample(rec, err);
       default: return true;  // EXIT, LOST, THROTTLE, ...: nothing to print
     }
   }
@@ -158,17 +156,10 @@ class Replayer : public OrderedRecords {
     return FrameTexts::KeyOf(threads_.FindMap(t, cpumode, ip), ip);
   }
 
-  // A sample, parsed here or, on the reading thread, into `parsed`, which is
-  // replayed where it is, not swapped with a sample of this thread's: its
-  // buffers stay with the reading thread's batch, for reuse there.
-  bool OnSample(const PerfRecord& rec, PerfSample* parsed, std::string* err) {
-    if (parsed) {
-      cur_ = parsed;
-    } else {
-      if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
-      if (!reader_->ParseSample(rec, &sample_, err)) return false;
-      cur_ = &sample_;
-    }
+  bool OnSample(const PerfRecord& rec, std::string* err) {
+    if (!sample_.callchain.capacity()) sample_.callchain.reserve(64);
+    if (!reader_->ParseSample(rec, &sample_, err)) return false;
+    cur_ = &sample_;
     stats_->samples++;
     if (cur_->time != UINT64_MAX) {
       stats_->first_time = std::min(stats_->first_time, cur_->time);
@@ -515,23 +506,6 @@ bool RenderPerfData(const std::string& name, ByteSource* src,
   return RenderPerfDataChunks(name, src, options, take, stats, err, text);
 }
 
-// Whether the recording in `bytes` was made with --call-graph dwarf (an
-// event samples user registers and stack), from its header alone.
-static bool DwarfRecording(const std::string& name, std::string_view bytes) {
-  struct Header : PerfDataReader::Visitor {
-    bool OnHeader(const PerfDataInfo& info, std::string*) override {
-      dwarf = std::any_of(info.attrs.begin(), info.attrs.end(), IsDwarf);
-      return false;  // no records wanted
-    }
-    bool OnRecord(const PerfRecord&, std::string*) override { return false; }
-    bool dwarf = false;
-  } header;
-  PerfDataReader probe(name, bytes);
-  std::string stopped;
-  probe.Read(&header, &stopped);
-  return header.dwarf;
-}
-
 // Replays the perf.data in `src`, its samples' text going through `take`
 // or, when `sink` is set, to that fold by their fields.
 static bool Replay(const std::string& name, ByteSource* src,
@@ -555,13 +529,8 @@ static bool Replay(const std::string& name, ByteSource* src,
   // The replay goes before the symbols: its threads read their DSOs.
   SymbolResolver symbols(symbol_options);
   Replayer replay(&reader, &symbols, take, sink, stats, text);
-  // A mapped file's records are read and ordered on a thread of their own,
-  // unless they are --call-graph dwarf samples: unwinding one takes far
-  // longer than reading it, so the hand-over would only cost (the unwinder
-  // would read the stack copies from another core's cache).
   RecordCounts counts;
-  bool threaded = mapped && !DwarfRecording(name, mapped->bytes());
-  bool ok = FeedRecords(&reader, &replay, threaded, &counts, err) &&
+  bool ok = FeedRecords(&reader, &replay, &counts, err) &&
             replay.Finish(err);
   stats->records = counts.records;
   stats->lost_samples = counts.lost_samples;

@@ -8,8 +8,7 @@
 // `perf script | flamefold`.
 //
 // The replay, as perf script does it:
-//   - records in perf's time order, read and ordered on a thread of their
-//     own for a mapped file (record_feed.h);
+//   - records in perf's time order (ordered_records.h);
 //   - COMM, FORK, MMAP and MMAP2 update threads and their maps, so a sample
 //     takes the comm and maps of its moment (thread_maps.h);
 //   - frames named once per (DSO, address) (frame_texts.h);

@@ -282,8 +282,7 @@ bool ParseFirstSample(const std::string& bytes, PerfSample* into) {
 
 }  // namespace
 
-// A PerfSample parsed into again (the replay's, or a batch's on the
-// reading thread) keeps nothing of the sample before: a field the attr does
+// A PerfSample parsed into again (the replay's) keeps nothing of the sample before: a field the attr does
 // not sample is absent, as perf's evsel__parse_sample leaves it.
 TEST_CASE("a sample's fields its attr does not sample are absent, not left over") {
   testing::PerfDataBuilder b;
@@ -306,7 +305,7 @@ TEST_CASE("a sample's fields its attr does not sample are absent, not left over"
 }
 
 // An empty call chain parsed into a PerfSample whose chain never held a frame
-// (a batch's, on the reading thread) copies nothing: no copy to a null
+// copies nothing: no copy to a null
 // pointer (UBSan).
 TEST_CASE("an empty call chain parses into a sample that never held one") {
   testing::PerfDataBuilder b;

@@ -1,7 +1,6 @@
-// FeedRecords: the same records in the same order, and the same first
-// error, whether the reading and ordering run on a thread of their own
-// (a recording in memory) or on the replay's.
-#include "perfdata/record_feed.h"
+// FeedRecords: the records in perf's order with their attrs, and the first
+// error of the reading or the replay.
+#include "perfdata/ordered_records.h"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +8,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -31,8 +29,7 @@ class Lines : public OrderedRecords {
     out += "header " + std::to_string(info.attrs.size()) + "\n";
     return true;
   }
-  bool OnOrdered(const PerfRecord& rec, PerfSample* parsed,
-                 std::string* err) override {
+  bool OnOrdered(const PerfRecord& rec, std::string* err) override {
     if (++count == fail_at_) {
       *err = "replay failed at record " + std::to_string(count);
       return false;
@@ -41,13 +38,6 @@ class Lines : public OrderedRecords {
     if (rec.type == 9) {
       PerfSample s;
       if (!reader_->ParseSample(rec, &s, err)) return false;
-      // One parsed ahead is parsed alike.
-      if (parsed) {
-        CHECK(parsed->time == s.time);
-        CHECK(parsed->attr == s.attr);
-        CHECK(parsed->callchain == s.callchain);
-        ++parsed_ahead;
-      }
       out += " attr=" + std::to_string(s.attr) + " t=" +
              std::to_string(s.time) + " " + reader_->info().attrs[s.attr].name;
     }
@@ -55,7 +45,7 @@ class Lines : public OrderedRecords {
     return true;
   }
   std::string out;
-  size_t count = 0, parsed_ahead = 0;
+  size_t count = 0;
 
  private:
   PerfDataReader* reader_;
@@ -66,32 +56,15 @@ struct Fed {
   bool ok;
   std::string out, err;
   RecordCounts counts;
-  size_t parsed_ahead = 0;  // samples given parsed
 };
 
-Fed Feed(const std::string& bytes, bool threaded, size_t fail_at = 0) {
+Fed Feed(const std::string& bytes, size_t fail_at = 0) {
   PerfDataReader reader("t.data", std::string_view(bytes));
   Lines lines(&reader, fail_at);
   Fed fed;
-  fed.ok = FeedRecords(&reader, &lines, threaded, &fed.counts, &fed.err);
+  fed.ok = FeedRecords(&reader, &lines, &fed.counts, &fed.err);
   fed.out = lines.out;
-  fed.parsed_ahead = lines.parsed_ahead;
   return fed;
-}
-
-// Both ways alike; returns the threaded one.
-Fed FeedBoth(const std::string& bytes, size_t fail_at = 0) {
-  Fed serial = Feed(bytes, false, fail_at);
-  Fed threaded = Feed(bytes, true, fail_at);
-  CHECK(threaded.ok == serial.ok);
-  CHECK(threaded.err == serial.err);
-  CHECK(threaded.out == serial.out);
-  if (serial.ok) {  // after an error the reading thread may have read on
-    CHECK(threaded.counts.records == serial.counts.records);
-    CHECK(threaded.counts.lost_records == serial.counts.lost_records);
-    CHECK(threaded.counts.lost_samples == serial.counts.lost_samples);
-  }
-  return threaded;
 }
 
 // Two events told apart by id; rounds of samples out of time order, more
@@ -121,10 +94,9 @@ PerfDataBuilder Busy(size_t rounds) {
 
 }  // namespace
 
-TEST_CASE("the records come in perf's order with their attrs, threaded or not") {
-  Fed fed = FeedBoth(Busy(9).Build());
+TEST_CASE("the records come in perf's order with their attrs") {
+  Fed fed = Feed(Busy(9).Build());
   REQUIRE(fed.ok);
-  CHECK(fed.parsed_ahead == 9000);  // on the reading thread
   CHECK(fed.counts.records == 9 * 1002);
   CHECK(fed.counts.lost_records == 45);
   CHECK(fed.counts.lost_chunks == 9);
@@ -146,18 +118,18 @@ TEST_CASE("the replay's error stops the feed, and wins over a later read error")
   PerfDataBuilder b = Busy(6);
   b.Raw(std::string("\x09\0\0\0\0\0\x04\0", 8));  // size 4: corrupt
   const std::string bytes = b.Build();
-  Fed read_error = FeedBoth(bytes);
+  Fed read_error = Feed(bytes);
   CHECK_FALSE(read_error.ok);
   CHECK(read_error.err.find("record size 4 is less than 8") != std::string::npos);
   // Every record ordered before the corrupt one was replayed.
   CHECK(read_error.out.size() > 0);
-  Fed replay_error = FeedBoth(bytes, 3500);
+  Fed replay_error = Feed(bytes, 3500);
   CHECK_FALSE(replay_error.ok);
   CHECK(replay_error.err == "replay failed at record 3500");
-  CHECK(replay_error.out == Feed(bytes, false, 3500).out);
+  CHECK(replay_error.out.size() < read_error.out.size());
 }
 
-TEST_CASE("records decompressed go over with copies of their bytes") {
+TEST_CASE("records decompressed come in order with their attrs") {
   PerfDataBuilder::Attr a;
   a.name = "cycles";
   // The records, as the tail of a pipe-mode build after its attrs.
@@ -173,9 +145,8 @@ TEST_CASE("records decompressed go over with copies of their bytes") {
   PerfDataBuilder b;
   b.AddAttr(a);
   b.Record(81, 0, z);
-  Fed fed = FeedBoth(b.Build());
+  Fed fed = Feed(b.Build());
   REQUIRE(fed.ok);
-  CHECK(fed.parsed_ahead == 0);  // the copies are parsed by the replay
   CHECK(fed.counts.records == 3001);
   CHECK(fed.out.find(" attr=0 t=3000 cycles\n") != std::string::npos);
 }
@@ -197,7 +168,7 @@ TEST_CASE("an event name changed among the records waits for those before it") {
   }
   // Each round's samples go after the next round's name came (the round
   // after delivers them), the last ones at the end.
-  Fed fed = FeedBoth(b.Build());
+  Fed fed = Feed(b.Build());
   REQUIRE(fed.ok);
   CHECK(fed.out.find(" t=999 name2000\n") != std::string::npos);
   CHECK(fed.out.find(" t=1001 name3000\n") != std::string::npos);
@@ -205,10 +176,9 @@ TEST_CASE("an event name changed among the records waits for those before it") {
   CHECK(fed.out.find("first") == std::string::npos);
 }
 
-// Batches of a fixed count of records, whatever their size, would let the
-// reading thread run several batches of --call-graph dwarf samples ahead of
-// the replay, past the lag behind which it gives the mapped file's pages
-// back; the replay would then read those pages in again and keep them.
+// The reader gives a mapped file's pages back behind it; the records still
+// queued for perf's order are copies, so the replay never reads a page given
+// back.
 TEST_CASE("the replay never reads records whose pages the reading gave back") {
   PerfDataBuilder b;
   PerfDataBuilder::Attr a;
@@ -221,21 +191,16 @@ TEST_CASE("the replay never reads records whose pages the reading gave back") {
   const std::string bytes = b.Build();  // 80 MB
   REQUIRE(bytes.size() > 2 * PerfDataReader::kReleaseLag);
   PerfDataReader reader("t.data", std::string_view(bytes));
-  std::atomic<size_t> released{0};  // set on the reading thread
+  std::atomic<size_t> released{0};
   reader.SetReadPast([&](size_t offset) {
     released.store(std::max(released.load(), offset));
   });
   struct Check : OrderedRecords {
     explicit Check(std::atomic<size_t>* released) : released(released) {}
     bool OnHeader(const PerfDataInfo&, std::string*) override { return true; }
-    bool OnOrdered(const PerfRecord& rec, PerfSample*, std::string*) override {
+    bool OnOrdered(const PerfRecord& rec, std::string*) override {
       if (rec.offset < released->load()) ++read_released;
       ++records;
-      // Slower than the reading, as unwinding is: the reading runs ahead
-      // as far as the hand-over lets it.
-      auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
-      while (std::chrono::steady_clock::now() < until) {
-      }
       return true;
     }
     std::atomic<size_t>* released;
@@ -243,7 +208,7 @@ TEST_CASE("the replay never reads records whose pages the reading gave back") {
   } check(&released);
   RecordCounts counts;
   std::string err;
-  REQUIRE(FeedRecords(&reader, &check, true, &counts, &err));
+  REQUIRE(FeedRecords(&reader, &check, &counts, &err));
   CHECK(check.records == 10000);
   CHECK(released.load() > 0);
   CHECK(check.read_released == 0);
