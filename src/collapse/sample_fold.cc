@@ -297,8 +297,9 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
   if (ev) {
     period = ev->period;
     if (event_filter_.empty()) {
-      // By default only the first event type seen is kept: mixing cycles
-      // and instructions, say, would give a misleading profile.
+      // By default only the first event seen is kept, as the Perl script
+      // does: the samples of two events count unlike things and would not
+      // add up to one profile.
       event_filter_ = std::string(ev->event);
     } else if (ev->event != event_filter_) {
       if (stats_.samples_other_event++ == 0) {
