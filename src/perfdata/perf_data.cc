@@ -210,6 +210,8 @@ bool PerfDataReader::ReadPipeMode(Visitor* v, std::string* err) {
     }
     if (!Deliver(rec, v, err)) return false;
     offset += size;
+    const uint64_t payload_at = offset;
+    std::string tracing;  // the tracing data's payload, kept
     while (extra > 0) {
       size_t n = static_cast<size_t>(std::min<uint64_t>(extra, 1u << 20));
       std::string skip;
@@ -219,11 +221,13 @@ bool PerfDataReader::ReadPipeMode(Visitor* v, std::string* err) {
       }
       offset += skip.size();
       extra -= skip.size();
+      if (type == abi::kRecordHeaderTracingData) tracing += skip;
       if (skip.size() < n) {
         truncated_ = "the input ends inside a record payload";
         return EnsureHeader(v, err);
       }
     }
+    if (!tracing.empty()) ReadTracingData(tracing, payload_at);
   }
   return EnsureHeader(v, err);
 }

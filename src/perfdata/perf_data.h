@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "io/byte_source.h"
+#include "perfdata/tracepoint_formats.h"
 
 namespace flamefold {
 
@@ -60,6 +61,10 @@ struct PerfDataInfo {
     std::string filename;
   };
   std::vector<BuildId> build_ids;
+  /// The tracepoint events' formats, from the tracing data, and what was
+  /// wrong with that data ("": nothing): only a fold by a field needs them.
+  TracepointFormats tracepoints;
+  std::string tracepoints_error;
 };
 
 /// One record, without its 8-byte header. `body` is valid only during the
@@ -95,6 +100,9 @@ struct PerfSample {
   uint64_t regs_abi = 0;
   std::vector<uint64_t> user_regs;
   std::string_view user_stack;
+  // PERF_SAMPLE_RAW: the raw data (a tracepoint's fields; see
+  // tracepoint_formats.h), a view into the record; empty when not sampled.
+  std::string_view raw;
   // PERF_SAMPLE_READ with PERF_FORMAT_ID: each counter's value and id (one
   // for a single read, one a group member for a group read), from which
   // perf script makes the samples' periods; empty otherwise.
@@ -161,6 +169,8 @@ class PerfDataReader {
   bool Read(Visitor* visitor, std::string* err);
 
   const PerfDataInfo& info() const { return info_; }
+  /// The input's name, as messages give it.
+  const std::string& name() const { return name_; }
   /// Non-empty when the input ended inside a record or section: says what
   /// was lost, for a warning.
   const std::string& truncated() const { return truncated_; }
@@ -201,6 +211,7 @@ class PerfDataReader {
   bool ReadFeature(int feat, std::string_view sec, uint64_t at,
                    std::string* err);
   bool NameEvents(std::string_view sec, uint64_t at, std::string* err);
+  void ReadTracingData(std::string_view data, uint64_t at);
   bool AddAttr(std::string_view bytes, uint64_t at, PerfAttr* out,
                std::string* err) const;
   bool Records(std::string_view data, uint64_t base, bool stable,

@@ -255,8 +255,20 @@ bool PerfDataReader::ReadFeature(int feat, std::string_view sec, uint64_t at,
       return true;
     case abi::kFeatEventDesc:
       return NameEvents(sec, at, err);
+    case abi::kFeatTracingData:
+      ReadTracingData(sec, at);
+      return true;
     default:
       return true;
+  }
+}
+
+// The tracing data (a feature section, or a pipe-mode record's payload): a
+// damaged one is no error until a fold by a field needs it.
+void PerfDataReader::ReadTracingData(std::string_view data, uint64_t at) {
+  std::string what;
+  if (!info_.tracepoints.Read(data, at, &what)) {
+    info_.tracepoints_error = name_ + ": " + what;
   }
 }
 

@@ -66,17 +66,13 @@ bool ReadFixedFields(const PerfAttr& a, PerfCursor* cp, PerfSample* s) {
   return ok;
 }
 
-// The fields after the call chain, up to the user stack (DWARF call
-// graphs): raw data and branch stacks are skipped, the user registers and
-// the stack copy kept. Every length is checked against the bytes left.
-// Returns "" or what is wrong (the cursor is left where it was found).
+// The fields after the raw data, up to the user stack (DWARF call
+// graphs): branch stacks are skipped, the user registers and the stack
+// copy kept. Every length is checked against the bytes left. Returns "" or
+// what is wrong (the cursor is left where it was found).
 std::string ReadUserState(const PerfAttr& a, PerfCursor* cp, PerfSample* s) {
   PerfCursor& c = *cp;
   uint64_t st = a.sample_type;
-  if (st & abi::kSampleRaw) {
-    uint32_t size = 0;
-    if (!c.Get(&size) || !c.Skip(size)) return "sample cut short in its raw data";
-  }
   if (st & abi::kSampleBranchStack) {
     uint64_t nr = 0, hw_idx = 0;
     bool ok = c.Get(&nr) && (!(a.branch_sample_type & abi::kBranchHwIndex) ||
@@ -174,6 +170,11 @@ bool PerfDataReader::ParseSample(const PerfRecord& rec, PerfSample* s,
     s->callchain.resize(nr);
     c.GetArray(s->callchain.data(), nr);  // nr fits: checked above
     s->has_callchain = true;
+  }
+  s->raw = {};
+  if (st & abi::kSampleRaw) {  // u32 size, then the bytes (a tracepoint's)
+    uint32_t size = 0;
+    if (!c.Get(&size) || !c.Bytes(size, &s->raw)) return cut("raw data");
   }
   s->regs_abi = 0;
   s->user_regs.clear();
