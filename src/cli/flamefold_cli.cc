@@ -51,6 +51,9 @@ po::options_description FoldOwnOptions() {
   options.add_options()
       ("modern", SwitchValue(),
        "fix the Perl script's data loss (see DIFFERENCES in the man page)")
+      ("weight", TextValue("FIELD"),
+       "count each tracepoint sample as the value of its FIELD "
+       "(bytes_alloc, len...) instead of its period")
       ("symfs", TextValue("DIR"),
        "look binaries up under DIR, as perf --symfs (perf.data, --inline)")
       ("archive", TextValue("FILE"),
@@ -190,6 +193,7 @@ void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config) {
   p.include_addrs = opts.Flag("addrs");
   p.srcline = opts.Flag("srcline");
   p.event_filter = opts.Text("event-filter");
+  p.weight_field = opts.Text("weight");
   p.modern = opts.Flag("modern");
   config->symbols.symfs = opts.Text("symfs");
   config->symbols.kallsyms = opts.Text("kallsyms");

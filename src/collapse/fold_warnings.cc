@@ -53,6 +53,10 @@ void WarnAboutPerfScript(const FoldConfig& config, const PerfScriptStats& s,
          "--event-filter '" + Printable(config.perf.event_filter) +
              "' matched no sample; the input has " + EventList(s));
   }
+  warn(s.samples_unweighed,
+       num(s.samples_unweighed) + " sample(s) without a field '" +
+           Printable(config.perf.weight_field) +
+           "' of 0 or more counted 0 (--weight)");
   if (config.perf.modern) return;
   const std::string fix = " (--modern fixes this)";
   warn(s.last_sample_dropped,

@@ -1,5 +1,6 @@
 #include "collapse/perf_lines.h"
 
+#include <charconv>
 #include <cstring>
 
 #include "collapse/perl_chars.h"
@@ -76,6 +77,41 @@ bool MatchEvent(std::string_view line, EventFields* out) {
   out->period = line.substr(d, u - d);
   out->event = line.substr(t, colon - t);
   return true;
+}
+
+// A tracepoint's fields after the event on its header line:
+//   cat 26580 [001] 21180.479465: kmem:kmalloc: call_site=perf_event_mmap+0x16b
+//     ptr=0xffff8881201ce000 bytes_req=4096 bytes_alloc=4096 gfp_flags=GFP_KERNEL
+//   alloc 32219 [000] 21255.404833: probe_libc:malloc: (7f17b822e930) bytes=24
+// (each one line). The first " FIELD=" is the field's.
+std::optional<uint64_t> MatchTraceField(std::string_view line,
+                                        std::string_view field) {
+  for (size_t at = line.find(field); at != std::string_view::npos;
+       at = line.find(field, at + 1)) {
+    size_t eq = at + field.size();
+    if (at == 0 || !IsSpace(line[at - 1]) || eq >= line.size() ||
+        line[eq] != '=') {
+      continue;
+    }
+    std::string_view value = line.substr(eq + 1);
+    size_t end = 0;
+    while (end < value.size() && !IsSpace(value[end])) ++end;
+    value = value.substr(0, end);
+    int base = 10;
+    if (value.size() > 2 && value[0] == '0' && (value[1] | 0x20) == 'x') {
+      value.remove_prefix(2);
+      base = 16;
+    }
+    uint64_t v = 0;
+    auto r = std::from_chars(value.data(), value.data() + value.size(), v,
+                             base);
+    if (value.empty() || r.ec != std::errc() ||
+        r.ptr != value.data() + value.size()) {
+      return std::nullopt;
+    }
+    return v;
+  }
+  return std::nullopt;
 }
 
 // Stack lines, /^\s*(\w+)\s*(.+) \((.*)\)/ with Perl's backtracking:

@@ -5,6 +5,7 @@
 #define FLAMEFOLD_COLLAPSE_PERF_LINES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "collapse/frame_names.h"
@@ -28,6 +29,13 @@ struct EventFields {
   uint64_t value = 0;
 };
 bool MatchEvent(std::string_view line, EventFields* out);
+
+/// The value of a tracepoint's field `field` on a header line, where
+/// perf script prints the fields after the event: " FIELD=VALUE", VALUE in
+/// decimal or 0x hex, up to white space or the end. None when the line has
+/// no such field or its value is no such number (a name, a negative one).
+std::optional<uint64_t> MatchTraceField(std::string_view line,
+                                        std::string_view field);
 
 /// A stack line's fields (FrameFields).
 bool MatchFrameLine(std::string_view line, FrameFields* out);

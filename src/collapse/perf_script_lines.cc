@@ -88,9 +88,16 @@ void AppendSampleHeader(const RecordedEvent& e, const RecordedSample& s,
   *out += e.name;
   *out += ": ";
   if (e.tracepoint) {
-    // perf prints the tracepoint's fields here; they are not decoded.
-    // Any text keeps the line from ending in "event:", as it does.
+    // perf prints the tracepoint's fields here; they are not decoded, but
+    // for the one --weight reads. Any text keeps the line from ending in
+    // "event:", as it does.
     *out += "[fields]";
+    if (!style.weight_field.empty() && s.weight) {
+      *out += ' ';
+      *out += style.weight_field;
+      *out += '=';
+      *out += std::to_string(*s.weight);
+    }
   }
 }
 

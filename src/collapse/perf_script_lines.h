@@ -18,12 +18,16 @@ namespace flamefold {
 struct SampleHeaderStyle {
   size_t name_width = 0;  // of the longest event name: names are padded
   bool pid_tid = false;   // "PID/TID" (perf script -F+pid) instead of "TID"
+  /// --weight's field: a tracepoint sample's header shows it as perf script
+  /// does, "FIELD=VALUE", when the sample has it (a view: the caller keeps
+  /// the name).
+  std::string_view weight_field;
 };
 
 /// Appends to `*out` the header of sample `s` of event `e`, up to the
 /// event's ": " (and "[fields]" for a tracepoint, whose fields are not
-/// decoded); a sample without a call chain has its frame on the same line,
-/// after this.
+/// decoded, but for the weight field); a sample without a call chain has
+/// its frame on the same line, after this.
 void AppendSampleHeader(const RecordedEvent& e, const RecordedSample& s,
                         SampleHeaderStyle style, std::string* out);
 

@@ -23,6 +23,9 @@ struct PerfScriptOptions {
   bool include_addrs = false;    // --addrs: "[mod <pc>]" for unknown symbols
   bool srcline = false;          // --srcline: input from perf script -F+srcline
   std::string event_filter;      // --event-filter; "" = the first event seen
+  // --weight: each sample counts the value of this field of its
+  // tracepoint's data instead of its period ("": its period)
+  std::string weight_field;
   bool modern = false;           // --modern: fix the Perl script's data loss
   // --inline (--context): user frames replaced by addr2line's inline
   // chain; shared by the parsers of all threads (it locks).
@@ -37,6 +40,7 @@ struct PerfScriptStats {
   uint64_t comment_lines = 0;
   uint64_t samples = 0;               // samples folded
   uint64_t samples_other_event = 0;   // skipped by the event filter
+  uint64_t samples_unweighed = 0;     // --weight: without the field, count 0
   std::string other_event;            // the first event name skipped
   // Samples skipped per event name, for an --event-filter that matched
   // nothing; at most kMaxOtherEvents names (a hostile input has more).

@@ -6,6 +6,7 @@
 #define FLAMEFOLD_COLLAPSE_RECORDED_SAMPLE_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ struct RecordedSample {
   int32_t pid = 0, tid = 0, cpu = 0;
   uint32_t event = 0;  // its index in the events given (SetEvents)
   uint64_t period = 0;
+  /// With --weight: the value of the field in the sample's tracepoint data;
+  /// none when its event has no such field (or a negative value there).
+  std::optional<uint64_t> weight;
   std::string_view comm;
   /// false: the sample has no call chain, and perf script prints its one
   /// frame on the header line.

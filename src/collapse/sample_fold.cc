@@ -15,6 +15,13 @@ using namespace perl_chars;
 
 namespace {
 
+// Where the fields of a header line's sample begin: past its comm and
+// pid/tid (MatchHeaderLine's views into it).
+size_t HeaderEnd(std::string_view line, const HeaderFields& h) {
+  std::string_view last = h.has_tid ? h.tid : h.pid;
+  return static_cast<size_t>(last.data() - line.data()) + last.size();
+}
+
 // Adds `n` samples skipped of `event` to s->other_events.
 void CountOtherEvent(std::string_view event, uint64_t n, PerfScriptStats* s) {
   auto it = s->other_events.find(event);
@@ -45,6 +52,7 @@ void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
   a->comment_lines += b.comment_lines;
   a->samples += b.samples;
   a->samples_other_event += b.samples_other_event;
+  a->samples_unweighed += b.samples_unweighed;
   a->unrecognized_lines += b.unrecognized_lines;
   a->long_lines += b.long_lines;
   a->last_sample_dropped += b.last_sample_dropped;
@@ -65,6 +73,7 @@ SampleFold::SampleFold(const PerfScriptOptions& options,
       frame_names_(options_, names, &stats_) {
   if (options_.include_tid) options_.include_pid = true;
   header_style_.pid_tid = PidTidWanted(options_);
+  header_style_.weight_field = options_.weight_field;
 }
 
 void SampleFold::StartRecording(std::string_view file, uint64_t index) {
@@ -147,6 +156,7 @@ void SampleFold::AddHeader(const RecordedSample& s, const Event& e) {
   // ": %10" PRIu64 " %s: " after the time; nothing read as an event
   // without the time, or after a tracepoint's fields.
   EventFields ev{{}, e.fields.name, true, s.period};
+  header_weight_ = s.weight;
   OnHeader(h, e.shown ? &ev : nullptr, Position(s.ordinal));
 }
 
@@ -204,6 +214,10 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
         stats_.one_char_comm++;
       }
       EventFields ev;
+      if (!options_.weight_field.empty()) {
+        header_weight_ = MatchTraceField(line.substr(HeaderEnd(line, h)),
+                                         options_.weight_field);
+      }
       OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr, Position(lineno));
       return;
     }
@@ -317,6 +331,7 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
   } else {
     period_ = PerlNumber::Parse(period);
   }
+  if (!options_.weight_field.empty()) Weigh();
   CommSlot* slot = nullptr;
   if (!options_.include_pid) {
     // The process name is the comm alone: what it gives is kept per comm.
@@ -376,8 +391,22 @@ void SampleFold::SetPname(std::string_view pname) {
   pname_index_ = key;
 }
 
+// --weight: the sample counts its field's value, 0 without one (counted).
+void SampleFold::Weigh() {
+  if (!header_weight_) stats_.samples_unweighed++;
+  weightless_ = header_weight_.value_or(0) == 0;
+  period_ = PerlNumber::FromUint(header_weight_.value_or(0));
+  header_weight_.reset();
+}
+
 void SampleFold::EndSample() {
   if (!has_pname_) return;  // no sample, or one of another event
+  if (weightless_) {  // --weight: adds nothing to its stack
+    stack_rev_.clear();
+    trimmed_ = 0;
+    has_pname_ = weightless_ = false;
+    return;
+  }
   AssembleFrames();
   sink_->OnSample(frames_, period_);
   stats_.samples++;

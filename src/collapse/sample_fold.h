@@ -12,6 +12,7 @@
 #define FLAMEFOLD_COLLAPSE_SAMPLE_FOLD_H_
 
 #include <array>
+#include <optional>
 #include <span>
 #include <cstdint>
 #include <string>
@@ -136,6 +137,7 @@ class SampleFold : public RecordedSampleSink {
                         std::string_view file, LineReader* reader);
   bool HasNul(std::string_view line, uint64_t lineno, std::string_view file);
   void SetPname(std::string_view pname);
+  void Weigh();
   void AssembleFrames();
   void TrimDeepStack();
 
@@ -155,6 +157,10 @@ class SampleFold : public RecordedSampleSink {
   std::vector<SymbolId> stack_rev_;  // frames, leaf first
   uint64_t trimmed_ = 0;  // leaf-side frames dropped past the depth limit
   PerlNumber period_ = PerlNumber::FromUint(1);
+  // --weight: the field's value on the header being read (none: it has
+  // no such field), and whether the sample then weighs nothing.
+  std::optional<uint64_t> header_weight_;
+  bool weightless_ = false;
   std::vector<SymbolId> frames_;     // scratch: root to leaf
 
   // The frames of each distinct stack line key, and of each distinct

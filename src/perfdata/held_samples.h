@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,7 @@ struct HeaderValues {
   uint64_t time;     // UINT64_MAX: none
   uint64_t ordinal;  // the sample's number, from 1
   uint64_t offset;   // of its record
+  std::optional<uint64_t> weight = std::nullopt;  // RecordedSample's
 };
 
 /// A held sample: its header line (or its comm and HeaderValues) and its

@@ -64,6 +64,7 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
   text.exact = po.inliner;
   text.srcline = po.srcline;
   text.pid_tid = PidTidWanted(po);
+  text.weight_field = po.weight_field;
   bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text);
   queue.Close();
   parsing.join();

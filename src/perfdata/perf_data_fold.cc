@@ -19,6 +19,7 @@
 #include "perfdata/sample_lines.h"
 #include "perfdata/sample_lines_thread.h"
 #include "perfdata/sample_unwinder.h"
+#include "perfdata/sample_weights.h"
 #include "perfdata/thread_maps.h"
 
 namespace flamefold {
@@ -55,13 +56,19 @@ class Replayer : public OrderedRecords {
         stats_(stats), threads_(symbols),
         frames_(symbols, FrameStyle(text, sink)),
         srcline_(text.srcline),
+        weight_field_(text.weight_field),
         sample_lines_(sink),
         lines_thread_allowed_(sink && text.lines_thread &&
                               std::thread::hardware_concurrency() > 1) {
     header_style_.pid_tid = text.pid_tid;
+    header_style_.weight_field = weight_field_;
   }
 
-  bool OnHeader(const PerfDataInfo& info, std::string*) override {
+  bool OnHeader(const PerfDataInfo& info, std::string* err) override {
+    if (!weight_field_.empty() &&
+        !weights_.Init(weight_field_, info, reader_->name(), err)) {
+      return false;
+    }
     attr_samples_.assign(info.attrs.size(), 0);
     SyncEvents();
     for (const PerfAttr& a : info.attrs) {
@@ -219,6 +226,7 @@ class Replayer : public OrderedRecords {
                    static_cast<int32_t>(cur_->tid),
                    static_cast<int32_t>(cur_->cpu), cur_->time, ++ordinal_,
                    rec.offset};
+    if (!weight_field_.empty()) v.weight = weights_.Of(cur_->attr, cur_->raw);
     if (sink_) {
       held_.Begin(chain, &v);
       *held_.header() += t->comm;
@@ -448,6 +456,8 @@ class Replayer : public OrderedRecords {
   ThreadMaps threads_;
   FrameTexts frames_;
   bool srcline_;  // each frame followed by its source line
+  const std::string weight_field_;  // --weight's ("": none)
+  SampleWeights weights_;  // --weight's field of each event
   std::unique_ptr<SampleUnwinder> unwinder_;  // when the arch is known
   SampleHeaderStyle header_style_;  // the text's headers
   uint64_t ordinal_ = 0;  // of the last sample delivered
@@ -572,6 +582,7 @@ bool ReplayIntoFold(const std::string& name, ByteSource* src,
   text.exact = false;
   text.lines_thread = lines_thread;
   text.addrs = fold_options.include_addrs;
+  text.weight_field = fold_options.weight_field;
   return Replay(name, src, options, none, sink, stats, err, text);
 }
 

@@ -97,6 +97,9 @@ struct PerfDataText {
   /// The fold keys frames on their addresses (--addrs): each address is a
   /// frame of its own, not each symbol.
   bool addrs = false;
+  /// --weight: each sample carries the value of this field of its
+  /// tracepoint data; a recording none of whose events has it is an error.
+  std::string weight_field;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`

@@ -55,6 +55,7 @@ RecordedSample SampleLines::HeaderOf(const HeaderValues& v,
   r.cpu = v.cpu;
   r.event = v.attr;
   r.period = v.period;
+  r.weight = v.weight;
   r.comm = comm;
   r.chain = chain;
   return r;

@@ -32,6 +32,33 @@ TEST_CASE("header: comm, pid/tid, period and event") {
                        "\t1 f (m)\n\n", pid) == "V8_WorkerThread-24636;f 100\n");
 }
 
+TEST_CASE("--weight reads a tracepoint's field after the event") {
+  using flamefold::MatchTraceField;
+  const std::string kmalloc =
+      "cat 26580 [001] 21180.479465: kmem:kmalloc: call_site=perf_event_mmap+0x16b "
+      "ptr=0xffff8881201ce000 bytes_req=4096 bytes_alloc=4000 gfp_flags=GFP_KERNEL "
+      "node=-1 accounted=false";
+  CHECK(MatchTraceField(kmalloc, "bytes_alloc") == 4000);
+  CHECK(MatchTraceField(kmalloc, "bytes_req") == 4096);
+  CHECK(MatchTraceField(kmalloc, "ptr") == 0xffff8881201ce000);
+  CHECK_FALSE(MatchTraceField(kmalloc, "gfp_flags"));  // a name
+  CHECK_FALSE(MatchTraceField(kmalloc, "node"));       // negative
+  CHECK_FALSE(MatchTraceField(kmalloc, "alloc"));      // inside a name
+  CHECK_FALSE(MatchTraceField(kmalloc, "len"));
+  CHECK(MatchTraceField("alloc 32219 [000] 21255.404833: probe_libc:malloc: "
+                        "(7f17b822e930) bytes=24", "bytes") == 24);
+  PerfScriptOptions weight;
+  weight.weight_field = "bytes";
+  PerfScriptStats stats;
+  CHECK(FoldPerfScript("ab 1 [000] 1.0: probe_libc:malloc: (7f) bytes=24\n"
+                       "\t1 malloc (libc)\n\t2 f (app)\n\n"
+                       "ab 1 [000] 2.0: probe_libc:malloc: (7f) bytes=0x100\n"
+                       "\t1 malloc (libc)\n\t2 f (app)\n\n"
+                       "ab 1 [000] 3.0: 1 cycles:\n\t2 f (app)\n\n",
+                       weight, &stats) == "ab;f;malloc 280\n");
+  CHECK(stats.samples_unweighed == 1);
+}
+
 TEST_CASE("a one-character comm is misparsed as Perl does, and counted") {
   PerfScriptStats stats;
   CHECK(FoldPerfScript("a 1 1.0: 3 cycles:\n\tffff f (m)\n\n", {}, &stats) ==

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,10 +52,12 @@ struct Recording {
     s.frames = stacks.emplace_back(std::move(stack));
     samples.push_back(s);
   }
-  // The text perf script prints for the samples.
-  std::string Text(bool pid_tid) const {
+  // The text perf script prints for the samples (a tracepoint's fields:
+  // `weight_field` alone, when a sample has it).
+  std::string Text(bool pid_tid, std::string_view weight_field = {}) const {
     SampleHeaderStyle style;
     style.pid_tid = pid_tid;
+    style.weight_field = weight_field;
     for (const RecordedEvent& e : events) {
       style.name_width = std::max(style.name_width, e.name.size());
     }
@@ -104,7 +107,7 @@ Folded ByText(const Recording& r, const PerfScriptOptions& o) {
   StringInterner names;
   StackTrie trie(&names);
   PerfScriptParser parser(o, &names, &trie);
-  std::string text = r.Text(PidTidWanted(parser.options()));
+  std::string text = r.Text(PidTidWanted(parser.options()), o.weight_field);
   LineReader reader(text);
   Folded out;
   parser.Feed(&reader, "r.data", &out.error);
@@ -233,6 +236,41 @@ TEST_CASE("the event filter and a sample in progress carry over") {
   CHECK(by_fields.stats().samples_other_event == 2);
   CHECK(by_text.stats().samples_other_event == 2);
   CHECK(by_fields.stats().samples == by_text.stats().samples);
+}
+
+TEST_CASE("--weight: a sample counts its field, 0 without it") {
+  Recording r;
+  r.events = {{"kmem:kmalloc", true, true, true, true},
+              {"sched:sched_process_exec", true, true, true, true}};
+  const RecordedFrame* k = r.Frame("ffffffff81000010", "__kmalloc+0x10",
+                                   "[kernel.kallsyms]");
+  const RecordedFrame* f = r.Frame("4a1", "main+0x11", "/usr/bin/app");
+  const RecordedFrame* g = r.Frame("4b2", "read_file+0x2", "/usr/bin/app");
+  auto weigh = [&](std::optional<uint64_t> w) { r.samples.back().weight = w; };
+  r.Sample("app", 10, 11, 0, 1, {k, f});
+  weigh(4096);
+  r.Sample("app", 10, 11, 0, 1, {k, g, f});
+  weigh(64);
+  r.Sample("app", 10, 11, 0, 1, {k, f});
+  weigh(96);
+  r.Sample("app", 10, 11, 1, 1, {f});  // no such field
+  r.Sample("app", 10, 11, 0, 1, {k, g, f});
+  weigh(0);  // adds nothing
+  r.Sample("a b", 10, 12, 0, 1, {k, f});  // its header read as text
+  weigh(uint64_t{1} << 40);
+  PerfScriptOptions o;
+  o.weight_field = "bytes_alloc";
+  CheckAlike(r, o);
+  Folded out = ByFields(r, o);
+  CHECK(out.folded == "a_b;main;__kmalloc 1099511627776\n"
+                      "app;main;__kmalloc 4192\n"
+                      "app;main;read_file;__kmalloc 64\n");
+  CHECK(out.stats.samples_unweighed == 1);
+  CHECK(ByText(r, o).stats.samples_unweighed == 1);
+  // Without --weight each sample counts one.
+  CHECK(ByFields(r, {}).folded ==
+        "a_b;main;__kmalloc 1\napp;main 1\napp;main;__kmalloc 2\n"
+        "app;main;read_file;__kmalloc 2\n");
 }
 
 TEST_CASE("a message names the file and the sample") {
