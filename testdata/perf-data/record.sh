@@ -1,6 +1,7 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|clang|dframe|rust|dyn|archive]    (default: all)
+#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|clang|dframe|rust|dyn|weight|archive]
+#   (default: all)
 # "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones,
 # "dyn" dynamically linked programs recorded both ways, "archive" those
 # folded with the `perf archive` of their recording (last sections).
@@ -361,6 +362,52 @@ done
 # what the Perl script prints for perf script -F +pid.
 for o in pid tid; do
   script dyn-c-fp -F +pid | "$collapse" "--$o" > "$here/dyn-c-fp/modern+$o.folded"
+done
+fi
+
+# --- Tracepoint fields, --weight (record.sh weight) ---------------------------
+# alloc.c built dynamically with frame pointers at /tmp/ffwt; each case
+# keeps it in weight-kmalloc/root/tmp/ffwt, with links to dyn-root's libc
+# and ld.so (weight-malloc/root is a link to it). "weight-kmalloc": the
+# kernel's allocations of `./alloc kernel 10` (pipes, a /proc read), with
+# -e kmem:kmalloc -e sched:sched_process_exec (a tracepoint without
+# bytes_alloc, whose filename is a __data_loc string); "weight-malloc": a
+# uprobe on libc's malloc with its size (bytes=%di:u64) over `./alloc
+# malloc 20`. weight=FIELD.folded: perf script's text with each sample's
+# FIELD in place of its period (weight.py) through stackcollapse-perf.pl.
+# Each case keeps its perf script text (script.txt.gz).
+if [ "$only" = "" ] || [ "$only" = weight ]; then
+wt=/tmp/ffwt
+lib=/usr/lib/x86_64-linux-gnu
+mkdir -p "$run"
+rm -rf "$wt" && mkdir -p "$wt"
+cp "$here/alloc.c" "$wt/"
+cd "$wt"
+gcc -O1 -fno-omit-frame-pointer -o alloc alloc.c
+for c in weight-kmalloc weight-malloc; do
+  rm -rf "${here:?}/$c" && mkdir -p "$here/$c"
+done
+r=$here/weight-kmalloc/root
+mkdir -p "$r$wt" "$r$lib"
+cp alloc "$r$wt/"
+for f in libc.so.6 ld-linux-x86-64.so.2; do
+  ln -s "../../../../../dyn-root$lib/$f" "$r$lib/$f"
+done
+ln -s ../weight-kmalloc/root "$here/weight-malloc/root"
+perf record -q -e kmem:kmalloc -e sched:sched_process_exec -g \
+  -o "$here/weight-kmalloc/perf.data" ./alloc kernel 10 2>/dev/null
+perf probe -q -x $lib/libc.so.6 'malloc bytes=%di:u64'
+trap 'perf probe -q -d probe_libc:malloc' EXIT  # never left behind
+perf record -q -e probe_libc:malloc -g -o "$here/weight-malloc/perf.data" \
+  ./alloc malloc 20 2>/dev/null
+perf probe -q -d probe_libc:malloc
+trap - EXIT
+for c in weight-kmalloc:bytes_alloc weight-malloc:bytes; do
+  field=${c#*:} c=${c%%:*}
+  expect "$c" default
+  script "$c" | python3 "$here/weight.py" "$field" | "$collapse" \
+    > "$here/$c/weight=$field.folded"
+  script "$c" | gzip -9n > "$here/$c/script.txt.gz"
 done
 fi
 
