@@ -19,7 +19,7 @@ _flamefold_tools() {
       COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
     --user)
       COMPREPLY=($(compgen -u -- "$cur")); return ;;
-    --include|--exclude|--focus|--ignore|--hide|--show-from|--skip-after|--prune-from)
+    --include|--exclude|--focus|--ignore|--hide|--show-from|--skip-after|--prune-from|--weight)
       COMPREPLY=(); return ;;  # a pattern or a name: nothing to offer
     -o|--output|--outdir|--symfs|--config)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
