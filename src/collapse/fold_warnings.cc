@@ -109,7 +109,10 @@ void WarnIfNoSamples(const FoldConfig& config, const PerfScriptStats& s,
                      uint64_t samples, const Diag& diag) {
   bool filtered_out = !config.perf.event_filter.empty() && s.samples == 0 &&
                       s.samples_other_event > 0;  // WarnAboutPerfScript's
-  if (samples == 0 && !filtered_out) diag.Warning("no samples in the input");
+  // --weight: samples without the field were read, and counted 0 (said).
+  if (samples == 0 && !filtered_out && s.samples_unweighed == 0) {
+    diag.Warning("no samples in the input");
+  }
 }
 
 }  // namespace flamefold
