@@ -31,8 +31,7 @@ const std::string kKmalloc =
     "\tfield:size_t bytes_req;\toffset:24;\tsize:8;\tsigned:0;\n"
     "\tfield:size_t bytes_alloc;\toffset:32;\tsize:8;\tsigned:0;\n"
     "\tfield:unsigned long gfp_flags;\toffset:40;\tsize:8;\tsigned:0;\n"
-    "\tfield:int node;\toffset:48;\tsize:4;\tsigned:1;\n"
-    "\tfield:bool accounted;\toffset:52;\tsize:1;\tsigned:0;\n\n"
+    "\tfield:int node;\toffset:48;\tsize:4;\tsigned:1;\n\n"
     "print fmt: \"call_site=%pS ptr=%p bytes_req=%zu bytes_alloc=%zu\", "
     "REC->call_site, REC->ptr, REC->bytes_req, REC->bytes_alloc\n";
 
@@ -75,9 +74,9 @@ TEST_CASE("event formats are read by id, in either byte order") {
     REQUIRE(k != nullptr);
     CHECK(k->system == "kmem");
     CHECK(k->name == "kmalloc");
-    CHECK(k->fields.size() == 11);
+    CHECK(k->fields.size() == 10);
     CHECK(k->FieldNames() ==
-          "call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node, accounted");
+          "call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node");
     const TracepointField* ptr = k->Field("ptr");
     REQUIRE(ptr != nullptr);
     CHECK(ptr->type == "const void *");
@@ -108,20 +107,22 @@ TEST_CASE("integer fields are read from raw data, signed ones extended") {
   std::string err;
   REQUIRE(formats.AddFormat("kmem", kKmalloc, &err));
   const TracepointFormat& k = formats.formats()[0];
-  std::string raw = Bytes(658, 8) + Bytes(0xffffffff81000000, 8) +
+  // common_type 658, common_flags 0x81, then the fields (node -1).
+  std::string raw = Bytes(658, 2) + std::string("\x81\x00", 2) +
+                    Bytes(4321, 4) +
+                    Bytes(0xffffffff81000000, 8) +
                     Bytes(0xffff888100000000, 8) + Bytes(64, 8) +
-                    Bytes(96, 8) + Bytes(0xcc0, 8) +
-                    Bytes(0xffffffff, 4) + "\x01";
+                    Bytes(96, 8) + Bytes(0xcc0, 8) + Bytes(0xffffffff, 4);
   CHECK(ReadIntegerField(*k.Field("bytes_alloc"), raw, false) == 96);
   CHECK(ReadIntegerField(*k.Field("node"), raw, false) == UINT64_MAX);
-  CHECK(ReadIntegerField(*k.Field("accounted"), raw, false) == 1);
+  CHECK(ReadIntegerField(*k.Field("common_flags"), raw, false) == 0x81);
+  CHECK(ReadIntegerField(*k.Field("common_pid"), raw, false) == 4321);
   CHECK(ReadIntegerField(*k.Field("common_type"), raw, false) == 658);
   CHECK(ReadIntegerField(*k.Field("common_type"), raw, true) == 0x9202);
   // Raw data too short for the field: none.
   CHECK_FALSE(ReadIntegerField(*k.Field("bytes_alloc"), raw.substr(0, 39),
                                false));
-  CHECK_FALSE(ReadIntegerField(*k.Field("accounted"), raw.substr(0, 52),
-                               false));
+  CHECK_FALSE(ReadIntegerField(*k.Field("node"), raw.substr(0, 51), false));
 }
 
 TEST_CASE("damaged tracing data: every length is checked") {
