@@ -185,8 +185,10 @@ bool TracepointFormats::AddFormat(std::string_view system,
 bool TracepointFormats::Read(std::string_view bytes, uint64_t offset,
                              std::string* err) {
   abi::PerfCursor c(bytes, offset, false);
+  const abi::PerfCursor* at = &c;  // where a failure is reported
   auto fail = [&](const std::string& what) {
-    *err = "offset " + std::to_string(c.offset()) + ": tracing data: " + what;
+    *err = "offset " + std::to_string(at->offset()) + ": tracing data: " +
+           what;
     return false;
   };
   std::string_view magic, version;
@@ -199,48 +201,38 @@ bool TracepointFormats::Read(std::string_view bytes, uint64_t offset,
   }
   swapped_ = (flags[0] != 0) != (std::endian::native == std::endian::big);
   abi::PerfCursor d(bytes.substr(c.pos()), c.offset(), swapped_);
+  at = &d;
   uint32_t page_size = 0;
   std::string_view name, block;
   if (!d.Get(&page_size) || !GetCString(&d, 16, &name) ||
       name != "header_page" || !GetBlock<uint64_t>(&d, &block) ||
       !GetCString(&d, 16, &name) || name != "header_event" ||
       !GetBlock<uint64_t>(&d, &block)) {
-    c = d;
     return fail("header page or event description cut short");
   }
+  // A u32 count of things of at least `least` bytes each, that follow.
+  auto count_of = [&d](size_t least, uint32_t* n) {
+    return d.Get(n) && *n <= d.left() / least;
+  };
   uint32_t count = 0;
-  if (!d.Get(&count) || count > d.left() / 8) {
-    c = d;
-    return fail("ftrace format count past the end");
-  }
+  if (!count_of(8, &count)) return fail("ftrace format count past the end");
   for (uint32_t i = 0; i < count; ++i) {
-    if (!GetBlock<uint64_t>(&d, &block)) {
-      c = d;
-      return fail("ftrace format cut short");
-    }
+    if (!GetBlock<uint64_t>(&d, &block)) return fail("ftrace format cut short");
   }
   uint32_t systems = 0;
-  if (!d.Get(&systems) || systems > d.left() / 5) {
-    c = d;
-    return fail("event system count past the end");
-  }
+  if (!count_of(5, &systems)) return fail("event system count past the end");
   for (uint32_t s = 0; s < systems; ++s) {
     std::string_view system;
-    if (!GetCString(&d, 256, &system) || !d.Get(&count) ||
-        count > d.left() / 8) {
-      c = d;
+    if (!GetCString(&d, 256, &system) || !count_of(8, &count)) {
       return fail("event system cut short");
     }
     for (uint32_t i = 0; i < count; ++i) {
-      const uint64_t at = d.offset();
+      const abi::PerfCursor format_at = d;
       std::string what;
-      if (!GetBlock<uint64_t>(&d, &block)) {
-        c = d;
-        return fail("event format cut short");
-      }
+      if (!GetBlock<uint64_t>(&d, &block)) return fail("event format cut short");
       if (!AddFormat(system, block, &what)) {
-        *err = "offset " + std::to_string(at) + ": tracing data: " + what;
-        return false;
+        at = &format_at;
+        return fail(what);
       }
     }
   }
