@@ -170,7 +170,12 @@ bool TracepointFormats::AddFormat(std::string_view system,
            (named ? "its ID" : "its name");
     return false;
   }
-  formats_.push_back(std::move(format));
+  // Kept in id order as they come, so that Find works on what a damaged
+  // tracing data held before the damage too.
+  auto at = std::upper_bound(
+      formats_.begin(), formats_.end(), format.id,
+      [](uint64_t id, const TracepointFormat& f) { return id < f.id; });
+  formats_.insert(at, std::move(format));
   return true;
 }
 
@@ -236,10 +241,6 @@ bool TracepointFormats::Read(std::string_view bytes, uint64_t offset,
       }
     }
   }
-  std::sort(formats_.begin(), formats_.end(),
-            [](const TracepointFormat& a, const TracepointFormat& b) {
-              return a.id < b.id;
-            });
   return true;
 }
 

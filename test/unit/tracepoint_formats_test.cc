@@ -140,6 +140,17 @@ TEST_CASE("damaged tracing data: every length is checked") {
       CHECK(err.find("tracing data: ") != std::string::npos);
     }
   }
+  // Cut inside the third format: the two before, out of id order, are
+  // kept and found by their ids.
+  std::string third = kKmalloc;
+  third.replace(third.find("ID: 658"), 7, "ID: 700");
+  std::string three = TracingData("kmem", {kKmalloc, kExec, third});
+  TracepointFormats kept;
+  std::string why;
+  CHECK_FALSE(kept.Read(three.substr(0, three.size() - 40), 0, &why));
+  REQUIRE(kept.formats().size() == 2);
+  CHECK(kept.Find(312) != nullptr);
+  CHECK(kept.Find(658) != nullptr);
   std::string huge = good;
   huge[good.find("kmem") - 4] = '\xff';  // a system count past the end
   TracepointFormats formats;
