@@ -29,6 +29,11 @@ seeds() {  # the seed files of target $1
     diff_input_fuzzer)
       ls "$TESTDATA"/flamediff/*.folded "$TESTDATA"/bad/*.folded \
         "$TESTDATA"/perf-script/cxx-fp.txt* "$TESTDATA"/perf-data/zstd/perf.data ;;
+    tracepoint_formats_fuzzer)  # the tracing data of the tracepoint cases
+      for d in "$TESTDATA"/perf-data/weight-*/perf.data; do
+        python3 "$(dirname "$0")/tracing_data.py" "$d" "$tmp/tracing-${d//\//_}"
+        echo "$tmp/tracing-${d//\//_}"
+      done ;;
     kallsyms_fuzzer)
       ls "$TESTDATA"/perf-data/*/kallsyms ;;
     elf_symbols_fuzzer)  # the small ELF files (the first 64 KiB are kept)
