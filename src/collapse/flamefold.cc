@@ -142,11 +142,15 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   }
   StringInterner names;
   FoldInputs inputs(config, &names, /*trie=*/nullptr, recordings);
+  std::unique_ptr<StackWriter> writer = config.make_writer(out);
+  FrameOrigins origins;
+  if (writer->wants_origins()) inputs.set_frame_origins(&origins);
   if (!inputs.FoldAll(config.inputs, &err)) {
     diag.Error(err);
     return kExitDataError;
   }
-  std::unique_ptr<StackWriter> writer = config.make_writer(out);
+  writer->Begin({inputs.event(), inputs.perf_stats().samples_by_period > 0,
+                 writer->wants_origins() ? &origins : nullptr, &names});
   WriteCounts c = WriteStacks(&inputs, filter, transform, writer.get());
   if (!writer->Finish(diag)) return kExitDataError;
   if (!out->Flush()) {

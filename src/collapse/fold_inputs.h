@@ -62,6 +62,11 @@ class FoldInputs {
   const FoldedStats& folded_stats() const { return folded_stats_; }
   /// The event kept ("" when no event line was seen).
   std::string event() const;
+  /// Notes in `origins` where each frame of the recordings read from now
+  /// on came from (FrameOrigins; frame names are ids of `names`).
+  void set_frame_origins(FrameOrigins* origins) {
+    parser_.fold()->set_frame_origins(origins);
+  }
   /// The inputs whose stacks or frame names were cut to the limits (see
   /// stack_limits.h), in the order read, each with what was cut.
   const std::vector<std::pair<std::string, LimitStats>>& limit_hits() const {

@@ -45,6 +45,7 @@ void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
   a->comment_lines += b.comment_lines;
   a->samples += b.samples;
   a->samples_other_event += b.samples_other_event;
+  a->samples_by_period += b.samples_by_period;
   a->unrecognized_lines += b.unrecognized_lines;
   a->long_lines += b.long_lines;
   a->last_sample_dropped += b.last_sample_dropped;
@@ -72,6 +73,7 @@ void SampleFold::StartRecording(std::string_view file, uint64_t index) {
   set_input_index(index);
   ClearError();
   frame_names_.ForgetFrames();
+  if (origins_ != nullptr) origins_->StartRecording();
   events_.clear();
   events_given_ = false;
 }
@@ -164,7 +166,13 @@ void SampleFold::AddFrame(const RecordedFrame& f) {
   stats_.lines++;
   leaf_pending_ = false;
   if (!has_pname_) return;  // a sample of another event
-  PushLine(frame_names_.result(id));
+  const FrameNames::Result& res = frame_names_.result(id);
+  PushLine(res);
+  if (origins_ != nullptr && res.kind == FrameNames::kFrame) {
+    for (uint32_t i = 0; i < res.count; ++i) {
+      origins_->Note(frame_names_.piece(res.first + i), f);
+    }
+  }
 }
 
 void SampleFold::ReadSampleLine(std::string_view line) {
@@ -312,10 +320,12 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
   }
   if (ev && ev->has_value) {  // the digits' value, as below
     period_ = PerlNumber::FromUint(ev->value == 0 ? 1 : ev->value);
+    if (ev->value != 0) stats_.samples_by_period++;
   } else if (period.empty() || period == "0") {
     period_ = PerlNumber::FromUint(1);
   } else {
     period_ = PerlNumber::Parse(period);
+    stats_.samples_by_period++;
   }
   CommSlot* slot = nullptr;
   if (!options_.include_pid) {

@@ -22,6 +22,7 @@
 #include "base/perl_number.h"
 #include "base/string_interner.h"
 #include "collapse/frame_names.h"
+#include "collapse/frame_origins.h"
 #include "collapse/perf_lines.h"
 #include "collapse/perf_script_lines.h"
 #include "collapse/perf_script_options.h"
@@ -119,6 +120,9 @@ class SampleFold : public RecordedSampleSink {
   /// The recording `file`, the `index`-th input of the run, whose samples
   /// follow (Add). Messages about them name the file and the sample.
   void StartRecording(std::string_view file, uint64_t index);
+  /// Notes in `origins` (nullptr: nowhere, the default) where each frame
+  /// of a recording's samples came from.
+  void set_frame_origins(FrameOrigins* origins) { origins_ = origins; }
   void SetEvents(std::span<const RecordedEvent> events) override;
   bool Add(const RecordedSample& s, std::string* err) override;
 
@@ -185,6 +189,7 @@ class SampleFold : public RecordedSampleSink {
   bool events_given_ = false;
   const RecordedSample* sample_ = nullptr;
   std::string sample_line_;
+  FrameOrigins* origins_ = nullptr;
 };
 
 }  // namespace flamefold

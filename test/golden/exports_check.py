@@ -110,6 +110,8 @@ def protoc_text(path):
             if value.startswith('"'):
                 value = codecs.escape_decode(value[1:-1].encode())[0]
                 value = value.decode('utf-8')
+            elif value in ('true', 'false'):
+                value = value == 'true'
             else:
                 value = int(value)
             stack[-1][m.group(2)].append(value)
@@ -123,13 +125,24 @@ def check_pprof(path, report_path, stacks, errors):
         errors.append('pprof: string_table[0] is not ""')
     types = [(strings[t['type'][0]], strings[t['unit'][0]])
              for t in p['sample_type']]
-    if types != [('samples', 'count')]:
+    # The number of samples, then (perf input counting periods) the
+    # count in the event's unit: the folded count is the last value.
+    if not types or types[0] != ('samples', 'count') or len(types) > 2:
         errors.append('pprof: sample types %r' % types)
     names = {f['id'][0]: strings[f['name'][0]] for f in p['function']}
     locations = {l['id'][0]: names[l['line'][0]['function_id'][0]]
                  for l in p['location']}
+    mappings = {m['id'][0]: m for m in p.get('mapping', [])}
+    for l in p['location']:
+        m = l.get('mapping_id', [0])[0]
+        if m and (m not in mappings or not strings[mappings[m]['filename'][0]]):
+            errors.append('pprof: location %d: mapping %d without a file'
+                          % (l['id'][0], m))
+            break
     got = [(tuple(locations[i] for i in reversed(s['location_id'])),
-            s['value'][0]) for s in p['sample']]
+            s['value'][-1]) for s in p['sample']]
+    if any(len(s['value']) != len(types) for s in p['sample']):
+        errors.append('pprof: a sample without a value of each type')
     if got != stacks:
         errors.append('pprof: the samples are not the folded stacks')
     flat, cum = defaultdict(int), defaultdict(int)

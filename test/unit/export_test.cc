@@ -6,6 +6,8 @@
 #include <google/protobuf/io/gzip_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "report/profile.pb.h"
 #include "report/speedscope.h"
 #include "report/stack_frames.h"
+#include "symbols/symbol_resolver.h"
 #include "flamefold_config.h"
 
 using namespace flamefold;
@@ -46,11 +49,13 @@ std::string Speedscope(const Stacks& stacks) {
   return Write(MakeSpeedscopeWriter(&sink, "p").get(), &sink, stacks);
 }
 
-perftools::profiles::Profile Pprof(const Stacks& stacks) {
+perftools::profiles::Profile Pprof(const Stacks& stacks,
+                                   const FoldFacts* facts = nullptr) {
   StringSink sink;
   bool ok = false;
-  const std::string gzipped =
-      Write(MakePprofWriter(&sink).get(), &sink, stacks, &ok);
+  std::unique_ptr<StackWriter> writer = MakePprofWriter(&sink);
+  if (facts != nullptr) writer->Begin(*facts);
+  const std::string gzipped = Write(writer.get(), &sink, stacks, &ok);
   REQUIRE(ok);
   REQUIRE(gzipped.size() > 2);
   CHECK(static_cast<unsigned char>(gzipped[0]) == 0x1f);  // gzip's magic
@@ -190,4 +195,72 @@ TEST_CASE("pprof: a count past int64 is cut to its largest value") {
   REQUIRE(p.sample_size() == 2);
   CHECK(p.sample(0).value(0) == INT64_MAX);
   CHECK(p.sample(1).value(0) == 1);
+}
+
+TEST_CASE("pprof: perf counts of a clock event are cpu nanoseconds") {
+  FoldFacts facts;
+  facts.event = "cpu-clock:ppp";
+  facts.periods = true;
+  const perftools::profiles::Profile p = Pprof({{"a;b", N(250000)}}, &facts);
+  REQUIRE(p.sample_type_size() == 2);
+  CHECK(p.string_table(p.sample_type(0).type()) == "samples");
+  CHECK(p.string_table(p.sample_type(1).type()) == "cpu");
+  CHECK(p.string_table(p.sample_type(1).unit()) == "nanoseconds");
+  REQUIRE(p.sample(0).value_size() == 2);
+  CHECK(p.sample(0).value(0) == 1);  // Write hands each stack one sample
+  CHECK(p.sample(0).value(1) == 250000);
+
+  facts.event = "cycles";
+  const perftools::profiles::Profile c = Pprof({{"a;b", N(7)}}, &facts);
+  REQUIRE(c.sample_type_size() == 2);
+  CHECK(c.string_table(c.sample_type(1).type()) == "cycles");
+  CHECK(c.string_table(c.sample_type(1).unit()) == "count");
+
+  facts.periods = false;  // counts of samples: one type
+  CHECK(Pprof({{"a;b", N(7)}}, &facts).sample_type_size() == 1);
+}
+
+TEST_CASE("pprof: locations keep the address and file a frame came from") {
+  Dso libc, kernel;
+  libc.path = "/usr/lib/libc.so.6";
+  libc.build_id = std::string("\x01\xab", 2);
+  kernel.kind = DsoKind::kKernel;
+  kernel.name = "[kernel.kallsyms]";
+  StringInterner names;
+  FrameOrigins origins;
+  RecordedFrame f;
+  f.dso = &libc;
+  f.address = 0x1234;
+  origins.Note(names.Intern("malloc"), f);
+  f.address = 0x9999;  // the first address given a name stays
+  origins.Note(names.Intern("malloc"), f);
+  f.dso = &kernel;
+  f.address = 0xffffffff81000000;
+  origins.Note(names.Intern("schedule"), f);
+  f.dso = nullptr;  // in no mapping
+  origins.Note(names.Intern("[unknown]"), f);
+  names.Intern("main");  // a name never noted
+
+  FoldFacts facts;
+  facts.origins = &origins;
+  facts.names = &names;
+  const perftools::profiles::Profile p =
+      Pprof({{"p;main;malloc", N(1)}, {"p;schedule;[unknown]", N(1)}}, &facts);
+  REQUIRE(p.mapping_size() == 2);
+  CHECK(p.string_table(p.mapping(0).filename()) == "/usr/lib/libc.so.6");
+  CHECK(p.string_table(p.mapping(0).build_id()) == "01ab");
+  CHECK(p.string_table(p.mapping(1).filename()) == "[kernel.kallsyms]");
+  CHECK(p.mapping(1).build_id() == 0);
+  CHECK(p.mapping(0).has_functions());
+  std::map<std::string, std::pair<uint64_t, uint64_t>> where;
+  for (const auto& l : p.location()) {
+    const auto& fn = p.function(int(l.line(0).function_id()) - 1);
+    where[p.string_table(fn.name())] = {l.mapping_id(), l.address()};
+  }
+  CHECK(where["malloc"] == std::pair<uint64_t, uint64_t>{1, 0x1234});
+  CHECK(where["schedule"] ==
+        std::pair<uint64_t, uint64_t>{2, 0xffffffff81000000});
+  CHECK(where["main"] == std::pair<uint64_t, uint64_t>{0, 0});
+  CHECK(where["[unknown]"] == std::pair<uint64_t, uint64_t>{0, 0});
+  CHECK(where["p"] == std::pair<uint64_t, uint64_t>{0, 0});
 }
