@@ -19,18 +19,6 @@ namespace {
 
 namespace pb = perftools::profiles;
 
-// Whether `event` is cpu-clock or task-clock, with or without modifiers
-// ("cpu-clock:ppp"): events whose period is nanoseconds.
-bool IsClockEvent(std::string_view event) {
-  for (std::string_view clock : {"cpu-clock", "task-clock"}) {
-    if (event.starts_with(clock) &&
-        (event.size() == clock.size() || event[clock.size()] == ':')) {
-      return true;
-    }
-  }
-  return false;
-}
-
 class PprofWriter : public StackWriter {
  public:
   explicit PprofWriter(OutputSink* out) : out_(out) {}
@@ -134,11 +122,10 @@ class PprofWriter : public StackWriter {
   void AddSampleTypes() {
     AddSampleType("samples", "count");
     if (!two_types()) return;
-    const std::string& e = facts_.event;
-    if (IsClockEvent(e)) {
+    if (facts_.nanoseconds()) {
       AddSampleType("cpu", "nanoseconds");
     } else {
-      AddSampleType(e, "count");
+      AddSampleType(facts_.event, "count");
     }
   }
   void AddSampleType(std::string_view type, std::string_view unit) {

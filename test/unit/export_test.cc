@@ -151,6 +151,104 @@ TEST_CASE("speedscope: no stacks is a profile without samples") {
       "\"shared\":{\"frames\":[]}}\n"));
 }
 
+namespace {
+
+// A fold's timed samples by hand: (time, tid, comm, "frame;frame", weight).
+struct Timed {
+  uint64_t time;
+  int32_t tid;
+  std::string comm, stack;
+  uint64_t weight;
+};
+
+// The speedscope file of `samples` handed to the timed sink, then the
+// fold's facts (`samples` folded, lines kept unless they hold `drop`,
+// a clock event's periods).
+std::string TimedSpeedscope(const std::vector<Timed>& samples,
+                            uint64_t folded, std::string_view drop = "") {
+  StringSink sink;
+  std::unique_ptr<StackWriter> writer = MakeSpeedscopeWriter(&sink, "p");
+  StringInterner names;
+  TimedSampleSink* timed = writer->timed_sink(&names);
+  REQUIRE(timed != nullptr);
+  for (const Timed& t : samples) {
+    std::vector<SymbolId> ids;
+    size_t begin = 0;
+    for (size_t end; (end = t.stack.find(';', begin)) != std::string::npos;
+         begin = end + 1) {
+      ids.push_back(names.Intern(t.stack.substr(begin, end - begin)));
+    }
+    ids.push_back(names.Intern(t.stack.substr(begin)));
+    TimedSample s;
+    s.time_ns = t.time;
+    s.pid = 1;
+    s.tid = t.tid;
+    s.comm = t.comm;
+    s.frames = ids;
+    s.weight = N(t.weight);
+    timed->OnTimedSample(s);
+  }
+  FoldFacts facts;
+  facts.event = "cpu-clock";
+  facts.periods = true;
+  facts.samples = folded;
+  facts.shape = [drop](std::string_view line, std::string* out) {
+    if (!drop.empty() && line.find(drop) != std::string_view::npos) {
+      return false;
+    }
+    out->assign(line);
+    return true;
+  };
+  writer->Begin(facts);
+  writer->Add("stacks;ignored", N(1), 1);  // the samples stand for them
+  Diag diag("flamefold");
+  REQUIRE(writer->Finish(diag));
+  return sink.str();
+}
+
+}  // namespace
+
+TEST_CASE("speedscope: a profile per thread, samples in time order") {
+  const std::vector<Timed> samples = {
+      {30, 7, "b", "b;x", 5}, {10, 9, "a", "a;y", 1}, {20, 7, "b", "b;x;z", 2},
+      {15, 9, "a", "a;y", 1}, {25, 7, "b2", "b;w", 4}};
+  // Frames are numbered in the order their stacks were first folded.
+  CHECK(TimedSpeedscope(samples, 5) ==
+        "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+        "\"exporter\":\"flamefold " FLAMEFOLD_VERSION "\","
+        "\"name\":\"p\",\"activeProfileIndex\":1,\"profiles\":["
+        "{\"type\":\"sampled\",\"name\":\"a-9\",\"unit\":\"nanoseconds\","
+        "\"startValue\":0,\"samples\":[[2,3],[2,3]],"
+        "\"weights\":[1,1],\"endValue\":2},"
+        "{\"type\":\"sampled\",\"name\":\"b-7\",\"unit\":\"nanoseconds\","
+        "\"startValue\":0,\"samples\":[[0,1,4],[0,5],[0,1]],"
+        "\"weights\":[2,4,5],\"endValue\":11}],"
+        "\"shared\":{\"frames\":[{\"name\":\"b\"},{\"name\":\"x\"},"
+        "{\"name\":\"a\"},{\"name\":\"y\"},{\"name\":\"z\"},"
+        "{\"name\":\"w\"}]}}\n");
+}
+
+TEST_CASE("speedscope: a thread whose samples the filters drop has none") {
+  const std::string out =
+      TimedSpeedscope({{1, 1, "a", "a;f", 1}, {2, 2, "b", "b;g", 1}}, 2, "g");
+  CHECK(out.find("\"name\":\"a-1\"") != std::string::npos);
+  CHECK(out.find("\"name\":\"b-2\"") == std::string::npos);
+  CHECK(out.find("\"name\":\"g\"") == std::string::npos);
+}
+
+TEST_CASE("speedscope: without every sample's time, one profile of stacks") {
+  // A sample without a time, or samples the timed sink did not see
+  // (folded input), leave the stacks to Add.
+  for (const auto& [samples, folded] :
+       {std::pair{std::vector<Timed>{{UINT64_MAX, 1, "a", "a;f", 1}}, 1},
+        std::pair{std::vector<Timed>{{5, 1, "a", "a;f", 1}}, 2}}) {
+    const std::string out = TimedSpeedscope(samples, folded);
+    CHECK(out.find("\"name\":\"p\",\"unit\":\"nanoseconds\","
+                   "\"startValue\":0,\"samples\":[[0,1]]") != std::string::npos);
+    CHECK(out.find("\"name\":\"ignored\"") != std::string::npos);
+  }
+}
+
 TEST_CASE("pprof: samples leaf first, a function and location per frame") {
   const perftools::profiles::Profile p =
       Pprof({{"a;b", N(2)}, {"a;b;c", N(3)}, {"d;b", N(4)}});
