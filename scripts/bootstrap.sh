@@ -20,13 +20,14 @@ esac
 # What the build needs (Debian packages), and what the test suites need on
 # top (commands: any provider will do, e.g. a node that ships its own npm;
 # perf for flamerecord's test, clang for the fuzz targets, strace for the
-# thread count's).
+# thread count's, go for pprof's reading of the pprof export).
 build_pkgs="g++ meson ninja-build pkg-config libre2-dev libzstd-dev zlib1g-dev
   libboost-program-options-dev doctest-dev libelf-dev libdw-dev libarchive-dev
   libprotobuf-dev protobuf-compiler golang-github-google-pprof-dev"
 # command:package pairs
 test_cmds="python3:python3 perl:perl zstd:zstd gzip:gzip chromium:chromium
-  node:nodejs npm:npm clang++:clang perf:linux-perf strace:strace"
+  node:nodejs npm:npm clang++:clang perf:linux-perf strace:strace
+  go:golang-go"
 # Debian packages the package test (test/deb_test.sh) builds and checks with.
 test_pkgs="build-essential dpkg-dev debhelper lintian"
 

@@ -96,6 +96,21 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
   return c;
 }
 
+// What `filter` and `transform` make of the folded line `line`: false when
+// they drop it, else the line in `*out` (as WriteStacks writes it).
+bool ShapeLine(const StackFilter& filter, const StackTransform& transform,
+               std::string_view line, std::string* out) {
+  if (filter.active() && !filter.Keep(line)) return false;
+  if (transform.active()) {
+    if (transform.Apply(line, out) != StackTransform::Result::kKept) {
+      return false;
+    }
+    if (transform.reshapes()) return true;
+  }
+  out->assign(line);
+  return true;
+}
+
 void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
                 size_t frames, bool transformed, const Diag& diag) {
   const PerfScriptStats& s = inputs.perf_stats();
@@ -142,11 +157,27 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   }
   StringInterner names;
   FoldInputs inputs(config, &names, /*trie=*/nullptr, recordings);
+  std::unique_ptr<StackWriter> writer = config.make_writer(out);
+  FrameOrigins origins;
+  if (writer->wants_origins()) inputs.set_frame_origins(&origins);
+  if (TimedSampleSink* timed = writer->timed_sink(&names)) {
+    inputs.set_timed_sink(timed);
+  }
   if (!inputs.FoldAll(config.inputs, &err)) {
     diag.Error(err);
     return kExitDataError;
   }
-  std::unique_ptr<StackWriter> writer = config.make_writer(out);
+  FoldFacts facts;
+  facts.event = inputs.event();
+  facts.periods = inputs.perf_stats().samples_by_period > 0;
+  if (writer->wants_origins()) facts.origins = &origins;
+  facts.names = &names;
+  facts.samples = inputs.total_samples();
+  facts.folded_input = inputs.folded_stats().lines > 0;
+  facts.shape = [&](std::string_view line, std::string* shaped) {
+    return ShapeLine(filter, transform, line, shaped);
+  };
+  writer->Begin(facts);
   WriteCounts c = WriteStacks(&inputs, filter, transform, writer.get());
   if (!writer->Finish(diag)) return kExitDataError;
   if (!out->Flush()) {

@@ -41,6 +41,7 @@ struct PerfScriptStats {
   uint64_t samples = 0;               // samples folded
   uint64_t samples_other_event = 0;   // skipped by the event filter
   uint64_t samples_unweighed = 0;     // --weight: without the field, count 0
+  uint64_t samples_by_period = 0;     // headers whose period was the count
   std::string other_event;            // the first event name skipped
   // Samples skipped per event name, for an --event-filter that matched
   // nothing; at most kMaxOtherEvents names (a hostile input has more).

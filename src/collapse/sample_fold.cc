@@ -53,6 +53,7 @@ void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
   a->samples += b.samples;
   a->samples_other_event += b.samples_other_event;
   a->samples_unweighed += b.samples_unweighed;
+  a->samples_by_period += b.samples_by_period;
   a->unrecognized_lines += b.unrecognized_lines;
   a->long_lines += b.long_lines;
   a->last_sample_dropped += b.last_sample_dropped;
@@ -81,6 +82,7 @@ void SampleFold::StartRecording(std::string_view file, uint64_t index) {
   set_input_index(index);
   ClearError();
   frame_names_.ForgetFrames();
+  if (origins_ != nullptr) origins_->StartRecording();
   events_.clear();
   events_given_ = false;
 }
@@ -157,7 +159,10 @@ void SampleFold::AddHeader(const RecordedSample& s, const Event& e) {
   // without the time, or after a tracepoint's fields.
   EventFields ev{{}, e.fields.name, true, s.period};
   header_weight_ = s.weight;
-  OnHeader(h, e.shown ? &ev : nullptr, Position(s.ordinal));
+  if (OnHeader(h, e.shown ? &ev : nullptr, Position(s.ordinal)) &&
+      timed_sink_) {
+    KeepTimed(s.time, s.pid, s.tid, s.comm);
+  }
 }
 
 // A frame of the sample: its stack line by the frame's id, or read as text
@@ -174,7 +179,13 @@ void SampleFold::AddFrame(const RecordedFrame& f) {
   stats_.lines++;
   leaf_pending_ = false;
   if (!has_pname_) return;  // a sample of another event
-  PushLine(frame_names_.result(id));
+  const FrameNames::Result& res = frame_names_.result(id);
+  PushLine(res);
+  if (origins_ != nullptr && res.kind == FrameNames::kFrame) {
+    for (uint32_t i = 0; i < res.count; ++i) {
+      origins_->Note(frame_names_.piece(res.first + i), f);
+    }
+  }
 }
 
 void SampleFold::ReadSampleLine(std::string_view line) {
@@ -213,12 +224,29 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
       if (!options_.modern && IsSpace(line[1])) {
         stats_.one_char_comm++;
       }
+      uint64_t time = UINT64_MAX;
+      if (read_times_) {
+        const std::string_view last = h.has_tid ? h.tid : h.pid;
+        time = sample_ ? sample_->time
+                       : HeaderTime(line, last.data() + last.size() -
+                                              line.data());
+      }
       EventFields ev;
       if (!options_.weight_field.empty()) {
         header_weight_ = MatchTraceField(line.substr(HeaderEnd(line, h)),
                                          options_.weight_field);
       }
-      OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr, Position(lineno));
+      if (OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr,
+                   Position(lineno)) &&
+          timed_sink_) {
+        if (sample_) {
+          KeepTimed(time, sample_->pid, sample_->tid, sample_->comm);
+        } else if (h.has_tid) {
+          KeepTimed(time, HeaderNumber(h.pid), HeaderNumber(h.tid), h.comm);
+        } else {  // "comm TID"
+          KeepTimed(time, -1, HeaderNumber(h.pid), h.comm);
+        }
+      }
       return;
     }
   } else if (AllSpace(line)) {
@@ -300,7 +328,7 @@ bool SampleFold::PlainHeader(std::string_view comm,
   return true;
 }
 
-void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
+bool SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
                           uint64_t at) {
   std::string_view pid = h.pid, tid = h.tid;
   if (!h.has_tid || tid == "0") {  // Perl: if (not $tid)
@@ -321,15 +349,17 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
         stats_.other_event = std::string(ev->event);
       }
       CountOtherEvent(ev->event, 1, &stats_);
-      return;  // Perl's `next`: $pname keeps its previous value
+      return false;  // Perl's `next`: $pname keeps its previous value
     }
   }
   if (ev && ev->has_value) {  // the digits' value, as below
     period_ = PerlNumber::FromUint(ev->value == 0 ? 1 : ev->value);
+    if (ev->value != 0) stats_.samples_by_period++;
   } else if (period.empty() || period == "0") {
     period_ = PerlNumber::FromUint(1);
   } else {
     period_ = PerlNumber::Parse(period);
+    stats_.samples_by_period++;
   }
   if (!options_.weight_field.empty()) Weigh();
   CommSlot* slot = nullptr;
@@ -341,7 +371,7 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
       pname_java_ = slot->java;
       pname_index_ = slot->index;
       leaf_pending_ = true;
-      return;
+      return true;
     }
   }
   std::string& pname = pname_scratch_;
@@ -363,6 +393,7 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
     slot->java = pname_java_;
     slot->index = pname_index_;
   }
+  return true;
 }
 
 void SampleFold::SetPname(std::string_view pname) {
@@ -409,10 +440,26 @@ void SampleFold::EndSample() {
   }
   AssembleFrames();
   sink_->OnSample(frames_, period_);
+  if (timed_sink_) {
+    timed_.frames = frames_;
+    timed_.weight = period_;
+    timed_sink_->OnTimedSample(timed_);
+  }
   stats_.samples++;
   stack_rev_.clear();
   has_pname_ = false;
 }
+
+// The facts of the sample that begins, for the timed sink.
+void SampleFold::KeepTimed(uint64_t time, int32_t pid, int32_t tid,
+                           std::string_view comm) {
+  timed_.time_ns = time;
+  timed_.pid = pid;
+  timed_.tid = tid;
+  timed_comm_.assign(comm);
+  timed_.comm = timed_comm_;
+}
+
 void SampleFold::AssembleFrames() {
   const FrameNames::Result& p = pname_results_[pname_index_];
   if (p.quirks & FrameNames::kLongName) stats_.limits.long_frames++;

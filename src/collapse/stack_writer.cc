@@ -26,6 +26,17 @@ class FoldedWriter : public StackWriter {
 
 }  // namespace
 
+bool FoldFacts::nanoseconds() const {
+  if (!periods) return false;
+  for (std::string_view clock : {"cpu-clock", "task-clock"}) {
+    if (event.starts_with(clock) &&
+        (event.size() == clock.size() || event[clock.size()] == ':')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::unique_ptr<StackWriter> MakeFoldedWriter(OutputSink* out) {
   return std::make_unique<FoldedWriter>(out);
 }

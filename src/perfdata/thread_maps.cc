@@ -31,6 +31,11 @@ void ThreadMaps::AddBuildIds(
     const std::vector<PerfDataInfo::BuildId>& build_ids) {
   for (const PerfDataInfo::BuildId& b : build_ids) {
     build_ids_[b.filename] = b.build_id;
+    // The kernel's symbols come from kallsyms, not by build id; the id is
+    // kept for what shows where frames came from (pprof's mappings).
+    if (b.filename == "[kernel.kallsyms]") {
+      symbols_->Kernel()->build_id = b.build_id;
+    }
   }
 }
 

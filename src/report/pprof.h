@@ -3,10 +3,14 @@
 // Debian's protobuf library), readable by `pprof -top`, `pprof -http` and
 // the tools that read pprof's format.
 //
-// From folded stacks: one sample type, "samples" in unit "count"; a sample
-// per distinct stack, its value the stack's count, its locations leaf
-// first; a function and a location per distinct frame name (ids in order
-// of first appearance); no mappings (folded stacks hold no addresses).
+// The sample types: "samples" in "count"; on perf input whose counts are
+// sums of periods, also the event's ("cpu" in "nanoseconds" for cpu-clock
+// and task-clock, else the event's name in "count"), each sample giving
+// its number of samples and its count. A sample per distinct stack, its
+// locations leaf first; a function and a location per distinct frame name
+// (ids in order of first appearance). From a recording, each location has
+// the address and the mapping (file, build id) its name was first found
+// at; folded stacks and perf script text hold neither.
 // pprof's values are integers: a fractional count is rounded to the nearest
 // and the run warns how many were. pprof's strings are UTF-8: bytes that
 // are not become U+FFFD (base/utf8.h).

@@ -1,12 +1,21 @@
 // flamefold --format=speedscope: the stacks as a speedscope file, in
 // speedscope's published file format (the file-format-schema.json of its
-// npm package): one "sampled" profile whose samples are the distinct
-// stacks, each an array of indices into the shared frames (root first),
-// with their counts as weights, in the order of the folded lines.
+// npm package).
 //
-// Written as the stacks come: only the weights and the frame names wait
-// for the end (JSON's members may come in any order, so "weights",
-// "endValue" and "shared" follow "samples").
+// When the fold handed every sample with its time (perf script text with
+// times, perf.data; no folded input): a "sampled" profile per thread,
+// "comm-tid", the threads in the order of their first sample, each
+// thread's samples in time order with their counts as weights (unit
+// nanoseconds for cpu-clock and task-clock), each sample's stack shaped
+// by the filters and transforms (FoldFacts::shape); the heaviest thread
+// is the active profile. The samples are kept until the end.
+//
+// Otherwise one "sampled" profile whose samples are the distinct stacks,
+// each an array of indices into the shared frames (root first), with their
+// counts as weights, in the order of the folded lines, written as they
+// come: only the weights and the frame names wait for the end (JSON's
+// members may come in any order, so "weights", "endValue" and "shared"
+// follow "samples").
 #ifndef FLAMEFOLD_EXPORT_SPEEDSCOPE_H_
 #define FLAMEFOLD_EXPORT_SPEEDSCOPE_H_
 

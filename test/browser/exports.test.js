@@ -8,7 +8,9 @@
 // - a d3 file loads into d3-flame-graph (npm, with d3) and the graph's
 //   frames show the fold's totals, the root's being the fold's total.
 // The fold is a small profile of folded stacks with names that need JSON's
-// escapes. Any page error fails the test.
+// escapes; and a perf script text, whose speedscope file has a profile per
+// thread, of which speedscope opens the heaviest with that thread's totals.
+// Any page error fails the test.
 //
 // Environment: FLAMEFOLD (the binary), TESTDATA (testdata/).
 "use strict";
@@ -92,39 +94,82 @@ function validateSpeedscope(file) {
   check("speedscope's schema rejects a broken file", !ajv.validate(schema, broken));
 }
 
-// speedscope's Sandwich view: {name: {total, self}} from its table.
-async function sandwichTotals(page) {
-  await page.keyboard.press("3");  // the Sandwich view
-  await page.waitForSelector("table tr", { timeout: 20000 });
-  return page.$$eval("table tr", (rows) => {
-    const out = {};
-    for (const row of rows) {
-      const cells = [...row.querySelectorAll("td")].map((td) => td.textContent.trim());
-      // Total, Self, Symbol Name; a value cell shows "12" or "12.00" then a percentage.
-      if (cells.length >= 3) {
-        out[cells[cells.length - 1]] = { total: parseFloat(cells[0]), self: parseFloat(cells[1]) };
+// speedscope's Sandwich view: {name: {total, self}} from its table (the
+// visible one: the profile selector, hidden, is a table too).
+async function sandwichTotals(page, open = true) {
+  if (open) {
+    await page.waitForSelector("text=Sandwich", { timeout: 20000 });
+    await page.keyboard.press("3");  // the Sandwich view
+  }
+  const visibleRows = () => [...document.querySelectorAll("table tr")]
+    .filter((tr) => tr.offsetParent !== null && tr.querySelectorAll("td").length >= 3);
+  await page.waitForFunction(`(${visibleRows})().length > 0`, null, { timeout: 20000 });
+  return page.evaluate(`(${visibleRows})().map((row) =>
+    [...row.querySelectorAll("td")].map((td) => td.textContent.trim()))`)
+    .then((rows) => {
+      const out = {};
+      for (const cells of rows) {
+        // Total, Self, Symbol Name; a value cell shows "12" or "12.00"
+        // then a percentage.
+        out[cells[cells.length - 1]] = { total: parseFloat(cells[0]),
+                                         self: parseFloat(cells[1]) };
       }
-    }
-    return out;
-  });
+      return out;
+    });
 }
 
-async function checkSpeedscope(browser, base, totals, errors) {
+// Loads `file` into speedscope and compares its Sandwich view with
+// `totals`. The view draws only the rows in sight: with `all`, every frame
+// must be listed; else the frames listed must be right, and, the view
+// sorted by total, `top` must come first with its total.
+async function checkSpeedscope(browser, base, totals, errors,
+                               file = "/profile.speedscope.json",
+                               all = true, top = "") {
   const page = await browser.newPage();
   page.on("pageerror", (e) => errors.push("speedscope: " + e.message));
   await page.goto(base + "/speedscope/#profileURL=" +
-                  encodeURIComponent(base + "/profile.speedscope.json"));
+                  encodeURIComponent(base + file));
   const shown = await sandwichTotals(page);
-  const names = [...totals.keys()];
-  check("speedscope lists every frame", names.every((n) => n in shown) &&
+  const names = all ? [...totals.keys()] : Object.keys(shown);
+  check("speedscope lists " + (all ? "every frame" : "frames"),
+        names.every((n) => n in shown) && names.length > 0 &&
         Object.keys(shown).length === names.length,
         JSON.stringify(Object.keys(shown)));
-  const wrong = names.filter((n) => !shown[n] || shown[n].total !== totals.get(n).total ||
+  const wrong = names.filter((n) => !shown[n] || !totals.has(n) ||
+                             shown[n].total !== totals.get(n).total ||
                              shown[n].self !== totals.get(n).self);
   check("speedscope's totals and selfs are the fold's", wrong.length === 0,
         wrong.map((n) => n + ": " + JSON.stringify(shown[n]) + " want " +
                   JSON.stringify(totals.get(n))).join("; "));
+  if (top) {
+    await page.click("th:has-text('Total') >> visible=true");
+    const sorted = await sandwichTotals(page, false);
+    const first = Object.keys(sorted)[0];
+    check("speedscope's heaviest frame by total is " + top + ", with the fold's total",
+          first === top && totals.has(top) &&
+          sorted[top].total === totals.get(top).total,
+          first + ": " + JSON.stringify(sorted[first]) + " want " +
+          JSON.stringify(totals.get(top)));
+  }
   await page.close();
+}
+
+// A perf script text's speedscope file has a profile per thread
+// ("comm-tid"); speedscope opens the heaviest, whose totals are those of
+// the thread's own stacks: the lines of `flamefold --tid` whose process
+// frame ends "/TID", with the process frame as flamefold names it without
+// --tid (the comm).
+function threadTotals(text, doc) {
+  const active = doc.profiles[doc.activeProfileIndex];
+  const heaviest = doc.profiles.every((p) => p.endValue <= active.endValue);
+  check("speedscope opens the heaviest thread", heaviest, active.name);
+  const tid = active.name.slice(active.name.lastIndexOf("-") + 1);
+  const comm = active.name.slice(0, active.name.lastIndexOf("-"));
+  const stacks = stacksOf(fold(["--tid", text]))
+    .filter(([frames]) => frames[0].endsWith("/" + tid))
+    .map(([frames, count]) => [[comm, ...frames.slice(1)], count]);
+  check("the heaviest thread has stacks", stacks.length > 0, active.name);
+  return frameTotals(stacks);
 }
 
 async function checkD3(browser, base, stacks, errors) {
@@ -175,10 +220,19 @@ async function main() {
   fs.writeFileSync(path.join(tmp, "profile.speedscope.json"), fold(["--format=speedscope", input]));
   fs.writeFileSync(path.join(tmp, "profile.d3.json"), fold(["--format=d3", input]));
   validateSpeedscope(path.join(tmp, "profile.speedscope.json"));
+  const text = path.join(testdata, "flamegraph-tests",
+                         "perf-iperf-stacks-pidtid-01.txt.gz");
+  const threads = path.join(tmp, "threads.speedscope.json");
+  fs.writeFileSync(threads, fold(["--format=speedscope", text]));
+  validateSpeedscope(threads);
+  const threadDoc = JSON.parse(fs.readFileSync(threads, "utf8"));
+  check("a profile per thread", threadDoc.profiles.length > 1,
+        threadDoc.profiles.length);
 
   const server = await serve({
     "/profile.speedscope.json": path.join(tmp, "profile.speedscope.json"),
     "/profile.d3.json": path.join(tmp, "profile.d3.json"),
+    "/threads.speedscope.json": threads,
     "/d3.html": path.join(tmp, "d3.html"),
   }, {
     "/speedscope/": path.join(modules, "speedscope", "dist", "release"),
@@ -197,6 +251,8 @@ async function main() {
   const errors = [];
   try {
     await checkSpeedscope(browser, base, frameTotals(stacks), errors);
+    await checkSpeedscope(browser, base, threadTotals(text, threadDoc), errors,
+                          "/threads.speedscope.json", false, "iperf");
     await checkD3(browser, base, stacks, errors);
   } finally {
     await browser.close();

@@ -62,6 +62,8 @@ run_case() {
       continue
     fi
     case $format in
+      speedscope) checks+=(--speedscope "$tmp/$file")
+        [ -n "${perf_text:-}" ] && checks+=(--perf-text "$perf_text") ;;
       pprof) checks+=(--pprof-text "$tmp/$file" --report "$tmp/$name.report") ;;
       *) checks+=(--$format "$tmp/$file") ;;
     esac
@@ -86,6 +88,11 @@ folded=expected/flamefold/system-wide-collapsed-tid.txt
 run_case folded "$folded"
 run_case folded-hide-collapse-recursion --hide '^\[unknown\]$' \
   --collapse-recursion "$folded"
+# perf script text: a speedscope profile per thread, checked against the
+# text's own threads.
+perf_text=flamegraph-tests/perf-iperf-stacks-pidtid-01.txt.gz
+run_case perf-text-threads "$perf_text"
+perf_text=
 run_case perf-data-all-tid --all --tid --symfs perf-data/root \
   --kallsyms perf-data/system-wide/kallsyms perf-data/system-wide/perf.data
 echo "exports: $pass passed, $fail failed"
