@@ -65,12 +65,6 @@ __attribute__((noinline)) void read_pipe(void) {
   __asm__ volatile("");
 }
 
-static void *reader(void *unused) {
-  (void)unused;
-  read_pipe();
-  return NULL;
-}
-
 __attribute__((noinline)) void write_later(void) {
   blocked_call(WRITE_LATER, NAP, asked_ms[WRITE_LATER]);
   if (write(pipe_fds[1], "x", 1) != 1) perror("write");
@@ -81,15 +75,18 @@ __attribute__((noinline)) void lock_wait(void) {
   pthread_mutex_unlock(&held);
 }
 
-static void *waiter(void *unused) {
-  (void)unused;
-  lock_wait();
-  return NULL;
-}
-
 __attribute__((noinline)) void hold_lock(void) {
   blocked_call(HOLD_LOCK, NAP, asked_ms[HOLD_LOCK]);
   __asm__ volatile("");
+}
+
+/* A thread's start: it runs one of the named functions. */
+struct job {
+  void (*run)(void);
+};
+static void *run_job(void *job) {
+  ((struct job *)job)->run();
+  return NULL;
 }
 
 __attribute__((noinline)) void burn(void) {
@@ -100,13 +97,14 @@ __attribute__((noinline)) void burn(void) {
 
 int main(void) {
   pthread_t t;
+  struct job reading = {read_pipe}, waiting = {lock_wait};
   if (pipe(pipe_fds) != 0) return 1;
   sleep_a();
-  pthread_create(&t, NULL, reader, NULL);
+  pthread_create(&t, NULL, run_job, &reading);
   write_later();
   pthread_join(t, NULL);
   pthread_mutex_lock(&held);
-  pthread_create(&t, NULL, waiter, NULL);
+  pthread_create(&t, NULL, run_job, &waiting);
   hold_lock();
   pthread_mutex_unlock(&held);
   pthread_join(t, NULL);
