@@ -22,29 +22,33 @@ switch-out sample, changes nothing. A wait still open at the end of the
 recording (the time of its last line) is counted up to it, and said so on
 standard error.
 
-The stacks are named by stackcollapse-perf.pl itself: each wait is written
-back as a perf script sample whose period is the wait in nanoseconds, e.g.
+The stacks are named as CPU samples' stacks are: each wait is written back
+as a perf script sample whose period is the wait in nanoseconds, e.g.
   offcpu 17001/17001 [001] 23956.969212719: 20071386 sched:sched_switch:
-followed by its stack, and piped through the Perl script with the options
-given after `--` (--pid, --tid, --kernel...). The summed nanoseconds of each
-stack are then printed in the unit asked for, rounded to the nearest, and a
-stack that rounds to 0 is left out.
+followed by its stack, and piped through stackcollapse-perf.pl (or the
+command --collapse gives: flamefold, which prints the same) with the
+options given after `--` (--pid, --tid, --kernel...). The summed
+nanoseconds of each stack are then printed in the unit asked for, rounded
+to the nearest, and a stack that rounds to 0 is left out.
 
 Usage:
   offcpu_reference.py [--unit ns|us|ms] [--state S,D,R...] [--min-us N]
-      [--check PROGRAM_OUTPUT] SCRIPT_TEXT[.gz] [-- PERL_OPTIONS...]
+      [--collapse COMMAND] [--check PROGRAM_OUTPUT] SCRIPT_TEXT[.gz]
+      [-- COLLAPSE_OPTIONS...]
 --state keeps waits whose prev_state (without a trailing "+", the mark of
 a preemption: "R+" is R) is one of those listed; --min-us drops waits
 shorter than N microseconds. --check prints, for each function the
 program's output names ("sleep_a 100.412 ms (100 ms asked)": the time it
 measured in its blocking calls), that time, the off-CPU time of the stacks
 holding the function, and exits 1 if the two differ by more than 5%.
-The Perl script is $FLAMEGRAPH_DIR/stackcollapse-perf.pl (/tmp/FlameGraph).
+Without --collapse: perl $FLAMEGRAPH_DIR/stackcollapse-perf.pl, FLAMEGRAPH_DIR
+being /tmp/FlameGraph when unset.
 """
 import argparse
 import gzip
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -139,11 +143,15 @@ def collect(path, waits):
     waits.close(last)
 
 
-def collapse(samples, perl_options):
-    perl = os.path.join(os.environ.get('FLAMEGRAPH_DIR', '/tmp/FlameGraph'),
-                        'stackcollapse-perf.pl')
-    done = subprocess.run(['perl', perl] + perl_options, input=''.join(samples),
-                          capture_output=True, text=True, check=True)
+def collapse(samples, command, options):
+    """The folded stacks of `samples` (perf script text), by `command`
+    (argv; None: the Perl script) run with `options`."""
+    if command is None:
+        flamegraph = os.environ.get('FLAMEGRAPH_DIR', '/tmp/FlameGraph')
+        command = ['perl', os.path.join(flamegraph, 'stackcollapse-perf.pl')]
+    done = subprocess.run(command + options, input=''.join(samples),
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True, check=True)
     return done.stdout.splitlines()
 
 
@@ -182,21 +190,23 @@ def check(folded, unit, program_output):
 
 def main():
     argv = sys.argv[1:]
-    perl_options = []
+    collapse_options = []
     if '--' in argv:
         at = argv.index('--')
-        argv, perl_options = argv[:at], argv[at + 1:]
+        argv, collapse_options = argv[:at], argv[at + 1:]
     parser = argparse.ArgumentParser(description='Off-CPU folded stacks')
     parser.add_argument('--unit', choices=UNITS, default='us')
     parser.add_argument('--state', default='')
     parser.add_argument('--min-us', type=int, default=0)
+    parser.add_argument('--collapse', type=shlex.split)
     parser.add_argument('--check')
     parser.add_argument('script_text')
     args = parser.parse_args(argv)
     states = set(s for s in args.state.split(',') if s)
     waits = Waits(states, args.min_us * 1000)
     collect(args.script_text, waits)
-    folded = in_unit(collapse(waits.samples, perl_options), args.unit)
+    folded = in_unit(collapse(waits.samples, args.collapse, collapse_options),
+                     args.unit)
     if args.check:
         return 0 if check(folded, args.unit, args.check) else 1
     for stack, value in folded:
