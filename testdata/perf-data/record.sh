@@ -453,8 +453,8 @@ orec offcpu-system-wide -a -e sched:sched_switch -g
 # expect_offcpu CASE NAME [reference options]
 expect_offcpu() {
   local c=$1 name=$2; shift 2
-  python3 "$reference" "$here/$c/off-cpu/script.txt.gz" "$@" \
-    > "$here/$c/off-cpu/$name.folded"
+  python3 "$reference" "$here/$c/off-cpu/script.txt.gz" \
+    --collapse "$collapse" "$@" > "$here/$c/off-cpu/$name.folded"
 }
 for c in $ocases; do
   expect "$c" default
