@@ -1,6 +1,6 @@
 #!/bin/bash
 # Re-creates the perf.data golden cases (run as root, perf 6.x, x86-64):
-#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|clang|dframe|rust|dyn|weight|archive]
+#   testdata/perf-data/record.sh [fp|dwarf|dwarf-lld|clang|dframe|rust|dyn|weight|offcpu|archive]
 #   (default: all)
 # "fp" are the frame-pointer cases, "dwarf" the --call-graph dwarf ones,
 # "dyn" dynamically linked programs recorded both ways, "archive" those
@@ -409,6 +409,67 @@ for c in weight-kmalloc:bytes_alloc weight-malloc:bytes; do
     > "$here/$c/weight=$field.folded"
   script "$c" | gzip -9n > "$here/$c/script.txt.gz"
 done
+fi
+
+# --- Off-CPU time (record.sh offcpu) ------------------------------------------
+# offcpu.c built as a static-pie with frame pointers at /tmp/ffoff (with
+# DWARF, perf 6.1 unwinds no further than the first frame of a static
+# non-PIE program), kept in offcpu-fp/root/tmp/ffoff (the other cases' root
+# is a link to it), and recorded three ways: "offcpu-fp" -e sched:sched_switch --switch-events -g,
+# "offcpu-dwarf" the same with --call-graph dwarf, "offcpu-system-wide" -a
+# -e sched:sched_switch -g (with every other task of the machine).
+# default.folded counts the sched_switch samples as any samples are counted.
+# CASE/off-cpu/ holds what `flamefold --off-cpu` is to print: script.txt.gz,
+# the perf script text that test/golden/offcpu_reference.py reads (its
+# fields and side-band records are named there), program.txt, the times the
+# program measured of its own blocking calls, and NAME.folded, the
+# reference's output on that text, NAME spelling flamefold's options as the
+# other expectations do ("off-cpu+off-cpu-state=S": --off-cpu
+# --off-cpu-state=S); test/golden/offcpu-reference.sh checks both.
+if [ "$only" = "" ] || [ "$only" = offcpu ]; then
+oc=/tmp/ffoff
+reference=$here/../../test/golden/offcpu_reference.py
+mkdir -p "$run"
+rm -rf "$oc" && mkdir -p "$oc"
+cp "$here/offcpu.c" "$oc/"
+cd "$oc"
+gcc -O2 -fno-omit-frame-pointer -static-pie -pthread -o offcpu offcpu.c
+ocases="offcpu-fp offcpu-dwarf offcpu-system-wide"
+for c in $ocases; do
+  rm -rf "${here:?}/$c" && mkdir -p "$here/$c/off-cpu"
+done
+mkdir -p "$here/offcpu-fp/root$oc"
+cp offcpu "$here/offcpu-fp/root$oc/"
+ln -s ../offcpu-fp/root "$here/offcpu-dwarf/root"
+ln -s ../offcpu-fp/root "$here/offcpu-system-wide/root"
+orec() {  # orec CASE perf-record-args...: the program's times in program.txt
+  local c=$1; shift
+  perf record -q "$@" -o "$here/$c/perf.data" ./offcpu \
+    > "$here/$c/off-cpu/program.txt" 2>/dev/null
+}
+orec offcpu-fp -e sched:sched_switch --switch-events -g
+orec offcpu-dwarf -e sched:sched_switch --switch-events --call-graph dwarf
+orec offcpu-system-wide -a -e sched:sched_switch -g
+# expect_offcpu CASE NAME [reference options]
+expect_offcpu() {
+  local c=$1 name=$2; shift 2
+  python3 "$reference" "$here/$c/off-cpu/script.txt.gz" \
+    --collapse "$collapse" "$@" > "$here/$c/off-cpu/$name.folded"
+}
+for c in $ocases; do
+  expect "$c" default
+  script "$c" --ns -F comm,pid,tid,cpu,time,event,trace,ip,sym,dso \
+    --show-switch-events --show-task-events | gzip -9n \
+    > "$here/$c/off-cpu/script.txt.gz"
+  expect_offcpu "$c" off-cpu
+  expect_offcpu "$c" off-cpu+tid -- --tid
+  expect_offcpu "$c" off-cpu+off-cpu-unit=ns --unit ns
+  expect_offcpu "$c" off-cpu+off-cpu-state=S --state S
+  expect_offcpu "$c" off-cpu+off-cpu-min-us=1000 --min-us 1000
+done
+expect_offcpu offcpu-system-wide off-cpu+off-cpu-state=R --state R
+expect_offcpu offcpu-system-wide off-cpu+kernel -- --kernel
+expect_offcpu offcpu-system-wide off-cpu+pid -- --pid
 fi
 
 # --- perf archive (test/golden/perf-archive.sh) ---------------------------
