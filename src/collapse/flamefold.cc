@@ -170,6 +170,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   FoldFacts facts;
   facts.event = inputs.event();
   facts.periods = inputs.perf_stats().samples_by_period > 0;
+  facts.weight_field = config.perf.weight_field;
   if (writer->wants_origins()) facts.origins = &origins;
   facts.names = &names;
   facts.samples = inputs.total_samples();

@@ -26,8 +26,12 @@ class FoldedWriter : public StackWriter {
 
 }  // namespace
 
+bool FoldFacts::bytes() const {
+  return weight_field.find("bytes") != std::string::npos;
+}
+
 bool FoldFacts::nanoseconds() const {
-  if (!periods) return false;
+  if (!periods || !weight_field.empty()) return false;
   for (std::string_view clock : {"cpu-clock", "task-clock"}) {
     if (event.starts_with(clock) &&
         (event.size() == clock.size() || event[clock.size()] == ':')) {

@@ -40,9 +40,15 @@ struct FoldFacts {
   /// false when they drop it, else the line in `*out`. Valid until Finish.
   std::function<bool(std::string_view line, std::string* out)> shape;
 
+  /// --weight's field ("": none): the counts are sums of its values.
+  std::string weight_field;
+
   /// Whether the counts are nanoseconds: periods of cpu-clock or
   /// task-clock, with or without modifiers ("cpu-clock:ppp").
   bool nanoseconds() const;
+  /// Whether the counts are bytes: sums of a --weight field whose name
+  /// says so ("bytes", "bytes_alloc").
+  bool bytes() const;
 };
 
 class StackWriter {

@@ -68,7 +68,10 @@ class PprofWriter : public StackWriter {
  private:
   // Whether the samples have two types: their number, and the sum of
   // their periods in the event's unit.
-  bool two_types() const { return facts_.periods && !facts_.event.empty(); }
+  bool two_types() const {
+    return (facts_.periods && !facts_.event.empty()) ||
+           !facts_.weight_field.empty();
+  }
   int64_t Clamped(uint64_t v) {
     constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
     if (v <= kMax) return static_cast<int64_t>(v);
@@ -117,12 +120,15 @@ class PprofWriter : public StackWriter {
   }
   // "samples" in "count"; on perf input whose counts are periods, then the
   // event's: "cpu" in "nanoseconds" for the clock events (their period is
-  // the time between samples), else the event's name in "count". pprof
+  // the time between samples), else the event's name in "count"; with
+  // --weight, the field in "bytes" (a field named so) or "count". pprof
   // shows the last type unless told otherwise.
   void AddSampleTypes() {
     AddSampleType("samples", "count");
     if (!two_types()) return;
-    if (facts_.nanoseconds()) {
+    if (!facts_.weight_field.empty()) {
+      AddSampleType(facts_.weight_field, facts_.bytes() ? "bytes" : "count");
+    } else if (facts_.nanoseconds()) {
       AddSampleType("cpu", "nanoseconds");
     } else {
       AddSampleType(facts_.event, "count");

@@ -316,6 +316,17 @@ TEST_CASE("pprof: perf counts of a clock event are cpu nanoseconds") {
 
   facts.periods = false;  // counts of samples: one type
   CHECK(Pprof({{"a;b", N(7)}}, &facts).sample_type_size() == 1);
+
+  facts.event = "kmem:kmalloc";  // --weight: the field's sums
+  for (const auto& [field, unit] :
+       {std::pair{"bytes_alloc", "bytes"}, std::pair{"len", "count"}}) {
+    facts.weight_field = field;
+    const perftools::profiles::Profile w = Pprof({{"a;b", N(64)}}, &facts);
+    REQUIRE(w.sample_type_size() == 2);
+    CHECK(w.string_table(w.sample_type(1).type()) == field);
+    CHECK(w.string_table(w.sample_type(1).unit()) == unit);
+    CHECK(w.sample(0).value(1) == 64);
+  }
 }
 
 TEST_CASE("pprof: locations keep the address and file a frame came from") {
