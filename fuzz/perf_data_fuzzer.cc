@@ -19,7 +19,8 @@
 #include "collapse/perf_script.h"
 #include "collapse/stack_trie.h"
 #include "io/byte_source.h"
-#include "perfdata/perf_data_fold.h"
+#include "perfdata/perf_data_folder.h"
+#include "perfdata/replay.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   flamefold::StringSource src(

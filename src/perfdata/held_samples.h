@@ -1,6 +1,6 @@
 // HeldSamples: samples made ready to print, their frames named, kept in
 // their order until they go to the fold: each at once on the replay's
-// thread, or a batch at a time to the lines thread (SampleLinesThread).
+// thread, or a batch at a time to the fold thread (FoldThread).
 #ifndef FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 #define FLAMEFOLD_PERFDATA_HELD_SAMPLES_H_
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/big_alloc.h"
-#include "perfdata/frame_texts.h"
+#include "perfdata/frame_resolver.h"
 
 namespace flamefold {
 

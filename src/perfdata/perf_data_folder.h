@@ -1,5 +1,5 @@
 // PerfDataFolder: FoldInputs' RecordingFolder for perf.data. Each recording
-// is replayed into the fold (perf_data_fold.h) with the symbols of its
+// is replayed into the fold (replay.h, FoldPerfData) with the symbols of its
 // `perf archive` when there is one (perf_archive.h); what it lost is
 // warned of, and what it holds (events, host, lost samples...) kept for
 // flamereport.
@@ -12,10 +12,19 @@
 
 #include "base/diag.h"
 #include "collapse/recording_folder.h"
-#include "perfdata/perf_data_fold.h"
+#include "io/byte_source.h"
+#include "perfdata/recording_stats.h"
 #include "symbols/symbol_resolver.h"
 
 namespace flamefold {
+
+/// Folds the perf.data in `src` into `into` (its state, such as the event
+/// filter, carries over as for any other input): by its samples' fields,
+/// or, where the fold reads --srcline or --inline, as the text perf script
+/// prints (-F+srcline: with the source lines), which `into` reads.
+bool FoldPerfData(const std::string& name, ByteSource* src,
+                  const SymbolOptions& options, RecordingFold* into,
+                  PerfDataStats* stats, std::string* err);
 
 class PerfDataFolder : public RecordingFolder {
  public:

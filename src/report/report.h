@@ -11,7 +11,7 @@
 #include "base/diag.h"
 #include "collapse/fold_config.h"
 #include "base/output.h"
-#include "perfdata/perf_data_fold.h"
+#include "perfdata/recording_stats.h"
 #include "report/report_stats.h"
 #include "collapse/stack_limits.h"
 #include "symbols/symbol_resolver.h"

@@ -1,11 +1,11 @@
-// SampleLines: the last step of the replay, a held sample whose frames are
+// RecordedSamples: the last step of the replay, a held sample whose frames are
 // all named handed to the fold as a RecordedSample (its header's fields and
 // its frames), or written as the lines perf script prints for it. It
 // touches nothing of the replay but the frames and their counters of
 // frames without a symbol, so it may run on a thread of its own
-// (SampleLinesThread) while the replay names the next samples' frames.
-#ifndef FLAMEFOLD_PERFDATA_SAMPLE_LINES_H_
-#define FLAMEFOLD_PERFDATA_SAMPLE_LINES_H_
+// (FoldThread) while the replay names the next samples' frames.
+#ifndef FLAMEFOLD_PERFDATA_RECORDED_SAMPLES_H_
+#define FLAMEFOLD_PERFDATA_RECORDED_SAMPLES_H_
 
 #include <cstdint>
 #include <string>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "collapse/recorded_sample.h"
-#include "perfdata/frame_texts.h"
+#include "perfdata/frame_resolver.h"
 #include "perfdata/held_samples.h"
 #include "perfdata/perf_data.h"
 
@@ -22,10 +22,10 @@ namespace flamefold {
 // Cache-line aligned (so its size is whole lines too): on its thread it
 // writes its members at every sample, which must not share a line with
 // the replay's.
-class alignas(64) SampleLines {
+class alignas(64) RecordedSamples {
  public:
   /// The samples go to `sink` when set, else into text().
-  explicit SampleLines(RecordedSampleSink* sink);
+  explicit RecordedSamples(RecordedSampleSink* sink);
 
   /// The recording's events, by attr index (copied: a pipe-mode recording
   /// adds events while it is read). Before the first Put, and again when
@@ -66,4 +66,4 @@ class alignas(64) SampleLines {
 
 }  // namespace flamefold
 
-#endif  // FLAMEFOLD_PERFDATA_SAMPLE_LINES_H_
+#endif  // FLAMEFOLD_PERFDATA_RECORDED_SAMPLES_H_

@@ -1,12 +1,12 @@
-// FrameTexts: the symbol look-up of the replay. Each frame is named once
+// FrameResolver: the symbol look-up of the replay. Each frame is named once
 // per (DSO, address) as perf script prints it, "<addr> <sym+off> (<dso>)"
 // (with its source line for --srcline), or once per (DSO, symbol) for a
 // reader that ignores the address (Style::by_symbol), and so is each
 // unwound user frame with the frames inlined there: the cost follows the
 // distinct addresses or symbols, not the samples. Frames without a symbol
 // are counted by DSO.
-#ifndef FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
-#define FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
+#ifndef FLAMEFOLD_PERFDATA_FRAME_RESOLVER_H_
+#define FLAMEFOLD_PERFDATA_FRAME_RESOLVER_H_
 
 #include <cstdint>
 #include <deque>
@@ -28,7 +28,7 @@ namespace flamefold {
 
 /// A frame as perf script prints it, and as the fold takes it.
 struct FrameText {
-  // "<addr> <sym+off> (<dso>)", held by FrameTexts. With Style::by_symbol
+  // "<addr> <sym+off> (<dso>)", held by FrameResolver. With Style::by_symbol
   // the frame stands for every address of its symbol in its DSO (or for
   // every address without a symbol there), and the text is its first's.
   std::string_view made_text;
@@ -55,7 +55,7 @@ struct FrameKey {
   uint64_t ip, map_ip, shown;
 };
 
-class FrameTexts {
+class FrameResolver {
  public:
   struct Style {
     /// false: no padding before the address and no "+0x" offset after the
@@ -78,9 +78,9 @@ class FrameTexts {
     bool by_symbol = false;
   };
   /// Names come from `symbols`, which must outlive this.
-  FrameTexts(SymbolResolver* symbols, Style style);
-  FrameTexts(const FrameTexts&) = delete;
-  FrameTexts& operator=(const FrameTexts&) = delete;
+  FrameResolver(SymbolResolver* symbols, Style style);
+  FrameResolver(const FrameResolver&) = delete;
+  FrameResolver& operator=(const FrameResolver&) = delete;
 
   /// The key of the frame at `ip` in `map` (nullptr: none). Inline: a
   /// call returned the key through memory, a stall at every frame.
@@ -183,7 +183,7 @@ class FrameTexts {
   SourceLines source_lines_;
   PerfSrcline srclines_{&source_lines_};
   // A count of frames without a symbol, on a cache line of its own: the
-  // lines thread adds to it at every such frame (SampleLines), and must
+  // fold thread adds to it at every such frame (RecordedSamples), and must
   // not take the line of what this thread writes.
   struct alignas(64) NoSymbolCount {
     uint64_t n = 0;
@@ -194,4 +194,4 @@ class FrameTexts {
 
 }  // namespace flamefold
 
-#endif  // FLAMEFOLD_PERFDATA_FRAME_TEXTS_H_
+#endif  // FLAMEFOLD_PERFDATA_FRAME_RESOLVER_H_

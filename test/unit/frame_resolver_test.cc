@@ -1,7 +1,7 @@
-// FrameTexts: frames named as perf script prints them and, with
+// FrameResolver: frames named as perf script prints them and, with
 // Style::by_symbol, one frame for all the addresses of a symbol, whose
 // stack line the perf script parser reads as each of theirs.
-#include "perfdata/frame_texts.h"
+#include "perfdata/frame_resolver.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -50,8 +50,8 @@ class MapDir {
   std::string dir_;
 };
 
-FrameTexts::Style ParserStyle(bool by_symbol) {
-  FrameTexts::Style style;
+FrameResolver::Style ParserStyle(bool by_symbol) {
+  FrameResolver::Style style;
   style.exact = false;
   style.one_unmapped = true;
   style.by_symbol = by_symbol;
@@ -65,7 +65,7 @@ TEST_CASE("by symbol, the addresses of one symbol are one frame, by DSO") {
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
   Dso* other = symbols.PerfMap(8);  // no map file: no symbols
-  FrameTexts frames(&symbols, ParserStyle(true));
+  FrameResolver frames(&symbols, ParserStyle(true));
   FrameText* first = frames.Frame(At(jit, 0x1010));
   FrameText* second = frames.Frame(At(jit, 0x1110));
   FrameText* none = frames.Frame(At(jit, 0x5000));
@@ -102,7 +102,7 @@ TEST_CASE("a symbol's frame made as the table of frames grows comes back") {
   MapDir dir(5000);
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
-  FrameTexts frames(&symbols, ParserStyle(true));
+  FrameResolver frames(&symbols, ParserStyle(true));
   for (int i = 0; i < 5000; ++i) {
     FrameText* f = frames.Frame(At(jit, 0x10000 + i * 16 + 4));
     REQUIRE(f != nullptr);
@@ -117,7 +117,7 @@ TEST_CASE("without by_symbol every address has a frame of its own") {
   MapDir dir;
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
-  FrameTexts frames(&symbols, ParserStyle(false));
+  FrameResolver frames(&symbols, ParserStyle(false));
   FrameText* first = frames.Frame(At(jit, 0x1010));
   FrameText* again = frames.Frame(At(jit, 0x1020));
   CHECK(first != again);
@@ -134,7 +134,7 @@ TEST_CASE("the fold names the frames of one symbol alike") {
   MapDir dir;
   SymbolResolver symbols(dir.Options());
   Dso* jit = symbols.PerfMap(7);
-  FrameTexts frames(&symbols, ParserStyle(false));  // a frame an address
+  FrameResolver frames(&symbols, ParserStyle(false));  // a frame an address
   StringInterner interner;
   PerfScriptOptions options;
   PerfScriptStats stats;

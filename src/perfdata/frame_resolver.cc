@@ -1,4 +1,4 @@
-#include "perfdata/frame_texts.h"
+#include "perfdata/frame_resolver.h"
 
 #include <algorithm>
 #include <charconv>
@@ -17,13 +17,13 @@ size_t HexDigits(uint64_t v) {
 
 }  // namespace
 
-FrameTexts::FrameTexts(SymbolResolver* symbols, Style style)
+FrameResolver::FrameResolver(SymbolResolver* symbols, Style style)
     : symbols_(symbols), style_(style) {
   if (style_.srcline) style_.exact = true;  // see PerfDataText::srcline
   if (style_.by_symbol) recent_.resize(2 * kRecentSets, Slot{});
 }
 
-FrameText* FrameTexts::Frame(const FrameKey& k) {
+FrameText* FrameResolver::Frame(const FrameKey& k) {
   if (!k.dso && style_.one_unmapped) return Unmapped(k.ip);
   if (k.dso && style_.by_symbol) return Recent(k);
   Slot* slot = table_.FindOrFree(Hash(k.dso, k.shown), [&](const Slot& s) {
@@ -39,7 +39,7 @@ FrameText* FrameTexts::Frame(const FrameKey& k) {
 
 // By symbol: the frame of `k` from the recent addresses' cache, else of
 // its symbol (then cached in the place of the least recent of its set).
-FrameText* FrameTexts::Recent(const FrameKey& k) {
+FrameText* FrameResolver::Recent(const FrameKey& k) {
   Slot* set = &recent_[RecentSet(k)];
   if (set[0].dso == k.dso && set[0].shown == k.shown) return set[0].frame;
   if (set[1].dso == k.dso && set[1].shown == k.shown) {
@@ -53,7 +53,7 @@ FrameText* FrameTexts::Recent(const FrameKey& k) {
 
 // The frame of the symbol at `k` in its DSO (sym nullptr: of the DSO's
 // addresses without a symbol), made at its first address.
-FrameText* FrameTexts::OfSymbol(const FrameKey& k) {
+FrameText* FrameResolver::OfSymbol(const FrameKey& k) {
   const Symbol* sym = symbols_->SymbolAt(k.dso, k.map_ip);
   uint64_t hash = Hash(k.dso, reinterpret_cast<uintptr_t>(sym));
   SymbolSlot* slot = of_symbol_.FindOrFree(hash, [&](const SymbolSlot& s) {
@@ -70,7 +70,7 @@ FrameText* FrameTexts::OfSymbol(const FrameKey& k) {
 }
 
 // A new frame named after `k`, whose symbol is `sym`.
-FrameText* FrameTexts::Made(const FrameKey& k, const Symbol* sym) {
+FrameText* FrameResolver::Made(const FrameKey& k, const Symbol* sym) {
   FrameText& f = frames_.emplace_back();
   text_.clear();
   f.no_symbol = k.dso ? AppendMappedFrame(k.dso, k.map_ip, k.shown, sym)
@@ -91,7 +91,7 @@ FrameText* FrameTexts::Made(const FrameKey& k, const Symbol* sym) {
   return &f;
 }
 
-FrameText* FrameTexts::Unmapped(uint64_t ip) {
+FrameText* FrameResolver::Unmapped(uint64_t ip) {
   if (unmapped_.made_text.empty()) {
     text_.clear();
     unmapped_.no_symbol = AppendUnmappedFrame(ip);
@@ -109,7 +109,7 @@ FrameText* FrameTexts::Unmapped(uint64_t ip) {
 // name holds a "+0x" of its own (the fold strips only the last one).
 // Returns the counter of frames without a symbol of the frame's DSO when
 // it has none, else nullptr.
-uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
+uint64_t* FrameResolver::AppendMappedFrame(Dso* dso, uint64_t map_ip,
                                         uint64_t shown, const Symbol* sym) {
   AppendHex16(shown);
   spans_.pc_end = text_.size();
@@ -138,7 +138,7 @@ uint64_t* FrameTexts::AppendMappedFrame(Dso* dso, uint64_t map_ip,
   return sym ? nullptr : &no_symbol_[dso].n;
 }
 
-uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {
+uint64_t* FrameResolver::AppendUnmappedFrame(uint64_t ip) {
   AppendHex16(ip);
   size_t end = text_.size();
   spans_ = {end - HexDigits(ip), end, end + 1, end + 10, end + 12, end + 21};
@@ -147,7 +147,7 @@ uint64_t* FrameTexts::AppendUnmappedFrame(uint64_t ip) {
 }
 
 // The frame whose fields lie at `at` in `text`.
-RecordedFrame FrameTexts::FrameAt(std::string_view text, const FrameSpans& at,
+RecordedFrame FrameResolver::FrameAt(std::string_view text, const FrameSpans& at,
                                   const Dso* dso, uint64_t address,
                                   uint8_t flags) {
   RecordedFrame f;
@@ -161,7 +161,7 @@ RecordedFrame FrameTexts::FrameAt(std::string_view text, const FrameSpans& at,
   return f;
 }
 
-UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
+UnwoundText* FrameResolver::Unwound(const FrameKey& k) {
   auto [it, added] = unwound_.try_emplace(DsoAddress{k.dso, k.map_ip});
   UnwoundText& u = it->second;
   if (added) {
@@ -197,7 +197,7 @@ UnwoundText* FrameTexts::Unwound(const FrameKey& k) {
 //   |              abac operator()+0x2c
 //   |   dwarf.cc:38 (inlined)
 // Returns the frames appended (0: none, the plain frame is printed).
-size_t FrameTexts::AppendInlined(Dso* dso, uint64_t map_ip) {
+size_t FrameResolver::AppendInlined(Dso* dso, uint64_t map_ip) {
   if (dso->kind != DsoKind::kUser) return 0;
   const std::string& name = symbols_->Name(dso, map_ip);
   size_t off = name.rfind("+0x");
@@ -243,7 +243,7 @@ size_t FrameTexts::AppendInlined(Dso* dso, uint64_t map_ip) {
 }
 
 // perf's "\n  " before a source line; nothing when there is none.
-void FrameTexts::AppendSrcline(const std::string& line) {
+void FrameResolver::AppendSrcline(const std::string& line) {
   if (line.empty()) return;
   text_ += "\n  ";
   text_ += line;
@@ -252,7 +252,7 @@ void FrameTexts::AppendSrcline(const std::string& line) {
 // printf's "%16" PRIx64 (without the padding when not exact), in one append
 // rather than a character at a time: nearly every frame line of a replay
 // holds one.
-void FrameTexts::AppendHex16(uint64_t v) {
+void FrameResolver::AppendHex16(uint64_t v) {
   char buf[16];
   char* p = buf + sizeof buf;
   do {
@@ -264,7 +264,7 @@ void FrameTexts::AppendHex16(uint64_t v) {
   text_.append(p, n);
 }
 
-std::map<std::string, uint64_t> FrameTexts::NoSymbolByDso() const {
+std::map<std::string, uint64_t> FrameResolver::NoSymbolByDso() const {
   std::map<std::string, uint64_t> by_name;  // two DSOs may share a name
   if (no_map_frames_.n > 0) by_name["[unknown]"] = no_map_frames_.n;
   for (const auto& [dso, count] : no_symbol_) {

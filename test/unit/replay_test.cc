@@ -1,4 +1,4 @@
-#include "perfdata/perf_data_fold.h"
+#include "perfdata/replay.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "jit_dir.h"
 #include "perf_data_builder.h"
 #include "test_inputs.h"
 #include "test_util.h"
@@ -18,48 +19,12 @@
 namespace flamefold {
 namespace {
 
+using testing::JitDir;
 using testing::PerfDataBuilder;
 
 constexpr uint64_t kKernel = static_cast<uint64_t>(-128);
 constexpr uint64_t kUser = static_cast<uint64_t>(-512);
 constexpr uint64_t kGuest = static_cast<uint64_t>(-2048);
-
-// A symfs directory holding a JIT map for pid 42, removed at the end.
-class JitDir {
- public:
-  // `extra`: more lines of the JIT map.
-  explicit JitDir(const std::string& extra = "") {
-    char tmpl[] = "/tmp/ffjitXXXXXX";
-    dir_ = mkdtemp(tmpl);
-    std::string tmp = dir_ + "/tmp";
-    mkdir(tmp.c_str(), 0755);
-    std::ofstream(tmp + "/perf-42.map") << "1000 100 jit_leaf\n"
-                                           "1100 100 LJava/Thing;::run\n"
-                                           "1200 0 empty\n"
-                                        << extra;
-    std::ofstream(dir_ + "/kallsyms") << "ffffffff81000000 T _text\n"
-                                         "ffffffff81000100 t do_work\n"
-                                         "ffffffff81000200 D some_data\n"
-                                         "ffffffff81000300 T entry\n"
-                                         "ffffffff83000000 T start_kernel\n";
-  }
-  ~JitDir() {
-    std::remove((dir_ + "/tmp/perf-42.map").c_str());
-    std::remove((dir_ + "/kallsyms").c_str());
-    rmdir((dir_ + "/tmp").c_str());
-    rmdir(dir_.c_str());
-  }
-  SymbolOptions Options() const {
-    SymbolOptions o;
-    o.symfs = dir_;
-    o.kallsyms = dir_ + "/kallsyms";
-    o.debug_dir = dir_;
-    return o;
-  }
-
- private:
-  std::string dir_;
-};
 
 // A recording folded by the replay into a parser's fold of its own
 // (samples by their fields and frames, no text), then finished.
@@ -70,11 +35,11 @@ struct ParserFold {
     StringSource src(bytes);
     ParserRecordingFold into(&parser, "t.data", 0);
     bool ok = ReplayIntoFold("t.data", &src, o, into.samples(),
-                             parser.options(), &stats, &err, lines_thread);
+                             parser.options(), &stats, &err, fold_thread);
     parser.Finish();
     return ok;
   }
-  bool lines_thread = true;  // see PerfDataText::lines_thread
+  bool fold_thread = true;  // see PerfDataText::fold_thread
   StringInterner names;
   StackTrie trie{&names};
   PerfScriptParser parser;
@@ -456,13 +421,13 @@ TEST_CASE("a missing kallsyms is a warning, frames stay [unknown]") {
 
 
 // A recording folded with the samples' lines given on a thread of their
-// own (SampleLinesThread) and on the replay's thread: the same stacks,
+// own (FoldThread) and on the replay's thread: the same stacks,
 // statistics, warnings and error.
-void CheckLinesThreadChangesNothing(const std::string& bytes,
+void CheckFoldThreadChangesNothing(const std::string& bytes,
                                     const SymbolOptions& o,
                                     const PerfScriptOptions& opts = {}) {
   ParserFold with(opts), without(opts);
-  without.lines_thread = false;
+  without.fold_thread = false;
   bool with_ok = with.Run(bytes, o);
   bool without_ok = without.Run(bytes, o);
   CHECK(with_ok == without_ok);
@@ -484,7 +449,7 @@ std::string ReadFile(const std::string& path) {
   return out.str();
 }
 
-TEST_CASE("the lines thread folds testdata's recordings as the replay does") {
+TEST_CASE("the fold thread folds testdata's recordings as the replay does") {
   for (const char* name :
        {"system-wide", "dyn-c-fp", "dyn-cxx-fp-nodebug", "dyn-c-dwarf",
         "two-events", "group-read", "sample-read", "jit", "pipe", "zstd",
@@ -500,17 +465,17 @@ TEST_CASE("the lines thread folds testdata's recordings as the replay does") {
                   : testing::TestFile("perf-data/root");
     o.kallsyms = dir + "/kallsyms";
     o.debug_dir = "/nonexistent";
-    CheckLinesThreadChangesNothing(bytes, o);
+    CheckFoldThreadChangesNothing(bytes, o);
     PerfScriptOptions all;
     all.modern = true;
     all.include_pid = true;
     all.annotate_kernel = true;
-    CheckLinesThreadChangesNothing(bytes, o, all);
+    CheckFoldThreadChangesNothing(bytes, o, all);
   }
 }
 
 // A recording with nothing to load on other threads (user frames of a JIT
-// map, an event that excludes the kernel): the lines thread starts at the
+// map, an event that excludes the kernel): the fold thread starts at the
 // first sample and takes them all, in batches.
 PerfDataBuilder UserOnly(size_t samples, uint32_t comm_every) {
   PerfDataBuilder b;
@@ -532,14 +497,14 @@ PerfDataBuilder UserOnly(size_t samples, uint32_t comm_every) {
   return b;
 }
 
-TEST_CASE("the lines thread from the first sample gives the same result") {
+TEST_CASE("the fold thread from the first sample gives the same result") {
   JitDir dir;
-  CheckLinesThreadChangesNothing(UserOnly(3000, 700).Build(), dir.Options());
+  CheckFoldThreadChangesNothing(UserOnly(3000, 700).Build(), dir.Options());
   PerfScriptOptions opts;
   opts.annotate_jit = true;
   opts.include_tid = true;
   opts.modern = true;
-  CheckLinesThreadChangesNothing(UserOnly(3000, 0).Build(), dir.Options(),
+  CheckFoldThreadChangesNothing(UserOnly(3000, 0).Build(), dir.Options(),
                                  opts);
 }
 
@@ -551,7 +516,7 @@ PerfScriptOptions Modern() {
 }
 
 // Checks that `bytes`, with dyn-cxx-fp's root for symbols, folds alike
-// with and without the lines thread, by default and with --modern; then
+// with and without the fold thread, by default and with --modern; then
 // folds it with --modern into `with` and, without the thread, `without`.
 void FoldBothWays(const std::string& bytes, ParserFold* with,
                   ParserFold* without) {
@@ -559,9 +524,9 @@ void FoldBothWays(const std::string& bytes, ParserFold* with,
   o.symfs = testing::TestFile("perf-data/dyn-cxx-fp/root");
   o.kallsyms = "/nonexistent/kallsyms";
   o.debug_dir = "/nonexistent";
-  CheckLinesThreadChangesNothing(bytes, o);
-  CheckLinesThreadChangesNothing(bytes, o, Modern());
-  without->lines_thread = false;
+  CheckFoldThreadChangesNothing(bytes, o);
+  CheckFoldThreadChangesNothing(bytes, o, Modern());
+  without->fold_thread = false;
   REQUIRE(with->Run(bytes, o));
   REQUIRE(without->Run(bytes, o));
 }
@@ -607,8 +572,8 @@ TEST_CASE("DSOs mapped but not in the build-id list warn as they are used") {
 // On a build host's recording the replay meets frames of DSOs mapped at
 // perf's start: the libraries perf's fork left in cc1plus's maps
 // (libpython, libstdc++), hit by the garbage past the first frames of its
-// call chains, first met long after the lines thread started.
-TEST_CASE("frames of DSOs first met late fold alike with the lines thread") {
+// call chains, first met long after the fold thread started.
+TEST_CASE("frames of DSOs first met late fold alike with the fold thread") {
   PerfDataBuilder b = UserOnly(600, 0);
   b.Mmap(42, 0x555555554000, 0x6000, 0, "/tmp/ffdyn/dyncxx-fp", 0);
   b.Mmap(42, 0x7f0000000000, 0x1000, 0, "/nonexistent/libgone.so", 0);
@@ -636,9 +601,9 @@ TEST_CASE("frames of DSOs first met late fold alike with the lines thread") {
         std::string::npos);
 }
 
-TEST_CASE("a name with a NUL byte folds alike with the lines thread") {
-  // The lines thread waits for each sample with a NUL byte in its text
-  // (Replayer::MayRefuse), which the parser could refuse.
+TEST_CASE("a name with a NUL byte folds alike with the fold thread") {
+  // The fold thread waits for each sample with a NUL byte in its text
+  // (SampleHandover::MayRefuse), which the parser could refuse.
   JitDir dir(std::string("1300 100 bad\0name\n", 19));
   PerfDataBuilder b = UserOnly(2000, 0);
   b.Sample(42, 42, 5001, 1, {kUser, 0x1310});
@@ -646,8 +611,8 @@ TEST_CASE("a name with a NUL byte folds alike with the lines thread") {
   for (int i = 0; i < 600; ++i) {
     more.Sample(42, 42, 5002 + i, 1, {kUser, 0x1100});
   }
-  CheckLinesThreadChangesNothing(b.Build(), dir.Options());
-  CheckLinesThreadChangesNothing(more.Build(), dir.Options());
+  CheckFoldThreadChangesNothing(b.Build(), dir.Options());
+  CheckFoldThreadChangesNothing(more.Build(), dir.Options());
   ParserFold fold{PerfScriptOptions()};
   CHECK(fold.Run(more.Build(), dir.Options()));
   CHECK(testing::FoldedText(fold.trie).find("java;bad 1\n") !=

@@ -1,10 +1,10 @@
-// SampleLinesThread: SampleLines on a thread of its own. The replay sends it
+// FoldThread: RecordedSamples on a thread of its own. The replay sends it
 // batches of held samples whose frames are all named, in order, and goes on
 // naming the next samples' frames meanwhile: the fold's share (frames named
 // by id, the sample's frames assembled and counted) is a large part of the
 // replay thread's work.
-#ifndef FLAMEFOLD_PERFDATA_SAMPLE_LINES_THREAD_H_
-#define FLAMEFOLD_PERFDATA_SAMPLE_LINES_THREAD_H_
+#ifndef FLAMEFOLD_PERFDATA_FOLD_THREAD_H_
+#define FLAMEFOLD_PERFDATA_FOLD_THREAD_H_
 
 #include <atomic>
 #include <condition_variable>
@@ -16,34 +16,34 @@
 
 #include "base/bounded_queue.h"
 #include "perfdata/held_samples.h"
-#include "perfdata/sample_lines.h"
+#include "perfdata/recorded_samples.h"
 
 namespace flamefold {
 
-class SampleLinesThread {
+class FoldThread {
  public:
-  /// Starts the thread, which alone uses `lines` (and the frames of the
+  /// Starts the thread, which alone uses `samples` (and the frames of the
   /// samples sent) until Drain returns.
-  explicit SampleLinesThread(SampleLines* lines);
+  explicit FoldThread(RecordedSamples* samples);
   /// Drains and stops the thread.
-  ~SampleLinesThread();
-  SampleLinesThread(const SampleLinesThread&) = delete;
-  SampleLinesThread& operator=(const SampleLinesThread&) = delete;
+  ~FoldThread();
+  FoldThread(const FoldThread&) = delete;
+  FoldThread& operator=(const FoldThread&) = delete;
 
   /// An empty batch to fill: one the thread is done with, or a new one.
   std::unique_ptr<HeldSamples> Empty();
   /// Queues `batch`, whose frames must all be kNamed or kUnwound, for
-  /// SampleLines::Put; waits while a few batches are queued.
+  /// RecordedSamples::Put; waits while a few batches are queued.
   void Send(std::unique_ptr<HeldSamples> batch);
   /// Waits until every batch sent is put. False with the first error
-  /// SampleLines gave (the batches after it are dropped). Until the next
-  /// Send, the caller may use `lines` itself.
+  /// RecordedSamples gave (the batches after it are dropped). Until the next
+  /// Send, the caller may use `samples` itself.
   bool Drain(std::string* err);
 
  private:
   void Run();
 
-  SampleLines* lines_;
+  RecordedSamples* samples_;
   // Batches to put, and batches put, emptied for reuse. As the thread starts,
   // the replay sends it the samples it held (on a build host's recording,
   // many of them) faster than they are put, and should not wait for it: room
@@ -63,4 +63,4 @@ class SampleLinesThread {
 
 }  // namespace flamefold
 
-#endif  // FLAMEFOLD_PERFDATA_SAMPLE_LINES_THREAD_H_
+#endif  // FLAMEFOLD_PERFDATA_FOLD_THREAD_H_

@@ -1,25 +1,25 @@
-#include "perfdata/sample_lines.h"
+#include "perfdata/recorded_samples.h"
 
 #include "perfdata/perf_abi.h"
 
 namespace flamefold {
 namespace abi = perf_abi;
 
-SampleLines::SampleLines(RecordedSampleSink* sink) : sink_(sink) {}
+RecordedSamples::RecordedSamples(RecordedSampleSink* sink) : sink_(sink) {}
 
-void SampleLines::SetEvents(const std::vector<PerfAttr>& attrs) {
+void RecordedSamples::SetEvents(const std::vector<PerfAttr>& attrs) {
   events_.clear();
   for (const PerfAttr& a : attrs) events_.push_back(EventOf(a));
   if (sink_) sink_->SetEvents(events_);
 }
 
-RecordedEvent SampleLines::EventOf(const PerfAttr& a) {
+RecordedEvent RecordedSamples::EventOf(const PerfAttr& a) {
   uint64_t st = a.sample_type;
   return {a.name, (st & abi::kSampleTid) != 0, (st & abi::kSampleCpu) != 0,
           (st & abi::kSampleTime) != 0, a.type == abi::kTypeTracepoint};
 }
 
-bool SampleLines::Put(const HeldSample& s, std::string* err) {
+bool RecordedSamples::Put(const HeldSample& s, std::string* err) {
   CountFrames(s);
   if (!sink_) {
     PutText(s);
@@ -28,7 +28,7 @@ bool SampleLines::Put(const HeldSample& s, std::string* err) {
   return sink_->Add(Recorded(s, &frames_), err);
 }
 
-RecordedSample SampleLines::Recorded(
+RecordedSample RecordedSamples::Recorded(
     const HeldSample& s, std::vector<const RecordedFrame*>* frames) {
   frames->clear();
   for (size_t i = 0; i < s.frame_count; ++i) {
@@ -44,7 +44,7 @@ RecordedSample SampleLines::Recorded(
   return r;
 }
 
-RecordedSample SampleLines::HeaderOf(const HeaderValues& v,
+RecordedSample RecordedSamples::HeaderOf(const HeaderValues& v,
                                      std::string_view comm, bool chain) {
   RecordedSample r;
   r.ordinal = v.ordinal;
@@ -63,7 +63,7 @@ RecordedSample SampleLines::HeaderOf(const HeaderValues& v,
 
 // The lines of `s`: its header line, then its frames' lines and a blank
 // line, or, without a call chain, its one frame at the end of the header.
-void SampleLines::PutText(const HeldSample& s) {
+void RecordedSamples::PutText(const HeldSample& s) {
   out_ += s.header;
   if (!s.chain) {
     out_ += ' ';
@@ -85,7 +85,7 @@ void SampleLines::PutText(const HeldSample& s) {
   out_ += '\n';
 }
 
-void SampleLines::CountFrames(const HeldSample& s) {
+void RecordedSamples::CountFrames(const HeldSample& s) {
   for (size_t i = 0; i < s.frame_count; ++i) {
     const HeldFrame& f = s.frames[i];
     if (f.kind == HeldFrame::Kind::kNamed) {
@@ -98,7 +98,7 @@ void SampleLines::CountFrames(const HeldSample& s) {
 
 // Counts `frames` frames shown, and them in `*no_symbol` (FrameText's)
 // when they have no symbol.
-void SampleLines::CountFrame(uint64_t* no_symbol, uint64_t frames) {
+void RecordedSamples::CountFrame(uint64_t* no_symbol, uint64_t frames) {
   frame_count_ += frames;
   if (no_symbol) ++*no_symbol;
 }

@@ -1,4 +1,4 @@
-#include "perfdata/sample_lines_thread.h"
+#include "perfdata/fold_thread.h"
 
 #include <pthread.h>
 
@@ -7,25 +7,25 @@
 
 namespace flamefold {
 
-SampleLinesThread::SampleLinesThread(SampleLines* lines)
-    : lines_(lines), thread_([this] { Run(); }) {}
+FoldThread::FoldThread(RecordedSamples* samples)
+    : samples_(samples), thread_([this] { Run(); }) {}
 
-SampleLinesThread::~SampleLinesThread() {
+FoldThread::~FoldThread() {
   full_.Close();
   thread_.join();
 }
 
-std::unique_ptr<HeldSamples> SampleLinesThread::Empty() {
+std::unique_ptr<HeldSamples> FoldThread::Empty() {
   std::optional<std::unique_ptr<HeldSamples>> batch = empty_.TryPop();
   return batch ? std::move(*batch) : std::make_unique<HeldSamples>();
 }
 
-void SampleLinesThread::Send(std::unique_ptr<HeldSamples> batch) {
+void FoldThread::Send(std::unique_ptr<HeldSamples> batch) {
   ++sent_;
   full_.Push(&batch);  // never stopped: Run takes every batch
 }
 
-bool SampleLinesThread::Drain(std::string* err) {
+bool FoldThread::Drain(std::string* err) {
   std::unique_lock<std::mutex> lock(mu_);
   idle_.wait(lock, [&] { return done_ == sent_; });
   if (error_.empty()) return true;
@@ -33,15 +33,15 @@ bool SampleLinesThread::Drain(std::string* err) {
   return false;
 }
 
-void SampleLinesThread::Run() {
-  pthread_setname_np(pthread_self(), "flamefold-lines");
+void FoldThread::Run() {
+  pthread_setname_np(pthread_self(), "flamefold-fold");
   while (std::optional<std::unique_ptr<HeldSamples>> batch = full_.Pop()) {
     HeldSamples& samples = **batch;
     std::string err;
     for (size_t i = 0; !failed_.load(std::memory_order_relaxed) &&
                        i < samples.size();
          ++i) {
-      if (lines_->Put(samples.at(i), &err)) continue;
+      if (samples_->Put(samples.at(i), &err)) continue;
       std::lock_guard<std::mutex> lock(mu_);
       error_ = err;
       failed_.store(true, std::memory_order_relaxed);
