@@ -33,7 +33,7 @@ seeds() {  # the seed files of target $1
       ls "$TESTDATA"/perf-data/*/kallsyms ;;
     time_range_fuzzer)  # the ranges of the golden cases, one per seed
       local i=0
-      cut -f3 "$TESTDATA"/perf-data/time-range/cases | grep -v '^#' |
+      cut -f3 "$TESTDATA"/time-range/cases | grep -v '^#' |
         while IFS= read -r r; do
           i=$((i + 1)); printf '%s' "$r" > "$tmp/time-range-seed-$i"
           echo "$tmp/time-range-seed-$i"

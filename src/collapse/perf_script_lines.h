@@ -18,6 +18,7 @@ namespace flamefold {
 struct SampleHeaderStyle {
   size_t name_width = 0;  // of the longest event name: names are padded
   bool pid_tid = false;   // "PID/TID" (perf script -F+pid) instead of "TID"
+  bool ns = false;        // times to the ns, as perf script --ns prints them
 };
 
 /// Appends to `*out` the header of sample `s` of event `e`, up to the

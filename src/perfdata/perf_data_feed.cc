@@ -64,6 +64,9 @@ bool FoldPerfData(const std::string& name, ByteSource* src,
   text.exact = po.inliner;
   text.srcline = po.srcline;
   text.pid_tid = PidTidWanted(po);
+  // Before the first chunk is queued: the parsing thread waits for it.
+  text.sample_times = into->samples();
+  text.ns = po.time_range.active();  // the range is in ns
   bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text);
   queue.Close();
   parsing.join();

@@ -59,6 +59,8 @@ class Replayer : public OrderedRecords {
         lines_thread_allowed_(sink && text.lines_thread &&
                               std::thread::hardware_concurrency() > 1) {
     header_style_.pid_tid = text.pid_tid;
+    header_style_.ns = text.ns;
+    sample_times_ = sink ? sink : text.sample_times;
   }
 
   bool OnHeader(const PerfDataInfo& info, std::string*) override {
@@ -69,8 +71,10 @@ class Replayer : public OrderedRecords {
           std::max(header_style_.name_width, a.name.size());
     }
     threads_.AddBuildIds(info.build_ids);
-    if (sink_ && info.first_sample_time != 0 && info.last_sample_time != 0) {
-      sink_->SetSampleTimes(info.first_sample_time, info.last_sample_time);
+    if (sample_times_ && info.first_sample_time != 0 &&
+        info.last_sample_time != 0) {
+      sample_times_->SetSampleTimes(info.first_sample_time,
+                                    info.last_sample_time);
     }
     const RegisterMap* arch = info.swapped ? nullptr : RegisterMapFor(info.arch);
     if (arch) unwinder_ = std::make_unique<SampleUnwinder>(symbols_, arch);
@@ -447,6 +451,7 @@ class Replayer : public OrderedRecords {
   SymbolResolver* symbols_;
   const ChunkSink& emit_;
   RecordedSampleSink* sink_;  // when set, the samples go here, not to emit_
+  RecordedSampleSink* sample_times_;  // told the header's sample times
   PerfDataStats* stats_;
   ThreadMaps threads_;
   FrameTexts frames_;

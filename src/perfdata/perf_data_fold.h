@@ -97,6 +97,11 @@ struct PerfDataText {
   /// The fold keys frames on their addresses (--addrs): each address is a
   /// frame of its own, not each symbol.
   bool addrs = false;
+  /// Without a fold (the text is emitted): told the header's first and
+  /// last sample times before the first sample, as a fold is.
+  RecordedSampleSink* sample_times = nullptr;
+  /// Times to the ns (perf script --ns), for a --time-range on the text.
+  bool ns = false;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`
