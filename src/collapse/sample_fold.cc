@@ -261,31 +261,7 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
       if (!options_.modern && IsSpace(line[1])) {
         stats_.one_char_comm++;
       }
-      uint64_t time = UINT64_MAX;
-      if (read_times_) {
-        const std::string_view last = h.has_tid ? h.tid : h.pid;
-        time = sample_ ? sample_->time
-                       : HeaderTime(line, last.data() + last.size() -
-                                              line.data());
-        // A recording's sample was checked by Add.
-        if (!sample_ && options_.time_range.active() &&
-            !InTimeRange(time, file, lineno)) {
-          has_pname_ = false;  // as if perf script had not printed it
-          return;
-        }
-      }
-      EventFields ev;
-      if (OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr,
-                   Position(lineno)) &&
-          timed_sink_) {
-        if (sample_) {
-          KeepTimed(time, sample_->pid, sample_->tid, sample_->comm);
-        } else if (h.has_tid) {
-          KeepTimed(time, HeaderNumber(h.pid), HeaderNumber(h.tid), h.comm);
-        } else {  // "comm TID"
-          KeepTimed(time, -1, HeaderNumber(h.pid), h.comm);
-        }
-      }
+      ReadHeaderLine(line, h, lineno, file);
       return;
     }
   } else if (AllSpace(line)) {
@@ -296,6 +272,37 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
     }
   }
   ProcessStackLine(line, lineno, file, reader);
+}
+
+// A header line whose fields are `h`: a sample begins, unless it is outside
+// --time-range (then it is as if perf script had not printed it) or of
+// another event.
+void SampleFold::ReadHeaderLine(std::string_view line, const HeaderFields& h,
+                                uint64_t lineno, std::string_view file) {
+  uint64_t time = UINT64_MAX;
+  if (read_times_) {
+    const std::string_view last = h.has_tid ? h.tid : h.pid;
+    time = sample_ ? sample_->time
+                   : HeaderTime(line, last.data() + last.size() - line.data());
+    // A recording's sample was checked by Add.
+    if (!sample_ && options_.time_range.active() &&
+        !InTimeRange(time, file, lineno)) {
+      has_pname_ = false;
+      return;
+    }
+  }
+  EventFields ev;
+  if (!OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr, Position(lineno)) ||
+      !timed_sink_) {
+    return;
+  }
+  if (sample_) {
+    KeepTimed(time, sample_->pid, sample_->tid, sample_->comm);
+  } else if (h.has_tid) {
+    KeepTimed(time, HeaderNumber(h.pid), HeaderNumber(h.tid), h.comm);
+  } else {  // "comm TID"
+    KeepTimed(time, -1, HeaderNumber(h.pid), h.comm);
+  }
 }
 
 // A stack line, or a line the Perl script does not recognise.

@@ -142,6 +142,8 @@ class SampleFold : public RecordedSampleSink {
   void AddHeader(const RecordedSample& s, const Event& e);
   void AddFrame(const RecordedFrame& f);
   void ReadSampleLine(std::string_view line);
+  void ReadHeaderLine(std::string_view line, const HeaderFields& h,
+                      uint64_t lineno, std::string_view file);
   std::string Place(std::string_view file, uint64_t lineno) const;
   void ProcessStackLine(std::string_view line, uint64_t lineno,
                         std::string_view file, LineReader* reader);
