@@ -130,6 +130,15 @@ void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
                (unsigned long long)c.samples_filtered,
                tool, (unsigned long long)c.stacks,
                (unsigned long long)c.stacks_written, frames);
+  if (s.timed_samples > 0) {
+    std::fprintf(stderr,
+                 "%s: stats: --time-range kept %llu of %llu samples "
+                 "(from %s to %s)\n",
+                 tool, (unsigned long long)s.samples_in_range,
+                 (unsigned long long)s.timed_samples,
+                 SecondsText(s.first_time).c_str(),
+                 SecondsText(s.last_time).c_str());
+  }
   if (transformed) {
     std::fprintf(stderr,
                  "%s: stats: transforms dropped %llu stacks (%llu samples), "

@@ -39,17 +39,19 @@ void AppendCpu(int32_t cpu, std::string* out) {
   out->append(buf, static_cast<size_t>(r.ptr - buf));
 }
 
-// "%12s: " of "%lu.%06lu" (seconds.microseconds).
-void AppendTime(uint64_t ns, std::string* out) {
+// "%12s: " of "%lu.%06lu" (seconds.microseconds), or with `to_ns` of
+// "%lu.%09lu".
+void AppendTime(uint64_t ns, bool to_ns, std::string* out) {
   char when[48];
   auto r = std::to_chars(when, when + 24, ns / 1000000000);
-  uint64_t usec = ns % 1000000000 / 1000;
+  const int digits = to_ns ? 9 : 6;
+  uint64_t fraction = to_ns ? ns % 1000000000 : ns % 1000000000 / 1000;
   *r.ptr++ = '.';
-  for (int d = 5; d >= 0; --d) {
-    r.ptr[d] = static_cast<char>('0' + usec % 10);
-    usec /= 10;
+  for (int d = digits - 1; d >= 0; --d) {
+    r.ptr[d] = static_cast<char>('0' + fraction % 10);
+    fraction /= 10;
   }
-  size_t n = static_cast<size_t>(r.ptr + 6 - when);
+  size_t n = static_cast<size_t>(r.ptr + digits - when);
   if (n < 12) out->append(12 - n, ' ');
   out->append(when, n);
   *out += ": ";
@@ -76,7 +78,7 @@ void AppendSampleHeader(const RecordedEvent& e, const RecordedSample& s,
     *out += ' ';
   }
   if (e.cpu) AppendCpu(s.cpu, out);
-  if (e.time) AppendTime(s.time, out);
+  if (e.time) AppendTime(s.time, style.ns, out);
   // perf script's default fields for a tracepoint (uprobes and kprobes
   // included) have no period.
   if (!e.tracepoint) {

@@ -22,6 +22,7 @@ struct SampleHeaderStyle {
   /// does, "FIELD=VALUE", when the sample has it (a view: the caller keeps
   /// the name).
   std::string_view weight_field;
+  bool ns = false;        // times to the ns, as perf script --ns prints them
 };
 
 /// Appends to `*out` the header of sample `s` of event `e`, up to the

@@ -55,6 +55,9 @@ bool FoldAsText(const std::string& name, ByteSource* src,
   text.srcline = po.srcline;
   text.pid_tid = PidTidWanted(po);
   text.weight_field = po.weight_field;
+  // Before the first chunk is queued: the parsing thread waits for it.
+  text.sample_times = into->samples();
+  text.ns = po.time_range.active();  // the range is in ns
   bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text);
   queue.Close();
   parsing.join();

@@ -35,12 +35,19 @@ class Replay : public OrderedRecords {
         weight_field_(text.weight_field) {
     header_style_.pid_tid = text.pid_tid;
     header_style_.weight_field = weight_field_;
+    header_style_.ns = text.ns;
+    sample_times_ = sink ? sink : text.sample_times;
   }
 
   bool OnHeader(const PerfDataInfo& info, std::string* err) override {
     if (!weight_field_.empty() &&
         !weights_.Init(weight_field_, info, reader_->name(), err)) {
       return false;
+    }
+    if (sample_times_ && info.first_sample_time != 0 &&
+        info.last_sample_time != 0) {
+      sample_times_->SetSampleTimes(info.first_sample_time,
+                                    info.last_sample_time);
     }
     attr_samples_.assign(info.attrs.size(), 0);
     handover_.SyncEvents();
@@ -192,6 +199,7 @@ class Replay : public OrderedRecords {
   SampleHandover handover_;
   const std::string weight_field_;  // --weight's ("": none)
   SampleWeights weights_;  // --weight's field of each event
+  RecordedSampleSink* sample_times_;  // told the header's sample times
   CounterReads reads_;
   std::vector<CounterRead> counters_;  // DeliverReads'
   SampleHeaderStyle header_style_;  // the text's headers

@@ -59,6 +59,11 @@ struct PerfDataText {
   /// --weight: each sample carries the value of this field of its
   /// tracepoint data; a recording none of whose events has it is an error.
   std::string weight_field;
+  /// Without a fold (the text is emitted): told the header's first and
+  /// last sample times before the first sample, as a fold is.
+  RecordedSampleSink* sample_times = nullptr;
+  /// Times to the ns (perf script --ns), for a --time-range on the text.
+  bool ns = false;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`
