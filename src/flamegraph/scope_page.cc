@@ -1,0 +1,288 @@
+#include "flamegraph/scope_page.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "base/json.h"
+#include "flamegraph/flamegraph_merge.h"
+#include "flamegraph/palette.h"
+#include "flamegraph/svg_text.h"
+#include "flamegraph_scope_js.h"
+
+namespace flamefold {
+namespace {
+
+constexpr uint64_t kNsPerSecond = 1000000000;
+
+std::string StackLine(std::span<const SymbolId> frames,
+                      const StringInterner& names) {
+  std::string line;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (i > 0) line += ';';
+    line += names.Get(frames[i]);
+  }
+  return line;
+}
+
+// The drawn stack of each of the samples' stacks (UINT32_MAX: dropped),
+// the drawn stacks' lines, sorted, in `data`.
+std::vector<uint32_t> RewriteStacks(const ScopeSamples& samples,
+                                    const StringInterner& names,
+                                    const StackRewrite& rewrite,
+                                    ScopeData* data) {
+  std::unordered_map<std::string, uint32_t> drawn;
+  std::vector<uint32_t> drawn_of(samples.stack_count(), UINT32_MAX);
+  std::string out;
+  for (uint32_t id = 0; id < samples.stack_count(); ++id) {
+    out.clear();
+    if (!rewrite(StackLine(samples.Frames(id), names), &out)) continue;
+    auto [it, added] = drawn.emplace(out, drawn.size());
+    drawn_of[id] = it->second;
+  }
+  std::vector<const std::string*> sorted(drawn.size());
+  for (const auto& [line, id] : drawn) sorted[id] = &line;
+  std::vector<uint32_t> order(sorted.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return *sorted[a] < *sorted[b];
+  });
+  std::vector<uint32_t> rank(order.size());
+  data->lines.clear();
+  for (uint32_t r = 0; r < order.size(); ++r) {
+    rank[order[r]] = r;
+    data->lines.push_back(*sorted[order[r]]);
+  }
+  for (uint32_t& d : drawn_of) {
+    if (d != UINT32_MAX) d = rank[d];
+  }
+  return drawn_of;
+}
+
+struct CellSample {
+  uint64_t cell;
+  uint32_t stack;
+  PerlNumber weight;
+};
+
+// Fills the cells and their runs from the samples kept, sorted by cell and
+// stack.
+void FillCells(std::vector<CellSample>* kept, ScopeData* data) {
+  std::sort(kept->begin(), kept->end(),
+            [](const CellSample& a, const CellSample& b) {
+              return a.cell != b.cell ? a.cell < b.cell : a.stack < b.stack;
+            });
+  data->cell_samples.assign(data->cells(), 0);
+  data->cell_runs.assign(data->cells() + 1, 0);
+  data->runs.clear();
+  for (size_t i = 0; i < kept->size();) {
+    const uint64_t cell = (*kept)[i].cell;
+    data->cell_runs[cell] = data->runs.size();
+    for (; i < kept->size() && (*kept)[i].cell == cell; ++i) {
+      const CellSample& s = (*kept)[i];
+      data->cell_samples[cell]++;
+      if (data->runs.size() > data->cell_runs[cell] &&
+          data->runs.back().stack == s.stack) {
+        data->runs.back().weight.Add(s.weight);
+      } else {
+        data->runs.push_back({s.stack, s.weight});
+      }
+    }
+  }
+  // Empty cells start where the next one does.
+  data->cell_runs[data->cells()] = data->runs.size();
+  for (uint64_t c = data->cells(); c-- > 0;) {
+    if (data->cell_samples[c] == 0) data->cell_runs[c] = data->cell_runs[c + 1];
+  }
+}
+
+// A JSON string whose '<' are escaped, so that no "</script>" nor "<!--"
+// can appear in the page's data block.
+void AppendScriptSafeJson(std::string_view s, std::string* out) {
+  std::string json = JsonString(s);
+  for (char c : json) {
+    if (c == '<') {
+      *out += "\\u003c";
+    } else {
+      *out += c;
+    }
+  }
+}
+
+// The names of the frames and each line as ids into them.
+void AppendStackTable(const ScopeData& data, std::string* out) {
+  StringInterner frames;
+  std::string stacks = "[";
+  std::vector<std::string_view> pieces;
+  for (size_t i = 0; i < data.lines.size(); ++i) {
+    if (i > 0) stacks += ',';
+    stacks += '[';
+    PerlSplit(data.lines[i], ";", &pieces);
+    for (size_t j = 0; j < pieces.size(); ++j) {
+      if (j > 0) stacks += ',';
+      stacks += std::to_string(frames.Intern(pieces[j]));
+    }
+    stacks += ']';
+  }
+  stacks += ']';
+  ColorSource colors(ColorMode::kSeeded);
+  std::string names = "[", fills = "[";
+  for (SymbolId id = 0; id < frames.size(); ++id) {
+    if (id > 0) {
+      names += ',';
+      fills += ',';
+    }
+    AppendScriptSafeJson(frames.Get(id), &names);
+    fills += '"' + NameColor(frames.Get(id), "hot", &colors) + '"';
+  }
+  // The root ("all") is drawn with the fill of an empty name.
+  *out += ",\n\"rootFill\":\"" + NameColor("", "hot", &colors) + '"';
+  *out += ",\n\"names\":" + names + "],\n\"fills\":" + fills +
+          "],\n\"stacks\":" + stacks;
+}
+
+// Each cell with samples: [cells since the previous one, samples, then
+// (stack - previous stack of the cell, weight) pairs].
+void AppendCells(const ScopeData& data, std::string* out) {
+  *out += ",\n\"cells\":[";
+  uint64_t previous = 0;
+  bool first = true;
+  for (uint64_t c = 0; c < data.cells(); ++c) {
+    if (data.cell_samples[c] == 0) continue;
+    if (!first) *out += ",\n";
+    *out += '[' + std::to_string(c - previous) + ',' +
+            std::to_string(data.cell_samples[c]);
+    uint32_t stack = 0;
+    for (uint64_t r = data.cell_runs[c]; r < data.cell_runs[c + 1]; ++r) {
+      *out += ',' + std::to_string(data.runs[r].stack - stack) + ',';
+      AppendJsonNumber(data.runs[r].weight, out);
+      stack = data.runs[r].stack;
+    }
+    *out += ']';
+    previous = c;
+    first = false;
+  }
+  *out += "]";
+}
+
+constexpr std::string_view kStyle = R"CSS(
+body { font-family: Verdana, sans-serif; font-size: 12px; margin: 10px; background: #fff; color: #000; }
+h1 { font-size: 17px; font-weight: normal; margin: 0 0 6px 0; }
+#heatmap { cursor: crosshair; display: block; }
+#legend { display: flex; align-items: center; gap: 6px; margin: 4px 0; }
+#legend canvas { border: 1px solid #ccc; }
+#hover, #selection { min-height: 1.3em; margin: 2px 0; }
+#command { font-family: monospace; background: #f4f4f4; padding: 2px 4px; user-select: all; }
+#graph g:hover rect { stroke: black; stroke-width: 0.5; }
+#graph text { font-family: Verdana; font-size: 12px; fill: rgb(0,0,0); pointer-events: none; }
+)CSS";
+
+}  // namespace
+
+void ScopeSamples::OnTimedSample(const TimedSample& s) {
+  if (s.time_ns == UINT64_MAX) {
+    untimed_++;
+    return;
+  }
+  key_.assign(reinterpret_cast<const char*>(s.frames.data()),
+              s.frames.size_bytes());
+  samples_.push_back({s.time_ns, stack_keys_.Intern(key_), s.weight});
+}
+
+std::span<const SymbolId> ScopeSamples::Frames(uint32_t id) const {
+  std::string_view key = stack_keys_.Get(id);
+  return {reinterpret_cast<const SymbolId*>(key.data()),
+          key.size() / sizeof(SymbolId)};
+}
+
+std::vector<uint64_t> ScopeData::PerSecond() const {
+  std::vector<uint64_t> seconds(columns, 0);
+  for (uint64_t c = 0; c < cells(); ++c) seconds[c / rows] += cell_samples[c];
+  return seconds;
+}
+
+bool BuildScopeData(const ScopeSamples& samples, const StringInterner& names,
+                    uint32_t rows, const StackRewrite& rewrite,
+                    ScopeData* data, std::string* err) {
+  if (samples.samples().empty()) {
+    *err = samples.untimed() > 0
+               ? "the samples have no time (perf script prints it unless "
+                 "-F leaves out 'time')"
+               : "no samples with a time found (folded stacks have none: "
+                 "flamescope reads perf script output or perf.data)";
+    return false;
+  }
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const ScopeSamples::Sample& s : samples.samples()) {
+    first = std::min(first, s.time_ns);
+    last = std::max(last, s.time_ns);
+  }
+  data->rows = rows;
+  data->base_ns = first - first % kNsPerSecond;
+  data->columns = (last - data->base_ns) / kNsPerSecond + 1;
+  if (data->columns > kMaxScopeCells / rows) {
+    *err = "the samples span " + std::to_string(data->columns) +
+           " seconds: too many cells for the heat map (at most " +
+           std::to_string(kMaxScopeCells) + "; select a part with "
+           "--time-range or use fewer --rows)";
+    return false;
+  }
+  std::vector<uint32_t> drawn_of = RewriteStacks(samples, names, rewrite, data);
+  std::vector<CellSample> kept;
+  kept.reserve(samples.samples().size());
+  for (const ScopeSamples::Sample& s : samples.samples()) {
+    if (drawn_of[s.stack] == UINT32_MAX) continue;
+    const uint64_t offset = s.time_ns - data->base_ns;
+    const uint64_t row = offset % kNsPerSecond * rows / kNsPerSecond;
+    kept.push_back({offset / kNsPerSecond * rows + row, drawn_of[s.stack],
+                    s.weight});
+  }
+  FillCells(&kept, data);
+  return true;
+}
+
+std::string PerSecondTable(const ScopeData& data) {
+  std::string table = "SECOND SAMPLES\n";
+  std::vector<uint64_t> seconds = data.PerSecond();
+  for (size_t i = 0; i < seconds.size(); ++i) {
+    table += std::to_string(i) + ' ' + std::to_string(seconds[i]) + '\n';
+  }
+  return table;
+}
+
+std::string_view ScopeScript() { return kScopeJs; }
+
+void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
+                    OutputSink* out) {
+  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                  "<meta charset=\"utf-8\">\n<title>";
+  AppendXmlEscaped(options.title, &s);
+  s += "</title>\n<style>";
+  s += kStyle;
+  s += "</style>\n</head>\n<body>\n<h1 id=\"title\">";
+  AppendXmlEscaped(options.title, &s);
+  s += "</h1>\n"
+       "<canvas id=\"heatmap\"></canvas>\n"
+       "<div id=\"legend\"></div>\n"
+       "<p id=\"hover\">&#160;</p>\n"
+       "<p id=\"selection\"></p>\n"
+       "<p><code id=\"command\"></code> "
+       "<a id=\"save\" download=\"selection.folded\" href=\"#\">"
+       "save the folded stacks</a></p>\n"
+       "<div id=\"graph\"></div>\n"
+       "<script type=\"application/json\" id=\"scope-data\">{\"title\":";
+  AppendScriptSafeJson(options.title, &s);
+  s += ",\n\"command\":";
+  AppendScriptSafeJson(options.fold_command, &s);
+  s += ",\n\"base\":" + std::to_string(data.base_ns / kNsPerSecond) +
+       ",\n\"rows\":" + std::to_string(data.rows) +
+       ",\n\"columns\":" + std::to_string(data.columns);
+  AppendStackTable(data, &s);
+  AppendCells(data, &s);
+  s += "}</script>\n<script>\n";
+  out->Write(s);
+  out->Write(ScopeScript());
+  out->Write("</script>\n</body>\n</html>\n");
+}
+
+}  // namespace flamefold
