@@ -333,12 +333,24 @@ bool FoldInputs::AddInput(Input& in, std::string* err) {
     }
     case ContentKind::kPerfScript:
     case ContentKind::kNeither:  // read as stackcollapse-perf.pl reads text
-      if (config_.jobs > 1 && !config_.perf.srcline) {
+      if (TextInParallel()) {
         return AddParallel(file, index, in.source.get(), err);
       }
       return AddSequential(file, index, in.source.get(), err);
   }
   return true;
+}
+
+void FoldInputs::set_timed_sink(TimedSampleSink* sink) {
+  timed_sink_ = sink;
+  parser_.fold()->set_timed_sink(sink);
+}
+
+// Whether text is cut into chunks for --jobs N: not with --srcline (a
+// frame's source line is the line after it), nor with a timed sink (its
+// samples come in the input's order).
+bool FoldInputs::TextInParallel() const {
+  return config_.jobs > 1 && !config_.perf.srcline && timed_sink_ == nullptr;
 }
 
 // One thread. A regular file is mapped (MappedFile) and fed in windows of

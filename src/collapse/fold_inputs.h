@@ -21,6 +21,7 @@
 #include "collapse/recording_folder.h"
 #include "collapse/stack_counts.h"
 #include "collapse/stack_trie.h"
+#include "collapse/timed_sample.h"
 
 namespace flamefold {
 
@@ -50,6 +51,10 @@ class FoldInputs {
   /// in the order and with the counts the trie's Walk would give, once
   /// (a trie costs more to build and walk than the lines do to write).
   void VisitStacks(const StackCounts::LineVisitor& visit);
+  /// Where each sample folded goes too, with its time (SampleFold's timed
+  /// sink; nullptr: nowhere). A run with one folds on one thread, so that
+  /// the samples come in the inputs' order. Must outlive this.
+  void set_timed_sink(TimedSampleSink* sink);
   /// The samples these inputs folded, after Finish.
   uint64_t total_samples() const { return total_samples_; }
   /// A whole run: Add()s each of `files` (none: "-", stdin), then Finish().
@@ -81,6 +86,7 @@ class FoldInputs {
   void SortTables(std::vector<std::vector<SymbolId>>* maps,
                   std::vector<uint32_t>* rank);
   std::vector<StackCounts*> Tables();
+  bool TextInParallel() const;
 
   // The stacks parsed by one worker thread, in names of its own: kept
   // across inputs, sorted and merged into the trie by Finish().
@@ -107,6 +113,7 @@ class FoldInputs {
   FoldedStats folded_stats_;
   uint64_t input_count_ = 0;
   std::string parallel_event_;
+  TimedSampleSink* timed_sink_ = nullptr;
   uint64_t total_samples_ = 0;
 };
 

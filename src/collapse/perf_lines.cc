@@ -1,5 +1,6 @@
 #include "collapse/perf_lines.h"
 
+#include <charconv>
 #include <cstring>
 
 #include "collapse/perl_chars.h"
@@ -51,6 +52,44 @@ bool MatchHeaderLine(std::string_view line, bool modern,
     e = p - 1;  // every start inside this white-space run fails alike
   }
   return false;
+}
+
+// The time after the pid and tid, the first word that ends in ':':
+//   java 12688 [002] 6544038.708352: 235 cpu-clock:     6544038708352000 ns
+//   bash 21943 [000]  3442.442956415:    5025125 cpu-clock:ppp:   (--ns)
+//   work 22516 page-faults:                             none (-F without time)
+uint64_t HeaderTime(std::string_view line, size_t from) {
+  const size_t n = line.size();
+  size_t p = from;
+  for (;;) {
+    while (p < n && IsSpace(line[p])) ++p;
+    size_t q = p;
+    while (q < n && !IsSpace(line[q])) ++q;
+    if (q == p) return UINT64_MAX;
+    if (line[q - 1] == ':') break;
+    p = q;
+  }
+  uint64_t seconds = 0, fraction = 0;
+  size_t dot = p;
+  while (dot < n && IsDigit(line[dot])) ++dot;
+  if (dot == p || dot > p + 10 || line[dot] != '.') return UINT64_MAX;
+  std::from_chars(line.data() + p, line.data() + dot, seconds);
+  size_t end = dot + 1;
+  while (end < n && IsDigit(line[end])) {
+    fraction = fraction * 10 + static_cast<uint64_t>(line[end] - '0');
+    ++end;
+  }
+  const size_t decimals = end - dot - 1;
+  if (decimals == 0 || decimals > 9 || line[end] != ':') return UINT64_MAX;
+  for (size_t i = decimals; i < 9; ++i) fraction *= 10;
+  return seconds * 1000000000 + fraction;
+}
+
+int32_t HeaderNumber(std::string_view digits) {
+  int32_t v = -1;
+  auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (r.ec != std::errc() || r.ptr != digits.data() + digits.size()) return -1;
+  return v;
 }
 
 // The period and event at the end of a header, /:\s*(\d+)*\s+(\S+):\s*$/:

@@ -19,6 +19,16 @@ struct HeaderFields {
 };
 bool MatchHeaderLine(std::string_view line, bool modern, HeaderFields* out);
 
+/// The time perf script prints in a header after the pid and tid (`from`:
+/// where they end), in ns: "SECONDS.FRACTION:" with 1 to 9 decimals (6 as
+/// perf prints them, 9 with --ns), the first word ending in ':'. UINT64_MAX
+/// when that word is no time (perf script -F without time).
+uint64_t HeaderTime(std::string_view line, size_t from);
+
+/// The number `digits` holds ("12345"), or -1 when it holds more than an
+/// int32_t does or none.
+int32_t HeaderNumber(std::string_view digits);
+
 /// The period and event ending a header line.
 struct EventFields {
   std::string_view period, event;  // period empty when absent

@@ -147,7 +147,10 @@ void SampleFold::AddHeader(const RecordedSample& s, const Event& e) {
   // ": %10" PRIu64 " %s: " after the time; nothing read as an event
   // without the time, or after a tracepoint's fields.
   EventFields ev{{}, e.fields.name, true, s.period};
-  OnHeader(h, e.shown ? &ev : nullptr, Position(s.ordinal));
+  if (OnHeader(h, e.shown ? &ev : nullptr, Position(s.ordinal)) &&
+      timed_sink_) {
+    KeepTimed(s.time, s.pid, s.tid, s.comm);
+  }
 }
 
 // A frame of the sample: its stack line by the frame's id, or read as text
@@ -203,8 +206,25 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
       if (!options_.modern && IsSpace(line[1])) {
         stats_.one_char_comm++;
       }
+      uint64_t time = UINT64_MAX;
+      if (read_times_) {
+        const std::string_view last = h.has_tid ? h.tid : h.pid;
+        time = sample_ ? sample_->time
+                       : HeaderTime(line, last.data() + last.size() -
+                                              line.data());
+      }
       EventFields ev;
-      OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr, Position(lineno));
+      if (OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr,
+                   Position(lineno)) &&
+          timed_sink_) {
+        if (sample_) {
+          KeepTimed(time, sample_->pid, sample_->tid, sample_->comm);
+        } else if (h.has_tid) {
+          KeepTimed(time, HeaderNumber(h.pid), HeaderNumber(h.tid), h.comm);
+        } else {  // "comm TID"
+          KeepTimed(time, -1, HeaderNumber(h.pid), h.comm);
+        }
+      }
       return;
     }
   } else if (AllSpace(line)) {
@@ -286,7 +306,7 @@ bool SampleFold::PlainHeader(std::string_view comm,
   return true;
 }
 
-void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
+bool SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
                           uint64_t at) {
   std::string_view pid = h.pid, tid = h.tid;
   if (!h.has_tid || tid == "0") {  // Perl: if (not $tid)
@@ -307,7 +327,7 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
         stats_.other_event = std::string(ev->event);
       }
       CountOtherEvent(ev->event, 1, &stats_);
-      return;  // Perl's `next`: $pname keeps its previous value
+      return false;  // Perl's `next`: $pname keeps its previous value
     }
   }
   if (ev && ev->has_value) {  // the digits' value, as below
@@ -326,7 +346,7 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
       pname_java_ = slot->java;
       pname_index_ = slot->index;
       leaf_pending_ = true;
-      return;
+      return true;
     }
   }
   std::string& pname = pname_scratch_;
@@ -348,6 +368,7 @@ void SampleFold::OnHeader(const HeaderFields& h, const EventFields* ev,
     slot->java = pname_java_;
     slot->index = pname_index_;
   }
+  return true;
 }
 
 void SampleFold::SetPname(std::string_view pname) {
@@ -380,10 +401,26 @@ void SampleFold::EndSample() {
   if (!has_pname_) return;  // no sample, or one of another event
   AssembleFrames();
   sink_->OnSample(frames_, period_);
+  if (timed_sink_) {
+    timed_.frames = frames_;
+    timed_.weight = period_;
+    timed_sink_->OnTimedSample(timed_);
+  }
   stats_.samples++;
   stack_rev_.clear();
   has_pname_ = false;
 }
+
+// The facts of the sample that begins, for the timed sink.
+void SampleFold::KeepTimed(uint64_t time, int32_t pid, int32_t tid,
+                           std::string_view comm) {
+  timed_.time_ns = time;
+  timed_.pid = pid;
+  timed_.tid = tid;
+  timed_comm_.assign(comm);
+  timed_.comm = timed_comm_;
+}
+
 void SampleFold::AssembleFrames() {
   const FrameNames::Result& p = pname_results_[pname_index_];
   if (p.quirks & FrameNames::kLongName) stats_.limits.long_frames++;

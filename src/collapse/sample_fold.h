@@ -27,6 +27,7 @@
 #include "collapse/perf_script_options.h"
 #include "collapse/recorded_sample.h"
 #include "collapse/stack_trie.h"
+#include "collapse/timed_sample.h"
 #include "io/line_reader.h"
 
 namespace flamefold {
@@ -46,6 +47,12 @@ class SampleFold : public RecordedSampleSink {
   FrameNames* frame_names() { return &frame_names_; }
   /// The event kept, once known ("" before the first event line).
   const std::string& event_filter() const { return event_filter_; }
+  /// Where each sample folded goes too, with its time (nullptr: nowhere,
+  /// the default). Must outlive this.
+  void set_timed_sink(TimedSampleSink* sink) {
+    timed_sink_ = sink;
+    read_times_ = timed_sink_ != nullptr;
+  }
 
   /// The input read from now on: the `index`-th of the run, which orders
   /// the "first ..." cases of several inputs (Position).
@@ -63,9 +70,9 @@ class SampleFold : public RecordedSampleSink {
   void ClearError() { error_.clear(); }
 
   /// A header given by its fields (`ev` nullptr: no event), standing at
-  /// position `at`: the sample of the event kept begins, or one of another
-  /// event is skipped.
-  void OnHeader(const HeaderFields& h, const EventFields* ev, uint64_t at);
+  /// position `at`: the sample of the event kept begins (true), or one of
+  /// another event is skipped (false).
+  bool OnHeader(const HeaderFields& h, const EventFields* ev, uint64_t at);
   /// Whether a header line starting "<comm> <digits>" and, when it has an
   /// event, ending ": <digits> <event>: " reads back as exactly those
   /// fields: a comm of two characters or more (one with --modern), not
@@ -138,6 +145,8 @@ class SampleFold : public RecordedSampleSink {
   void SetPname(std::string_view pname);
   void AssembleFrames();
   void TrimDeepStack();
+  void KeepTimed(uint64_t time, int32_t pid, int32_t tid,
+                 std::string_view comm);
 
   PerfScriptOptions options_;
   StringInterner* names_;
@@ -185,6 +194,13 @@ class SampleFold : public RecordedSampleSink {
   bool events_given_ = false;
   const RecordedSample* sample_ = nullptr;
   std::string sample_line_;
+
+  // The timed sink, whether headers' times are read, and the sample being
+  // read as the timed sink gets it (its comm kept in timed_comm_).
+  TimedSampleSink* timed_sink_ = nullptr;
+  bool read_times_ = false;
+  TimedSample timed_;
+  std::string timed_comm_;
 };
 
 }  // namespace flamefold

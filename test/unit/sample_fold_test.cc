@@ -84,10 +84,28 @@ struct Folded {
   PerfScriptStats stats;
 };
 
-Folded ByFields(const Recording& r, const PerfScriptOptions& o) {
+// A timed sink that writes each sample as a line: its time, pid, tid,
+// comm, frames (by their names) and weight.
+struct TimedLines : TimedSampleSink {
+  const StringInterner* names = nullptr;
+  std::string lines;
+  void OnTimedSample(const TimedSample& s) override {
+    lines += std::to_string(s.time_ns) + " " + std::to_string(s.pid) + "/" +
+             std::to_string(s.tid) + " " + std::string(s.comm) + " ";
+    for (SymbolId id : s.frames) lines += std::string(names->Get(id)) + ";";
+    lines += " " + s.weight.ToString() + "\n";
+  }
+};
+
+Folded ByFields(const Recording& r, const PerfScriptOptions& o,
+                TimedLines* timed = nullptr) {
   StringInterner names;
   StackTrie trie(&names);
   SampleFold fold(o, &names, &trie);
+  if (timed) {
+    timed->names = &names;
+    fold.set_timed_sink(timed);
+  }
   fold.StartRecording("r.data", 0);
   fold.SetEvents(r.events);
   Folded out;
@@ -100,10 +118,15 @@ Folded ByFields(const Recording& r, const PerfScriptOptions& o) {
   return out;
 }
 
-Folded ByText(const Recording& r, const PerfScriptOptions& o) {
+Folded ByText(const Recording& r, const PerfScriptOptions& o,
+              TimedLines* timed = nullptr) {
   StringInterner names;
   StackTrie trie(&names);
   PerfScriptParser parser(o, &names, &trie);
+  if (timed) {
+    timed->names = &names;
+    parser.fold()->set_timed_sink(timed);
+  }
   std::string text = r.Text(PidTidWanted(parser.options()));
   LineReader reader(text);
   Folded out;
@@ -194,6 +217,46 @@ TEST_CASE("samples by their fields fold as their text does") {
   PerfScriptOptions shallow;
   shallow.limits.max_depth = 2;
   CheckAlike(r, shallow);
+}
+
+TEST_CASE("each sample folded goes to the timed sink with its time") {
+  Recording r;
+  r.events = {{"cycles", true, true, true, false},
+              {"instructions", true, true, true, false}};
+  const RecordedFrame* f = r.Frame("4a1", "main+0x11", "/usr/bin/app");
+  const RecordedFrame* g = r.Frame("4b2", "work", "/usr/bin/app");
+  r.Sample("app", 10, 11, 0, 100, {g, f});
+  r.Sample("app", 10, 12, 1, 7, {g});  // another event: not folded
+  r.Sample("V8 Worker", 10, 13, 0, 0, {f});
+  PerfScriptOptions o;
+  o.include_pid = o.modern = true;  // the text shows "PID/TID"
+  TimedLines fields, text;
+  ByFields(r, o, &fields);
+  ByText(r, o, &text);
+  CHECK(fields.lines ==
+        "1000250000 10/11 app app-10;main;work; 100\n"
+        "3000250000 10/13 V8 Worker V8_Worker-10;main; 1\n");
+  CHECK(text.lines == fields.lines);
+  // Without --pid the text shows the tid alone; with --ns, 9 decimals.
+  TimedLines tid_only;
+  ByText(r, {}, &tid_only);
+  CHECK(tid_only.lines.rfind("1000250000 -1/11 app app;main;work; 100\n", 0) ==
+        0);
+  StringInterner names;
+  StackTrie trie(&names);
+  PerfScriptParser parser({}, &names, &trie);
+  TimedLines ns;
+  ns.names = &names;
+  parser.fold()->set_timed_sink(&ns);
+  const std::string lines =
+      "bash 21943 [000]  3442.442956415:    5025125 cpu-clock:ppp: \n"
+      "\tffffffff8225f2d9 f ([kernel.kallsyms])\n\n"
+      "bash 21943 [000] 7: 1 cpu-clock:ppp: \n\tffffffff8225f2d9 f (k)\n\n";
+  LineReader reader(lines);
+  std::string err;
+  REQUIRE(parser.Feed(&reader, "t", &err));
+  CHECK(ns.lines == "3442442956415 -1/21943 bash bash;f; 5025125\n"
+                    "18446744073709551615 -1/21943 bash bash;f; 1\n");
 }
 
 TEST_CASE("the event filter and a sample in progress carry over") {
