@@ -209,27 +209,46 @@ var flamescope = (function () {
     }
     return "rgb(128,0,38)";
   }
+  // Room for the offsets on the left and the seconds below.
+  var left = 44, bottom = 16;
   function cellAt(ev) {
     var rect = canvas.getBoundingClientRect();
-    var col = Math.floor((ev.clientX - rect.left) / cellW);
+    var col = Math.floor((ev.clientX - rect.left - left) / cellW);
     var row = rows - 1 - Math.floor((ev.clientY - rect.top) / cellH);
     if (col < 0 || col >= columns || row < 0 || row >= rows) return -1;
     return col * rows + row;
   }
   var pending = -1, selected = null;
+  function drawAxes() {
+    ctx.fillStyle = "rgb(0,0,0)";
+    ctx.font = "10px Verdana, sans-serif";
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    var every = Math.ceil(rows / 5), c;
+    for (var r = 0; r < rows; r += every) {
+      ctx.fillText(perlNum(r * 1000 / rows) + " ms", left - 4, (rows - 1 - r + 0.5) * cellH);
+    }
+    ctx.textAlign = "center";
+    ctx.textBaseline = "top";
+    every = Math.ceil(30 / cellW);
+    for (c = 0; c < columns; c += every) {
+      ctx.fillText(String(c), left + (c + 0.5) * cellW, rows * cellH + 3);
+    }
+  }
   function drawHeatmap() {
-    canvas.width = columns * cellW;
-    canvas.height = rows * cellH;
+    canvas.width = left + columns * cellW;
+    canvas.height = rows * cellH + bottom;
+    drawAxes();
     for (var c = 0; c < cells; c++) {
       var col = Math.floor(c / rows), row = c % rows;
       ctx.fillStyle = heatColor(cellSamples[c]);
-      ctx.fillRect(col * cellW, (rows - 1 - row) * cellH, cellW, cellH);
+      ctx.fillRect(left + col * cellW, (rows - 1 - row) * cellH, cellW, cellH);
     }
     var a = selected ? selected[0] : pending, b = selected ? selected[1] : pending;
     if (a < 0) return;
     ctx.fillStyle = "rgba(40,90,220,0.45)";
     for (c = a; c <= b; c++) {
-      ctx.fillRect(Math.floor(c / rows) * cellW, (rows - 1 - c % rows) * cellH, cellW, cellH);
+      ctx.fillRect(left + Math.floor(c / rows) * cellW, (rows - 1 - c % rows) * cellH, cellW, cellH);
     }
   }
   function drawLegend() {
@@ -304,7 +323,7 @@ var flamescope = (function () {
     rows: rows, columns: columns, base: data.base,
     cellSamples: function (col, row) { return cellSamples[col * rows + row]; },
     cellRect: function (col, row) {
-      return { x: col * cellW + cellW / 2, y: (rows - 1 - row) * cellH + cellH / 2 };
+      return { x: left + col * cellW + cellW / 2, y: (rows - 1 - row) * cellH + cellH / 2 };
     },
     select: select,
     timeRange: timeRange

@@ -109,20 +109,29 @@ void AppendScriptSafeJson(std::string_view s, std::string* out) {
   }
 }
 
-// The names of the frames and each line as ids into them.
+// The names of the frames and each line as ids into them, after the
+// number of frames it shares with the line before (sorted lines share
+// most of theirs).
 void AppendStackTable(const ScopeData& data, std::string* out) {
   StringInterner frames;
   std::string stacks = "[";
   std::vector<std::string_view> pieces;
+  std::vector<SymbolId> ids, previous;
   for (size_t i = 0; i < data.lines.size(); ++i) {
-    if (i > 0) stacks += ',';
-    stacks += '[';
     PerlSplit(data.lines[i], ";", &pieces);
-    for (size_t j = 0; j < pieces.size(); ++j) {
-      if (j > 0) stacks += ',';
-      stacks += std::to_string(frames.Intern(pieces[j]));
+    ids.clear();
+    for (std::string_view piece : pieces) ids.push_back(frames.Intern(piece));
+    size_t shared = 0;
+    while (shared < ids.size() && shared < previous.size() &&
+           ids[shared] == previous[shared]) {
+      ++shared;
+    }
+    stacks += (i > 0 ? ",[" : "[") + std::to_string(shared);
+    for (size_t j = shared; j < ids.size(); ++j) {
+      stacks += ',' + std::to_string(ids[j]);
     }
     stacks += ']';
+    std::swap(ids, previous);
   }
   stacks += ']';
   ColorSource colors(ColorMode::kSeeded);
@@ -168,6 +177,7 @@ void AppendCells(const ScopeData& data, std::string* out) {
 constexpr std::string_view kStyle = R"CSS(
 body { font-family: Verdana, sans-serif; font-size: 12px; margin: 10px; background: #fff; color: #000; }
 h1 { font-size: 17px; font-weight: normal; margin: 0 0 6px 0; }
+#heatmap-box { overflow-x: auto; max-width: 100%; }
 #heatmap { cursor: crosshair; display: block; }
 #legend { display: flex; align-items: center; gap: 6px; margin: 4px 0; }
 #legend canvas { border: 1px solid #ccc; }
@@ -262,7 +272,7 @@ void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
   s += "</style>\n</head>\n<body>\n<h1 id=\"title\">";
   AppendXmlEscaped(options.title, &s);
   s += "</h1>\n"
-       "<canvas id=\"heatmap\"></canvas>\n"
+       "<div id=\"heatmap-box\"><canvas id=\"heatmap\"></canvas></div>\n"
        "<div id=\"legend\"></div>\n"
        "<p id=\"hover\">&#160;</p>\n"
        "<p id=\"selection\"></p>\n"
