@@ -14,37 +14,56 @@ var flamescope = (function () {
   var rows = data.rows, columns = data.columns, cells = rows * columns;
   var svgns = "http://www.w3.org/2000/svg";
 
+  // The packed tables (scope_page.cc): base64 of LEB128 numbers.
+  function unpack(base64) {
+    var bytes = atob(base64), pos = 0;
+    return {
+      more: function () { return pos < bytes.length; },
+      next: function () {
+        var v = 0, scale = 1, b;
+        do {
+          b = bytes.charCodeAt(pos++);
+          v += (b & 127) * scale;
+          scale *= 128;
+        } while (b & 128);
+        return v;
+      }
+    };
+  }
+
   // The cells: samples, and runs of (stack, weight) from runStart[c] to
   // runStart[c + 1].
   var cellSamples = new Float64Array(cells);
   var runStart = new Uint32Array(cells + 1);
-  var runCount = 0, i, j;
-  for (i = 0; i < data.cells.length; i++) runCount += (data.cells[i].length - 2) / 2;
-  var runStack = new Uint32Array(runCount), runWeight = new Float64Array(runCount);
+  var runStack = [], runWeight = [], i;
   (function () {
-    var cell = 0, r = 0, next = 0;
-    for (var k = 0; k < data.cells.length; k++) {
-      var row = data.cells[k];
-      cell += row[0];
-      for (; next <= cell; next++) runStart[next] = r;
-      cellSamples[cell] = row[1];
-      var stack = 0;
-      for (var m = 2; m < row.length; m += 2) {
-        stack += row[m];
-        runStack[r] = stack;
-        runWeight[r] = row[m + 1];
-        r++;
+    var packed = unpack(data.cells), cell = 0, next = 0;
+    while (packed.more()) {
+      cell += packed.next();
+      for (; next <= cell; next++) runStart[next] = runStack.length;
+      cellSamples[cell] = packed.next();
+      var runs = packed.next(), stack = 0;
+      for (var r = 0; r < runs; r++) {
+        stack += packed.next();
+        var w = packed.next();
+        runStack.push(stack);
+        runWeight.push(w % 2 === 0 ? w / 2 * data.weightUnit : data.weights[(w - 1) / 2]);
       }
     }
-    for (; next <= cells; next++) runStart[next] = r;
+    for (; next <= cells; next++) runStart[next] = runStack.length;
   })();
 
-  // The stacks, as name ids root first ([shared with the previous, ids...]).
+  // The stacks, as name ids root first.
   var stacks = [];
-  for (i = 0; i < data.stacks.length; i++) {
-    var enc = data.stacks[i], prev = i > 0 ? stacks[i - 1] : [];
-    stacks.push(prev.slice(0, enc[0]).concat(enc.slice(1)));
-  }
+  (function () {
+    var packed = unpack(data.stacks), prev = [];
+    for (var k = 0; k < data.stackCount; k++) {
+      var st = prev.slice(0, packed.next());
+      for (var n = packed.next(); n > 0; n--) st.push(packed.next());
+      stacks.push(st);
+      prev = st;
+    }
+  })();
   var names = data.names, fills = data.fills;
 
   // ---- numbers as C prints them ----

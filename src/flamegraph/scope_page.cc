@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <unordered_map>
 
 #include "base/json.h"
@@ -109,16 +110,49 @@ void AppendScriptSafeJson(std::string_view s, std::string* out) {
   }
 }
 
-// The names of the frames and each line as ids into them, after the
-// number of frames it shares with the line before (sorted lines share
-// most of theirs).
+// A number as LEB128 bytes: 7 bits a byte, the lowest first, the high bit
+// set on every byte but the last.
+void AppendVarint(uint64_t v, std::string* bytes) {
+  while (v >= 0x80) {
+    bytes->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  bytes->push_back(static_cast<char>(v));
+}
+
+// `bytes` in base64 (RFC 4648's alphabet, padded), as a JSON string.
+void AppendBase64String(std::string_view bytes, std::string* out) {
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  out->push_back('"');
+  size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16 |
+                 static_cast<uint8_t>(bytes[i + 1]) << 8 |
+                 static_cast<uint8_t>(bytes[i + 2]);
+    for (int shift = 18; shift >= 0; shift -= 6) out->push_back(kDigits[(v >> shift) & 63]);
+  }
+  if (i < bytes.size()) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    out->push_back(kDigits[(v >> 18) & 63]);
+    out->push_back(kDigits[(v >> 12) & 63]);
+    out->push_back(i + 1 < bytes.size() ? kDigits[(v >> 6) & 63] : '=');
+    out->push_back('=');
+  }
+  out->push_back('"');
+}
+
+// The names of the frames, and the stacks packed: for each line, the
+// number of frames it shares with the line before (sorted lines share most
+// of theirs), the number of its other frames and their ids.
 void AppendStackTable(const ScopeData& data, std::string* out) {
   StringInterner frames;
-  std::string stacks = "[";
+  std::string stacks;
   std::vector<std::string_view> pieces;
   std::vector<SymbolId> ids, previous;
-  for (size_t i = 0; i < data.lines.size(); ++i) {
-    PerlSplit(data.lines[i], ";", &pieces);
+  for (const std::string& line : data.lines) {
+    PerlSplit(line, ";", &pieces);
     ids.clear();
     for (std::string_view piece : pieces) ids.push_back(frames.Intern(piece));
     size_t shared = 0;
@@ -126,14 +160,11 @@ void AppendStackTable(const ScopeData& data, std::string* out) {
            ids[shared] == previous[shared]) {
       ++shared;
     }
-    stacks += (i > 0 ? ",[" : "[") + std::to_string(shared);
-    for (size_t j = shared; j < ids.size(); ++j) {
-      stacks += ',' + std::to_string(ids[j]);
-    }
-    stacks += ']';
+    AppendVarint(shared, &stacks);
+    AppendVarint(ids.size() - shared, &stacks);
+    for (size_t j = shared; j < ids.size(); ++j) AppendVarint(ids[j], &stacks);
     std::swap(ids, previous);
   }
-  stacks += ']';
   ColorSource colors(ColorMode::kSeeded);
   std::string names = "[", fills = "[";
   for (SymbolId id = 0; id < frames.size(); ++id) {
@@ -147,31 +178,60 @@ void AppendStackTable(const ScopeData& data, std::string* out) {
   // The root ("all") is drawn with the fill of an empty name.
   *out += ",\n\"rootFill\":\"" + NameColor("", "hot", &colors) + '"';
   *out += ",\n\"names\":" + names + "],\n\"fills\":" + fills +
-          "],\n\"stacks\":" + stacks;
+          "],\n\"stackCount\":" + std::to_string(data.lines.size()) +
+          ",\n\"stacks\":";
+  AppendBase64String(stacks, out);
 }
 
-// Each cell with samples: [cells since the previous one, samples, then
-// (stack - previous stack of the cell, weight) pairs].
+// Weights that JavaScript holds exactly as numbers are written in the runs.
+constexpr uint64_t kExactInteger = uint64_t{1} << 52;
+
+bool ExactInteger(const PerlNumber& weight) {
+  return weight.is_integer() && weight.uint_value() < kExactInteger;
+}
+
+// The greatest common divisor of the whole weights (1 when there is none):
+// with a fixed period (cpu-clock, perf record -c N) every weight is a
+// multiple of it, which the runs then count in.
+uint64_t WeightUnit(const ScopeData& data) {
+  uint64_t unit = 0;
+  for (const ScopeData::Run& run : data.runs) {
+    if (ExactInteger(run.weight)) unit = std::gcd(unit, run.weight.uint_value());
+  }
+  return unit == 0 ? 1 : unit;
+}
+
+// The cells packed: for each cell with samples, the cells since the one
+// before, its samples, its runs and each run's stack (less the stack of
+// the run before) and weight: 2 * W / weightUnit for a whole W, else
+// 2 * i + 1 for the i-th of "weights".
 void AppendCells(const ScopeData& data, std::string* out) {
-  *out += ",\n\"cells\":[";
-  uint64_t previous = 0;
-  bool first = true;
+  std::string cells, weights;
+  uint64_t previous = 0, odd_weights = 0;
+  const uint64_t unit = WeightUnit(data);
   for (uint64_t c = 0; c < data.cells(); ++c) {
     if (data.cell_samples[c] == 0) continue;
-    if (!first) *out += ",\n";
-    *out += '[' + std::to_string(c - previous) + ',' +
-            std::to_string(data.cell_samples[c]);
+    AppendVarint(c - previous, &cells);
+    AppendVarint(data.cell_samples[c], &cells);
+    AppendVarint(data.cell_runs[c + 1] - data.cell_runs[c], &cells);
     uint32_t stack = 0;
     for (uint64_t r = data.cell_runs[c]; r < data.cell_runs[c + 1]; ++r) {
-      *out += ',' + std::to_string(data.runs[r].stack - stack) + ',';
-      AppendJsonNumber(data.runs[r].weight, out);
-      stack = data.runs[r].stack;
+      const ScopeData::Run& run = data.runs[r];
+      AppendVarint(run.stack - stack, &cells);
+      if (ExactInteger(run.weight)) {
+        AppendVarint(2 * (run.weight.uint_value() / unit), &cells);
+      } else {
+        AppendVarint(2 * odd_weights++ + 1, &cells);
+        if (!weights.empty()) weights += ',';
+        AppendJsonNumber(run.weight, &weights);
+      }
+      stack = run.stack;
     }
-    *out += ']';
     previous = c;
-    first = false;
   }
-  *out += "]";
+  *out += ",\n\"weightUnit\":" + std::to_string(unit) + ",\n\"weights\":[" +
+          weights + "],\n\"cells\":";
+  AppendBase64String(cells, out);
 }
 
 constexpr std::string_view kStyle = R"CSS(

@@ -11,9 +11,10 @@
 // --time-range` keeps exactly the samples of the cells selected.
 //
 // The page holds each distinct stack once, as frame ids into a name table,
-// and each cell as runs of (stack, weight) with its sample count, in a
-// JSON block whose every '<' is escaped: whatever the names, the document
-// stays well-formed.
+// and each cell as runs of (stack, weight) with its sample count, the
+// numbers packed (LEB128 bytes in base64, stacks as the frames they add to
+// the one before), in a JSON block whose every '<' is escaped: whatever
+// the names, the document stays well-formed.
 #ifndef FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
 #define FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
 
