@@ -12,7 +12,6 @@
 var flamescope = (function () {
   var data = JSON.parse(document.getElementById("scope-data").textContent);
   var rows = data.rows, columns = data.columns, cells = rows * columns;
-  var svgns = "http://www.w3.org/2000/svg";
 
   // The packed tables (scope_page.cc): base64 of LEB128 numbers.
   function unpack(base64) {
@@ -93,11 +92,6 @@ var flamescope = (function () {
   function bare(name) {
     return /_\[[kwij]\]$/.test(name) ? name.substring(0, name.length - 4) : name;
   }
-  function escapeXml(s) {
-    return s.replace(/[&<>"']/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-    });
-  }
 
   // ---- time ----
   function pad9(n) { var s = String(n); while (s.length < 9) s = "0" + s; return s; }
@@ -122,79 +116,130 @@ var flamescope = (function () {
     return w;
   }
 
-  // flamegraph.pl's merge of sorted stacks: {name, depth, start, end}.
-  function merge(weights) {
+  // flamegraph.pl's merge of sorted stacks, in `total` units: the frames
+  // {name, depth, start, end} at least `minTime` wide (only those are
+  // drawn; the rest are not made at all).
+  function merge(weights, minTime) {
     var frames = [], open = [], prev = [], time = 0, s, k, d;
+    var close = function (d) {
+      if (time - open[d] >= minTime) {
+        frames.push({ name: prev[d], depth: d + 1, start: open[d], end: time });
+      }
+    };
     for (s = 0; s < stacks.length; s++) {
       if (!weights[s]) continue;
       var st = stacks[s];
       for (k = 0; k < prev.length && k < st.length && prev[k] === st[k]; k++);
-      for (d = prev.length - 1; d >= k; d--) {
-        frames.push({ name: prev[d], depth: d + 1, start: open[d], end: time });
-      }
+      for (d = prev.length - 1; d >= k; d--) close(d);
       for (d = k; d < st.length; d++) open[d] = time;
       time += weights[s];
       prev = st;
     }
-    for (d = prev.length - 1; d >= 0; d--) {
-      frames.push({ name: prev[d], depth: d + 1, start: open[d], end: time });
-    }
+    for (d = prev.length - 1; d >= 0; d--) close(d);
     frames.push({ name: -1, depth: 0, start: 0, end: time });
-    return { frames: frames, time: time };
+    return frames;
   }
 
-  function frameSvg(f, time, wpt, height) {
-    var x1 = xpad + f.start * wpt, x2 = xpad + f.end * wpt;
-    var y1 = height - (fontSize * 2 + 10) - (f.depth + 1) * frameHeight + 1;
-    var y2 = height - (fontSize * 2 + 10) - f.depth * frameHeight;
+  // A frame as flamesvg writes it: its rectangle's numbers as printed, its
+  // title, fill and label.
+  function describe(f, g) {
+    var x1 = xpad + f.start * g.wpt, x2 = xpad + f.end * g.wpt;
+    var y1 = g.height - (fontSize * 2 + 10) - (f.depth + 1) * frameHeight + 1;
+    var y2 = g.height - (fontSize * 2 + 10) - f.depth * frameHeight;
     var count = f.end - f.start;
     var countText = grouped(fixed(count, 0)) + " samples";
     var name = f.name < 0 ? "" : bare(names[f.name]);
-    var title = f.name < 0 ? "all (" + countText + ", 100%)"
-        : name + " (" + countText + ", " +
-          fixed(100 * parseFloat(fixed(count, 0)) / time, 2) + "%)";
-    var fill = f.name < 0 ? data.rootFill : fills[f.name];
-    var x1s = fixed(x1, 1);
-    var s = "<g><title>" + escapeXml(title) + "</title><rect x=\"" + x1s +
-        "\" y=\"" + perlNum(y1) + "\" width=\"" +
-        fixed(parseFloat(fixed(x2, 1)) - parseFloat(x1s), 1) + "\" height=\"" +
-        fixed(y2 - y1, 1) + "\" fill=\"" + fill + "\" rx=\"2\" ry=\"2\"/>";
+    var x1s = fixed(x1, 1), label = "";
     var chars = Math.trunc((x2 - x1) / (fontSize * fontWidth));
-    var shown = f.name < 0 ? "" : name;
     if (chars >= 3) {
-      var cps = Array.from(shown);
-      var label = cps.length > chars ? cps.slice(0, chars - 2).join("") + ".." : shown;
-      if (label) {
-        s += "<text x=\"" + fixed(x1 + 3, 2) + "\" y=\"" + perlNum(3 + (y1 + y2) / 2) +
-            "\">" + escapeXml(label) + "</text>";
-      }
+      var cps = Array.from(name);
+      label = cps.length > chars ? cps.slice(0, chars - 2).join("") + ".." : name;
     }
-    return s + "</g>";
+    return {
+      title: f.name < 0 ? "all (" + countText + ", 100%)"
+          : name + " (" + countText + ", " +
+            fixed(100 * parseFloat(fixed(count, 0)) / g.time, 2) + "%)",
+      x: x1s, y: perlNum(y1),
+      width: fixed(parseFloat(fixed(x2, 1)) - parseFloat(x1s), 1),
+      height: fixed(y2 - y1, 1),
+      fill: f.name < 0 ? data.rootFill : fills[f.name],
+      label: label, textX: fixed(x1 + 3, 2), textY: perlNum(3 + (y1 + y2) / 2)
+    };
   }
+
+  // The frames flamesvg would draw for `weights`, by depth and then from
+  // left to right.
+  function layout(weights) {
+    var total = 0;
+    for (var s = 0; s < weights.length; s++) total += weights[s];
+    var g = { time: total, frames: [], height: 0, wpt: 0 };
+    if (total <= 0) return g;
+    g.wpt = (width - 2 * xpad) / total;
+    g.frames = merge(weights, minWidthPixels / g.wpt);
+    var depthMax = 0;
+    for (var k = 0; k < g.frames.length; k++) {
+      if (g.frames[k].depth > depthMax) depthMax = g.frames[k].depth;
+    }
+    g.frames.sort(function (a, b) { return a.depth - b.depth || a.start - b.start; });
+    g.height = (depthMax + 1) * frameHeight + fontSize * 3 + fontSize * 2 + 10;
+    return g;
+  }
+
+  // The graph is drawn on a canvas: a selection can hold tens of thousands
+  // of frames, which as SVG elements the browser would lay out one by one.
+  var graphCanvas = document.getElementById("graph"), graphCtx = graphCanvas.getContext("2d");
+  var shown = null;  // the graph drawn
   function drawGraph(weights) {
-    var m = merge(weights), graph = document.getElementById("graph");
-    if (m.time <= 0) {
-      graph.textContent = "No samples in the selection.";
+    shown = layout(weights);
+    var ratio = window.devicePixelRatio || 1, height = Math.max(shown.height, 60);
+    graphCanvas.width = width * ratio;
+    graphCanvas.height = height * ratio;
+    graphCanvas.style.width = width + "px";
+    graphCanvas.style.height = height + "px";
+    var ctx = graphCtx;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.fillStyle = "#f8f8f0";
+    ctx.fillRect(0, 0, width, height);
+    ctx.font = fontSize + "px Verdana, sans-serif";
+    ctx.textBaseline = "alphabetic";
+    if (shown.time <= 0) {
+      ctx.fillStyle = "rgb(0,0,0)";
+      ctx.fillText("No samples in the selection.", xpad, 30);
       return;
     }
-    var wpt = (width - 2 * xpad) / m.time, minTime = minWidthPixels / wpt;
-    var kept = [], depthMax = 0;
-    for (var k = 0; k < m.frames.length; k++) {
-      var f = m.frames[k];
-      if (f.end - f.start < minTime) continue;
-      kept.push(f);
-      if (f.depth > depthMax) depthMax = f.depth;
+    for (var k = 0; k < shown.frames.length; k++) {
+      var f = shown.frames[k];
+      var x = xpad + f.start * shown.wpt, w = (f.end - f.start) * shown.wpt;
+      var y = shown.height - (fontSize * 2 + 10) - (f.depth + 1) * frameHeight + 1;
+      ctx.fillStyle = f.name < 0 ? data.rootFill : fills[f.name];
+      ctx.fillRect(x, y, w, frameHeight - 1);
+      if (w >= 3 * fontSize * fontWidth) {
+        var d = describe(f, shown);
+        if (d.label) {
+          ctx.fillStyle = "rgb(0,0,0)";
+          ctx.fillText(d.label, parseFloat(d.textX), parseFloat(d.textY));
+        }
+      }
     }
-    kept.sort(function (a, b) { return a.depth - b.depth || a.start - b.start; });
-    var height = (depthMax + 1) * frameHeight + fontSize * 3 + fontSize * 2 + 10;
-    var parts = ["<svg xmlns=\"" + svgns + "\" width=\"" + width + "\" height=\"" +
-        perlNum(height) + "\" viewBox=\"0 0 " + width + " " + perlNum(height) +
-        "\"><rect x=\"0\" y=\"0\" width=\"" + width + "\" height=\"" + perlNum(height) +
-        "\" fill=\"#f8f8f0\"/><g id=\"frames\">"];
-    for (k = 0; k < kept.length; k++) parts.push(frameSvg(kept[k], m.time, wpt, height));
-    parts.push("</g></svg>");
-    graph.innerHTML = parts.join("\n");
   }
+  // The frame under a point of the graph, or null.
+  function frameAt(ev) {
+    if (!shown || shown.time <= 0) return null;
+    var box = graphCanvas.getBoundingClientRect();
+    var x = ev.clientX - box.left, y = ev.clientY - box.top;
+    var depth = Math.floor((shown.height - (fontSize * 2 + 10) - y) / frameHeight);
+    var t = (x - xpad) / shown.wpt;
+    for (var k = 0; k < shown.frames.length; k++) {
+      var f = shown.frames[k];
+      if (f.depth === depth && f.start <= t && t < f.end) return f;
+    }
+    return null;
+  }
+  graphCanvas.addEventListener("mousemove", function (ev) {
+    var f = frameAt(ev);
+    document.getElementById("details").textContent =
+        f ? "Function: " + describe(f, shown).title : "\u00a0";
+  });
 
   // The selection's folded stacks, as flamefold writes them.
   function folded(weights) {
@@ -254,13 +299,18 @@ var flamescope = (function () {
       ctx.fillText(String(c), left + (c + 0.5) * cellW, rows * cellH + 3);
     }
   }
+  var cellColors = null;
   function drawHeatmap() {
     canvas.width = left + columns * cellW;
     canvas.height = rows * cellH + bottom;
     drawAxes();
+    if (!cellColors) {
+      cellColors = [];
+      for (var n = 0; n < cells; n++) cellColors.push(heatColor(cellSamples[n]));
+    }
     for (var c = 0; c < cells; c++) {
       var col = Math.floor(c / rows), row = c % rows;
-      ctx.fillStyle = heatColor(cellSamples[c]);
+      ctx.fillStyle = cellColors[c];
       ctx.fillRect(left + col * cellW, (rows - 1 - row) * cellH, cellW, cellH);
     }
     var a = selected ? selected[0] : pending, b = selected ? selected[1] : pending;
@@ -309,11 +359,22 @@ var flamescope = (function () {
         : "From " + cellText(a) + " to " + cellText(b) + ".";
     document.getElementById("command").textContent = data.command +
         (all ? "" : " --time-range " + range) + " | flamesvg > selection.svg";
-    var save = document.getElementById("save");
-    if (save.href && save.href.indexOf("blob:") === 0) URL.revokeObjectURL(save.href);
-    save.href = URL.createObjectURL(new Blob([folded(weights)], { type: "text/plain" }));
+    selectedWeights = weights;
+    savedUrl = null;
     return range;
   }
+
+  // The link to the selection's folded stacks: their text is made when the
+  // link is followed (a large selection's text is tens of megabytes).
+  var selectedWeights = null, savedUrl = null;
+  var save = document.getElementById("save");
+  save.addEventListener("click", function () {
+    if (!savedUrl) {
+      if (save.href.indexOf("blob:") === 0) URL.revokeObjectURL(save.href);
+      savedUrl = URL.createObjectURL(new Blob([folded(selectedWeights)], { type: "text/plain" }));
+      save.href = savedUrl;
+    }
+  });
 
   var downAt = -1;
   canvas.addEventListener("mousemove", function (ev) {
@@ -345,6 +406,14 @@ var flamescope = (function () {
       return { x: left + col * cellW + cellW / 2, y: (rows - 1 - row) * cellH + cellH / 2 };
     },
     select: select,
-    timeRange: timeRange
+    timeRange: timeRange,
+    // The frames drawn, each "title|x|y|width|height|fill|label" as
+    // flamesvg writes them.
+    frames: function () {
+      return shown.frames.map(function (f) {
+        var d = describe(f, shown);
+        return [d.title, d.x, d.y, d.width, d.height, d.fill, d.label].join("|");
+      });
+    }
   };
 })();

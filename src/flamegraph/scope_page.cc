@@ -243,8 +243,7 @@ h1 { font-size: 17px; font-weight: normal; margin: 0 0 6px 0; }
 #legend canvas { border: 1px solid #ccc; }
 #hover, #selection { min-height: 1.3em; margin: 2px 0; }
 #command { font-family: monospace; background: #f4f4f4; padding: 2px 4px; user-select: all; }
-#graph g:hover rect { stroke: black; stroke-width: 0.5; }
-#graph text { font-family: Verdana; font-size: 12px; fill: rgb(0,0,0); pointer-events: none; }
+#graph { display: block; }
 )CSS";
 
 }  // namespace
@@ -339,7 +338,8 @@ void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
        "<p><code id=\"command\"></code> "
        "<a id=\"save\" download=\"selection.folded\" href=\"#\">"
        "save the folded stacks</a></p>\n"
-       "<div id=\"graph\"></div>\n"
+       "<canvas id=\"graph\"></canvas>\n"
+       "<p id=\"details\">&#160;</p>\n"
        "<script type=\"application/json\" id=\"scope-data\">{\"title\":";
   AppendScriptSafeJson(options.title, &s);
   s += ",\n\"command\":";

@@ -5,7 +5,9 @@
 //   first sample's), each column's sum the line of `flamescope
 //   --per-second`, and hovering a cell shows its count;
 // - before any selection the graph is the whole profile's, frame for frame
-//   `flamefold | flamesvg`'s (titles, rectangles, labels, fills);
+//   `flamefold | flamesvg`'s: the frames the page draws on its canvas
+//   (flamescope.frames(), each with its title, rectangle, fill and label
+//   as flamesvg prints them) are the SVG's;
 // - a range selected with two clicks, and one dragged, draws the frames of
 //   `flamefold --time-range R | flamesvg` for the range R the page shows,
 //   and R keeps exactly the samples of the cells selected: the same frames
@@ -66,6 +68,11 @@ async function framesIn(page, selector) {
     }
     return out.sort();
   }, selector);
+}
+
+// The frames flamescope's page drew, in the same form.
+async function drawnFrames(page) {
+  return (await page.evaluate(() => flamescope.frames())).sort();
 }
 
 async function svgFrames(browser, folded) {
@@ -171,7 +178,7 @@ async function main() {
   // The whole profile before any selection.
   const whole = run(flamefold, [input]);
   sameFrames("the whole profile's graph is flamefold | flamesvg's",
-             await framesIn(page, "#graph #frames"), await svgFrames(browser, whole));
+             await drawnFrames(page), await svgFrames(browser, whole));
   check("the whole profile's command", (await page.locator("#command").textContent()) ===
         "flamefold " + input + " | flamesvg > selection.svg");
 
@@ -204,11 +211,11 @@ async function main() {
           inRange.length === inCells.length && inCells.length > 0 &&
           inRange.every((s, i) => s === inCells[i]), inRange.length + " vs " + inCells.length);
     const cut = run(flamefold, [], Buffer.from(inCells.map((s) => s.text).join(""), "latin1"));
-    const drawn = await framesIn(page, "#graph #frames");
+    const drawn = await drawnFrames(page);
     sameFrames(what + ": the graph is flamefold's of those samples",
                drawn, await svgFrames(browser, cut));
-    const saved = await page.evaluate(async () =>
-      (await fetch(document.getElementById("save").href)).text());
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save")]);
+    const saved = fs.readFileSync(await download.path(), "utf8");
     check(what + ": the saved stacks are flamefold's", saved === cut.toString("utf8"),
           saved.slice(0, 200) + " vs " + cut.toString("utf8").slice(0, 200));
     if (hasTimeRange) {
@@ -235,7 +242,7 @@ async function main() {
   const hostilePage = path.join(tmp, "hostile.html");
   run(flamescope, ["-o", hostilePage, "--title", "</title><script>x</script>"], Buffer.from(perf, "utf8"));
   await page.goto("file://" + hostilePage);
-  const titles = (await framesIn(page, "#graph #frames")).join("\n");
+  const titles = (await drawnFrames(page)).join("\n");
   check("hostile names: no script of theirs ran", await page.evaluate(() => window.pwned === undefined));
   // Each leaf as flamefold names it (it drops the quotes, as
   // stackcollapse-perf.pl does).
