@@ -22,17 +22,6 @@ po::options_description OwnOptions() {
   return options;
 }
 
-po::options_description LastOptions() {
-  po::options_description options;
-  options.add_options()
-      ("output,o", TextValue("FILE"),
-       "write to FILE instead of standard output")
-      ("quiet,q", SwitchValue(), "print no warnings")
-      ("help,h", SwitchValue(), "print this help and exit")
-      ("version,V", SwitchValue(), "print the version and exit");
-  return options;
-}
-
 // The options that say how the inputs are folded: flamefold takes them
 // too, and the page's command passes them on.
 OptionTable FoldingOptions() {
@@ -47,7 +36,7 @@ OptionTable FoldingOptions() {
 
 OptionTable ToolOptions() {
   OptionTable table;
-  table.Add(OwnOptions()).Add(LastOptions());
+  table.Add(OwnOptions()).Add(OutputAndHelpOptions());
   OptionTable folding = FoldingOptions();
   table.Add(folding.all()).Add(ConfigFileOptions());
   return table;

@@ -15,8 +15,7 @@ int RunFlameScope(const FlameScopeConfig& config, RecordingFolder* recordings,
   StackFilter filter;
   StackTransform transform;
   std::string err;
-  if (!filter.Init(fold.include, fold.exclude, &err) ||
-      !InitTransform(fold, &transform, &err)) {
+  if (!InitStackSelection(fold, &filter, &transform, &err)) {
     diag.Error(err);
     return kExitUsage;
   }
