@@ -18,7 +18,7 @@
 //
 // Environment: FLAMESCOPE, FLAMEFOLD, FLAMESVG (the binaries), TESTDATA.
 "use strict";
-const { chromium } = require("playwright-core");
+const { launch } = require("./chromium");
 const { execFileSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
@@ -107,13 +107,7 @@ async function main() {
   run(flamescope, ["-o", html, input]);
   const perSecond = run(flamescope, ["--per-second", input]).toString().trim().split("\n");
 
-  const browser = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync"],
-    viewport: { width: 1240, height: 900 },
-  });
+  const browser = await launch(tmp, { width: 1240, height: 900 });
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push("page error: " + e.message));
