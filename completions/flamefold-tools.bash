@@ -21,6 +21,8 @@ _flamefold_tools() {
       COMPREPLY=($(compgen -u -- "$cur")); return ;;
     --include|--exclude|--focus|--ignore|--hide|--show-from|--skip-after|--prune-from)
       COMPREPLY=(); return ;;  # a pattern or a name: nothing to offer
+    --time-range)
+      COMPREPLY=(); return ;;  # times or percent slices: nothing to offer
     -o|--output|--outdir|--symfs|--config)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac

@@ -31,6 +31,13 @@ seeds() {  # the seed files of target $1
         "$TESTDATA"/perf-script/cxx-fp.txt* "$TESTDATA"/perf-data/zstd/perf.data ;;
     kallsyms_fuzzer)
       ls "$TESTDATA"/perf-data/*/kallsyms ;;
+    time_range_fuzzer)  # the ranges of the golden cases, one per seed
+      local i=0
+      cut -f3 "$TESTDATA"/perf-data/time-range/cases | grep -v '^#' |
+        while IFS= read -r r; do
+          i=$((i + 1)); printf '%s' "$r" > "$tmp/time-range-seed-$i"
+          echo "$tmp/time-range-seed-$i"
+        done ;;
     elf_symbols_fuzzer)  # the small ELF files (the first 64 KiB are kept)
       find "$TESTDATA"/perf-data -type f -size -64k -path '*/root/*'
       ls "$TESTDATA"/bad/elf-* ;;

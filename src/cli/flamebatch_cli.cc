@@ -52,8 +52,8 @@ OptionTable BatchOptions() {
 // Sets the folding's options, checked as flamefold checks them.
 bool ParseFoldOptions(const ParsedOptions& opts, FoldConfig* fold,
                       std::string* err) {
-  ApplyFoldOptions(opts, fold);
-  if (!ParseFoldLineLength(opts, fold, err) ||
+  if (!ApplyFoldOptions(opts, fold, err) ||
+      !ParseFoldLineLength(opts, fold, err) ||
       !ParseFilterOptions(opts, fold, err)) {
     return false;
   }

@@ -117,7 +117,9 @@ ArgsResult ParseDiffArgs(int argc, char** argv, DiffConfig* config,
       !ParseJobsOption(opts, &config->fold, err)) {
     return ArgsResult::kUsageError;
   }
-  ApplyFoldOptions(opts, &config->fold);
+  if (!ApplyFoldOptions(opts, &config->fold, err)) {
+    return ArgsResult::kUsageError;
+  }
   config->fold.max_line =
       config->fold.perf.limits.LineLimit(config->fold.max_line);
   config->fold.quiet = config->quiet;

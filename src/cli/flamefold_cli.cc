@@ -60,7 +60,12 @@ po::options_description FoldOwnOptions() {
        "perf.data input: kernel symbols from FILE (default /proc/kallsyms)")
       ("buildid-dir", TextValue("DIR"),
        "perf.data input: the build-id cache, as perf --buildid-dir "
-       "(default SYMFS/.debug with --symfs, else $HOME/.debug)");
+       "(default SYMFS/.debug with --symfs, else $HOME/.debug)")
+      ("time-range", TextValue("RANGES"),
+       "fold only the samples in RANGES, as perf script --time: START,END "
+       "in seconds (either side empty; several separated by spaces), "
+       "+START,+END after the first sample, or percent slices of a "
+       "perf.data (10%/2, 0%-10%,30%-40%)");
   return options;
 }
 
@@ -180,7 +185,8 @@ bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
   return InitStackSelection(*config, &filter, &transform, err);
 }
 
-void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config) {
+bool ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config,
+                      std::string* err) {
   PerfScriptOptions& p = config->perf;
   p.include_pid = opts.Flag("pid");
   p.include_tid = opts.Flag("tid");
@@ -199,6 +205,12 @@ void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config) {
                                                      opts.Flag("context"));
     p.inliner = config->inliner.get();
   }
+  if (opts.Has("time-range") &&
+      !ParseTimeRange(opts.Text("time-range"), &p.time_range, err)) {
+    *err = "--time-range '" + opts.Text("time-range") + "': " + *err;
+    return false;
+  }
+  return true;
 }
 
 std::string FoldHelp() {
@@ -259,7 +271,7 @@ ArgsResult ParseFoldArgs(int argc, char** argv, FoldConfig* config,
       ParseToolArgs("flamefold", FlamefoldOptions(), Syntax::kGetoptLong, argc,
                     argv, &opts, err);
   if (result != ArgsResult::kRun) return result;
-  ApplyFoldOptions(opts, config);
+  if (!ApplyFoldOptions(opts, config, err)) return ArgsResult::kUsageError;
   config->output = opts.Text("output");
   config->stats = opts.Flag("stats");
   config->quiet = opts.Flag("quiet");

@@ -18,8 +18,10 @@ namespace flamefold {
 /// flamefold's.
 void AddFoldOptions(OptionTable* table);
 
-/// Sets in `config` what `opts` holds of the fold options.
-void ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config);
+/// Sets in `config` what `opts` holds of the fold options. False with
+/// `*err` for a --time-range that does not parse.
+bool ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config,
+                      std::string* err);
 
 /// --include and --exclude REGEX: which stacks are kept; and the stack
 /// transforms (--focus, ...; collapse/stack_transform.h) (flamefold,

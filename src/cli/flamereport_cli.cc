@@ -108,7 +108,7 @@ ArgsResult ParseReportArgs(int argc, char** argv, ReportConfig* config,
     return ArgsResult::kUsageError;
   }
   fold.max_line = fold.perf.limits.LineLimit(fold.max_line);
-  ApplyFoldOptions(opts, &fold);
+  if (!ApplyFoldOptions(opts, &fold, err)) return ArgsResult::kUsageError;
   config->output = opts.Text("output");
   config->quiet = opts.Flag("quiet");
   fold.quiet = config->quiet;

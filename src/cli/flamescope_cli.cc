@@ -124,7 +124,7 @@ ArgsResult ParseFlameScopeArgs(int argc, char** argv,
     return ArgsResult::kUsageError;
   }
   fold.max_line = fold.perf.limits.LineLimit(fold.max_line);
-  ApplyFoldOptions(opts, &fold);
+  if (!ApplyFoldOptions(opts, &fold, err)) return ArgsResult::kUsageError;
   fold.output = opts.Text("output");
   fold.quiet = opts.Flag("quiet");
   fold.inputs = opts.operands();

@@ -253,6 +253,7 @@ bool FoldInputs::FoldAll(std::vector<std::string> files, std::string* err) {
     if (!Add(file, err)) return false;
   }
   Finish();
+  if (!TimeRangeKeptSome(err)) return false;
   const PerfScriptStats& s = stats_;
   const FoldedStats& f = folded_stats_;
   uint64_t bad = s.unrecognized_lines + s.long_lines + f.invalid_lines;
@@ -267,6 +268,20 @@ bool FoldInputs::FoldAll(std::vector<std::string> files, std::string* err) {
          "no samples found: " + std::to_string(bad) +
          " line(s) are neither perf script output nor folded stacks "
          "(first: " + first + ")";
+  return false;
+}
+
+bool FoldInputs::TimeRangeKeptSome(std::string* err) const {
+  const TimeRangeSpec& range = config_.perf.time_range;
+  if (stats_.timed_samples == 0 || stats_.samples_in_range > 0) return true;
+  *err = "--time-range '" + range.text + "' selects no sample: the " +
+         (input_count_ == 1 ? "input's" : "inputs'") + " samples run from " +
+         SecondsText(stats_.first_time) + " to " +
+         SecondsText(stats_.last_time);
+  if (range.kind == TimeRangeSpec::Kind::kRelative) {
+    *err += " (+0 to +" + SecondsText(stats_.last_time - stats_.first_time) +
+            " after the first)";
+  }
   return false;
 }
 
@@ -348,9 +363,11 @@ void FoldInputs::set_timed_sink(TimedSampleSink* sink) {
 
 // Whether text is cut into chunks for --jobs N: not with --srcline (a
 // frame's source line is the line after it), nor with a timed sink (its
-// samples come in the input's order).
+// samples come in the input's order), nor with a --time-range relative to
+// the input's first sample (which only the first chunk holds).
 bool FoldInputs::TextInParallel() const {
-  return config_.jobs > 1 && !config_.perf.srcline && timed_sink_ == nullptr;
+  return config_.jobs > 1 && !config_.perf.srcline && timed_sink_ == nullptr &&
+         !config_.perf.time_range.NeedsFirstTime();
 }
 
 // One thread. A regular file is mapped (MappedFile) and fed in windows of

@@ -63,6 +63,11 @@ class FoldInputs {
   /// ("FILE: no samples found: N line(s) are neither ... (first: ...)").
   bool FoldAll(std::vector<std::string> files, std::string* err);
 
+  /// After Finish: false with `*err` when --time-range kept none of the
+  /// samples the inputs hold ("--time-range 'R' selects no sample: the
+  /// samples run from FIRST to LAST").
+  bool TimeRangeKeptSome(std::string* err) const;
+
   const PerfScriptStats& perf_stats() const { return stats_; }
   const FoldedStats& folded_stats() const { return folded_stats_; }
   /// The event kept ("" when no event line was seen).

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "collapse/stack_limits.h"
+#include "collapse/time_range.h"
 
 namespace flamefold {
 
@@ -28,6 +29,7 @@ struct PerfScriptOptions {
   // chain; shared by the parsers of all threads (it locks).
   FrameInliner* inliner = nullptr;
   StackLimits limits;            // --max-stack-depth, --max-frame-length
+  TimeRangeSpec time_range;      // --time-range: the samples' times kept
 };
 
 /// What happened to the input, for --stats and for the warnings about the
@@ -61,6 +63,11 @@ struct PerfScriptStats {
   uint64_t kernel_modules = 0;        // .ko / vmlinux-VER not marked _[k]
   uint64_t jitdump_frames = 0;        // jitted-*.so not marked _[j]
   LimitStats limits;                  // stacks and names cut to the limits
+  // With --time-range: the samples (of any event) whose time was read, how
+  // many of them it kept, and the first and last of their times.
+  uint64_t timed_samples = 0;
+  uint64_t samples_in_range = 0;
+  uint64_t first_time = UINT64_MAX, last_time = 0;
 };
 
 /// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.

@@ -62,6 +62,9 @@ class RecordedSampleSink {
   /// The recording's events; again when they change (a pipe-mode
   /// recording adds events as it is read), before the next sample.
   virtual void SetEvents(std::span<const RecordedEvent> events) = 0;
+  /// The first and last sample times the recording's header holds (perf's
+  /// HEADER_SAMPLE_TIME), before the first sample; not called without them.
+  virtual void SetSampleTimes(uint64_t /*first*/, uint64_t /*last*/) {}
   /// The next sample. False with `*err` on a sample that cannot be read
   /// (a name holding a NUL byte where perf script's text may not).
   virtual bool Add(const RecordedSample& s, std::string* err) = 0;

@@ -56,6 +56,10 @@ void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
   a->kernel_modules += b.kernel_modules;
   a->jitdump_frames += b.jitdump_frames;
   a->limits.Add(b.limits);
+  a->timed_samples += b.timed_samples;
+  a->samples_in_range += b.samples_in_range;
+  a->first_time = std::min(a->first_time, b.first_time);
+  a->last_time = std::max(a->last_time, b.last_time);
 }
 
 SampleFold::SampleFold(const PerfScriptOptions& options,
@@ -65,6 +69,7 @@ SampleFold::SampleFold(const PerfScriptOptions& options,
       frame_names_(options_, names, &stats_) {
   if (options_.include_tid) options_.include_pid = true;
   header_style_.pid_tid = PidTidWanted(options_);
+  read_times_ = options_.time_range.active();
 }
 
 void SampleFold::StartRecording(std::string_view file, uint64_t index) {
@@ -74,6 +79,49 @@ void SampleFold::StartRecording(std::string_view file, uint64_t index) {
   frame_names_.ForgetFrames();
   events_.clear();
   events_given_ = false;
+  ForgetSampleTimes();
+}
+
+void SampleFold::SetSampleTimes(uint64_t first, uint64_t last) {
+  recorded_first_ = first;
+  recorded_last_ = last;
+  time_spans_known_ = false;
+}
+
+// A new input: its time spans are resolved again at its first sample.
+void SampleFold::ForgetSampleTimes() {
+  recorded_first_ = recorded_last_ = 0;
+  time_spans_known_ = false;
+}
+
+// Whether a sample at `time` (the `lineno`-th line of `file`) is inside
+// --time-range. A sample without a time sets error(), as does a range that
+// cannot be resolved for this input.
+bool SampleFold::InTimeRange(uint64_t time, std::string_view file,
+                             uint64_t lineno) {
+  const TimeRangeSpec& range = options_.time_range;
+  if (time == UINT64_MAX) {
+    error_ = Place(file, lineno) + "--time-range '" + range.text +
+             "': the samples have no time (perf script -F without time?)";
+    return false;
+  }
+  if (!time_spans_known_) {
+    std::string why;
+    const uint64_t first = recorded_first_ != 0 ? recorded_first_ : time;
+    if (!ResolveTimeRange(range, first, recorded_last_, &time_spans_, &why)) {
+      error_ = Place(file, lineno) + "--time-range '" + range.text + "': " +
+               why + "; this input has none (perf script text, or perf "
+               "record in pipe mode or with -z?)";
+      return false;
+    }
+    time_spans_known_ = true;
+  }
+  stats_.timed_samples++;
+  stats_.first_time = std::min(stats_.first_time, time);
+  stats_.last_time = std::max(stats_.last_time, time);
+  if (!TimeKept(time_spans_, time)) return false;
+  stats_.samples_in_range++;
+  return true;
 }
 
 // The headers pad event names to the longest of the events known as the
@@ -93,6 +141,13 @@ void SampleFold::SetEvents(std::span<const RecordedEvent> events) {
 
 bool SampleFold::Add(const RecordedSample& s, std::string* err) {
   sample_ = &s;
+  if (options_.time_range.active() &&
+      !InTimeRange(s.time, recording_, s.ordinal)) {
+    sample_ = nullptr;  // as if perf script had not printed it
+    if (error_.empty()) return true;
+    *err = error_;
+    return false;
+  }
   const Event& e = events_[s.event];
   if (ByFields(s)) {
     AddHeader(s, e);
@@ -212,6 +267,12 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
         time = sample_ ? sample_->time
                        : HeaderTime(line, last.data() + last.size() -
                                               line.data());
+        // A recording's sample was checked by Add.
+        if (!sample_ && options_.time_range.active() &&
+            !InTimeRange(time, file, lineno)) {
+          has_pname_ = false;  // as if perf script had not printed it
+          return;
+        }
       }
       EventFields ev;
       if (OnHeader(h, MatchEvent(line, &ev) ? &ev : nullptr,

@@ -51,12 +51,15 @@ class SampleFold : public RecordedSampleSink {
   /// the default). Must outlive this.
   void set_timed_sink(TimedSampleSink* sink) {
     timed_sink_ = sink;
-    read_times_ = timed_sink_ != nullptr;
+    read_times_ = timed_sink_ != nullptr || options_.time_range.active();
   }
 
   /// The input read from now on: the `index`-th of the run, which orders
   /// the "first ..." cases of several inputs (Position).
-  void set_input_index(uint64_t index) { input_index_ = index; }
+  void set_input_index(uint64_t index) {
+    if (index != input_index_) ForgetSampleTimes();
+    input_index_ = index;
+  }
   /// Where the `n`-th line (or sample) of the input stands among all.
   uint64_t Position(uint64_t n) const { return (input_index_ << 40) + n; }
 
@@ -127,6 +130,7 @@ class SampleFold : public RecordedSampleSink {
   /// follow (Add). Messages about them name the file and the sample.
   void StartRecording(std::string_view file, uint64_t index);
   void SetEvents(std::span<const RecordedEvent> events) override;
+  void SetSampleTimes(uint64_t first, uint64_t last) override;
   bool Add(const RecordedSample& s, std::string* err) override;
 
  private:
@@ -147,6 +151,8 @@ class SampleFold : public RecordedSampleSink {
   void TrimDeepStack();
   void KeepTimed(uint64_t time, int32_t pid, int32_t tid,
                  std::string_view comm);
+  bool InTimeRange(uint64_t time, std::string_view file, uint64_t lineno);
+  void ForgetSampleTimes();
 
   PerfScriptOptions options_;
   StringInterner* names_;
@@ -201,6 +207,13 @@ class SampleFold : public RecordedSampleSink {
   bool read_times_ = false;
   TimedSample timed_;
   std::string timed_comm_;
+
+  // --time-range for the input being read: its spans once known (they may
+  // depend on its first sample), and the first and last sample times its
+  // recording's header holds (0: none).
+  std::vector<TimeSpan> time_spans_;
+  bool time_spans_known_ = false;
+  uint64_t recorded_first_ = 0, recorded_last_ = 0;
 };
 
 }  // namespace flamefold

@@ -59,6 +59,7 @@ bool ReadPerfSide(Input* in, int side, bool strip_hex, const FoldConfig& fold,
   FoldInputs inputs(fold, &names, /*trie=*/nullptr, &recordings);
   if (!inputs.AddOpened(in, err)) return false;
   inputs.Finish();
+  if (!inputs.TimeRangeKeptSome(err)) return false;
   stats->perf = inputs.perf_stats();
   stats->event = inputs.event();
   stats->limits = inputs.limit_totals();

@@ -200,6 +200,7 @@ enum Feature : int {
   kFeatTotalMem = 10,
   kFeatCmdline = 11,
   kFeatEventDesc = 12,
+  kFeatSampleTime = 21,  // u64 first and last sample time
   kFeatCompressed = 27,
   kFeatLast = 256,
 };

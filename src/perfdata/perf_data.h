@@ -60,6 +60,9 @@ struct PerfDataInfo {
     std::string filename;
   };
   std::vector<BuildId> build_ids;
+  /// The first and last sample times in ns (SAMPLE_TIME; 0: not written,
+  /// as in pipe mode).
+  uint64_t first_sample_time = 0, last_sample_time = 0;
 };
 
 /// One record, without its 8-byte header. `body` is valid only during the

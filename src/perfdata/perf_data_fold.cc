@@ -69,6 +69,9 @@ class Replayer : public OrderedRecords {
           std::max(header_style_.name_width, a.name.size());
     }
     threads_.AddBuildIds(info.build_ids);
+    if (sink_ && info.first_sample_time != 0 && info.last_sample_time != 0) {
+      sink_->SetSampleTimes(info.first_sample_time, info.last_sample_time);
+    }
     const RegisterMap* arch = info.swapped ? nullptr : RegisterMapFor(info.arch);
     if (arch) unwinder_ = std::make_unique<SampleUnwinder>(symbols_, arch);
     return true;

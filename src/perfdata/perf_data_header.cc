@@ -255,6 +255,15 @@ bool PerfDataReader::ReadFeature(int feat, std::string_view sec, uint64_t at,
       return true;
     case abi::kFeatEventDesc:
       return NameEvents(sec, at, err);
+    case abi::kFeatSampleTime: {  // both or neither
+      PerfCursor c(sec, at, info_.swapped);
+      uint64_t first = 0, last = 0;
+      if (c.Get(&first) && c.Get(&last) && first <= last) {
+        info_.first_sample_time = first;
+        info_.last_sample_time = last;
+      }
+      return true;
+    }
     default:
       return true;
   }

@@ -235,6 +235,7 @@ constexpr ExpectedKind kTestdataKinds[] = {
     {"bad/*perf-script*.txt", "perf script"},
     {"example/example-perf.txt.gz", "perf script"},
     {"perf-data/*/script.txt.gz", "perf script"},
+    {"perf-data/time-range/*.txt.gz", "perf script"},
     {"fold-vs-perl/seed-*.tar.gz", "perf script"},  // its first member's
     // Everything else: SVGs, symbol tables, binaries, sources, notes.
     {"*", "neither"},
