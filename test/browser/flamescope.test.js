@@ -13,6 +13,8 @@
 //   and R keeps exactly the samples of the cells selected: the same frames
 //   come from flamefold on the samples of those cells, cut from the text
 //   here; the saved folded stacks are flamefold's;
+// - on a perf.data recording, a selection draws flamefold --time-range's
+//   frames for the range the page names;
 // - a profile of hostile frame names loads, its names shown as they are.
 // Any page error or console error fails the test.
 //
@@ -32,8 +34,8 @@ const testdata = process.env.TESTDATA;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "flamescope-browser-"));
 const { check, failures } = require("./check");
 
-function run(bin, args, input) {
-  return execFileSync(bin, args, { maxBuffer: 1 << 30, input,
+function run(bin, args, input, env) {
+  return execFileSync(bin, args, { maxBuffer: 1 << 30, input, env: { ...process.env, ...env },
                                    stdio: ["pipe", "pipe", "ignore"] });
 }
 
@@ -217,6 +219,19 @@ async function main() {
   await selected("two clicks", [bc, br], [Math.min(bc + 2, shape[1] - 1), 10], "clicks");
   await selected("two clicks backwards", [5, 30], [3, 45], "clicks");
   await selected("a drag", [bc, 0], [bc, rows - 1], "drag");
+
+  // A recording: the range the page names, given to flamefold with the
+  // recording, draws the frames the page drew.
+  const data = path.join(testdata, "perf-data", "system-wide");
+  const recordingArgs = ["-q", "--kallsyms", path.join(data, "kallsyms"), path.join(data, "perf.data")];
+  const recordingPage = path.join(tmp, "recording.html");
+  run(flamescope, ["-o", recordingPage, ...recordingArgs], undefined, { HOME: "/nonexistent" });
+  await page.goto("file://" + recordingPage);
+  const range = await page.evaluate(() => flamescope.select(20, flamescope.rows + 30));
+  const recorded = run(flamefold, ["--time-range", range, ...recordingArgs], undefined,
+                       { HOME: "/nonexistent" });
+  sameFrames("a recording's selection is flamefold --time-range " + range + " | flamesvg's",
+             await drawnFrames(page), await svgFrames(browser, recorded));
 
   // Hostile names.
   const hostile = ["</script><script>window.pwned=1</script>", "a&amp;b<i>\"c\"</i>",
