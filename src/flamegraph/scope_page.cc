@@ -289,11 +289,11 @@ bool BuildScopeData(const ScopeSamples& samples, const StringInterner& names,
   data->rows = rows;
   data->base_ns = first - first % kNsPerSecond;
   data->columns = (last - data->base_ns) / kNsPerSecond + 1;
-  if (data->columns > kMaxScopeCells / rows) {
+  if (data->columns > kMaxScopeSeconds) {
     *err = "the samples span " + std::to_string(data->columns) +
-           " seconds: too many cells for the heat map (at most " +
-           std::to_string(kMaxScopeCells) + "; select a part with "
-           "--time-range or use fewer --rows)";
+           " seconds: too many for the heat map (at most " +
+           std::to_string(kMaxScopeSeconds) + "; select a part with "
+           "--time-range)";
     return false;
   }
   std::vector<uint32_t> drawn_of = RewriteStacks(samples, names, rewrite, data);

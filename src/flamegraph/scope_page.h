@@ -79,9 +79,10 @@ struct ScopeData {
   std::vector<uint64_t> PerSecond() const;
 };
 
-/// The cells of the heat map are at most this many (a recording spanning
-/// days at 50 rows): beyond, BuildScopeData refuses.
-constexpr uint64_t kMaxScopeCells = uint64_t{1} << 25;
+/// The columns of the heat map are at most this many (2 h 46 min): a
+/// browser draws no canvas wider than 32,767 pixels, and the page draws a
+/// column 3 pixels wide at the least. Beyond, BuildScopeData refuses.
+constexpr uint64_t kMaxScopeSeconds = 10000;
 
 /// Cuts `samples` into cells of `rows` rows a second, each stack's line made
 /// from `names` (the fold's) and passed through `rewrite`. False with `*err`

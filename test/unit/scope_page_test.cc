@@ -143,7 +143,7 @@ TEST_CASE("Samples without a time make no heat map") {
   CHECK(samples.untimed() == 1);
 }
 
-TEST_CASE("A span of too many cells is refused") {
+TEST_CASE("A span of too many seconds is refused") {
   StringInterner names;
   ScopeSamples samples;
   Feed({{1000000000ull, {"a"}, 1}, {1000000000ull * 2000000, {"a"}, 1}},
@@ -151,7 +151,13 @@ TEST_CASE("A span of too many cells is refused") {
   ScopeData data;
   std::string err;
   CHECK_FALSE(BuildScopeData(samples, names, 50, KeepAll, &data, &err));
-  CHECK(err.find("too many cells") != std::string::npos);
+  CHECK(err.find("span 2000000 seconds: too many") != std::string::npos);
+  // The most seconds a heat map takes.
+  ScopeSamples longest;
+  Feed({{1000000000ull, {"a"}, 1}, {1000000000ull * kMaxScopeSeconds, {"a"}, 1}},
+       &names, &longest);
+  CHECK(BuildScopeData(longest, names, 50, KeepAll, &data, &err));
+  CHECK(data.columns == kMaxScopeSeconds);
 }
 
 TEST_CASE("The page stays well-formed whatever the names") {
