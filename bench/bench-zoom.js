@@ -21,19 +21,11 @@
 // /usr/bin/chromium, as the browser tests do.
 "use strict";
 const path = require("path");
-const { chromium } = require(path.join(__dirname, "..", "test", "browser",
-                                       "node_modules", "playwright-core"));
+const { launch, spread } = require(path.join(__dirname, "..", "test", "browser", "chromium.js"));
 const fs = require("fs");
 const os = require("os");
 
 const clicks = parseInt(process.env.CLICKS || "9", 10);
-
-// The median, least and greatest of the values.
-function spread(values) {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  return { mid, lo: v[0], hi: v[v.length - 1] };
-}
 
 function stats(values) {
   const s = spread(values);
@@ -110,12 +102,7 @@ async function main() {
     return { label: arg.slice(0, eq), file: path.resolve(arg.slice(eq + 1)) };
   });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-zoom-"));
-  const browser = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync"],
-  });
+  const browser = await launch(tmp);
   let failed = false;
   try {
     const results = [];

@@ -28,8 +28,11 @@ stacks are 3 shared root frames and 10 to 30 frames drawn at random from 400,000
 functions, 150,000 such stacks drawn evenly, so that nearly every sample is a stack of its own
 and a 200 MB transcript holds about 390,000 distinct names, each line seen a few times only.
 
+`--samples N --seconds S` writes N samples spread evenly over about S seconds instead of
+--size-mb's bytes (the times of a recording of that length, for flamescope's heat map).
+
 Usage: gen-perf-script.py --size-mb 200 [--shape mixed|cxx-service|distinct-names]
-                          [--stacks 100000]
+                          [--stacks 100000] [--samples N --seconds S]
                           [--seed 1] [-o FILE]
 """
 
@@ -296,7 +299,7 @@ def WriteDistinctNames(args, rng):
 
     def Sample():
         nonlocal t
-        t += rng.random() * 0.0004
+        t += rng.random() * args.step
         return b"app %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s\n" % (
             9100, 9100 + rng.randrange(16), rng.randrange(8), t, rng.randint(100000, 3000000),
             rng.choice(stacks))
@@ -304,13 +307,16 @@ def WriteDistinctNames(args, rng):
 
 
 def WriteSamples(args, sample):
-    """Writes samples made by `sample()` to args.output until args.size_mb are written."""
+    """Writes samples made by `sample()` to args.output until args.size_mb are written, or
+    args.samples samples."""
     out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
     limit = int(args.size_mb * 1024 * 1024)
     written = 0
+    count = 0
     chunk = []
     chunk_bytes = 0
-    while written < limit:
+    while (written < limit) if args.samples is None else (count < args.samples):
+        count += 1
         s = sample()
         chunk.append(s)
         chunk_bytes += len(s)
@@ -334,8 +340,16 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--shape", choices=["mixed", "cxx-service", "distinct-names"],
                     default="mixed")
+    ap.add_argument("--samples", type=int, default=None,
+                    help="write this many samples (instead of --size-mb's bytes)")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="with --samples: spread them over about this many seconds")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
+    # The mean time between samples is half the step.
+    args.step = 0.0004
+    if args.samples is not None and args.seconds is not None:
+        args.step = 2 * args.seconds / args.samples
     rng = random.Random(args.seed)
     if args.stacks is None:
         args.stacks = {"cxx-service": 250000, "distinct-names": 150000}.get(args.shape, 100000)
@@ -401,7 +415,7 @@ def main():
         pi, leaf, body = stacks[min(k, len(stacks) - 1)]
         comm, pid, threads, root, share = procs[pi]
         tid = pid + rng.randrange(threads) if pid else 0
-        t += rng.random() * 0.0004
+        t += rng.random() * args.step
         period = rng.randint(100000, 3000000)
         return b"%s %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s%s\n" % (
             comm, pid, tid, rng.randrange(8), t, period, Render(leaf, rng.randrange(0x400)), body)

@@ -47,6 +47,7 @@ benches=(
   svg-cxx-service     "bench/bench-svg.sh cxx-service"
   exports             "bench/bench-exports.sh"
   zoom                "bench/bench-zoom.sh"
+  scope               "bench/bench-scope.sh"
   perf-data-work      "bench/bench-perf-data.sh $RECORD_SECONDS"
   perf-data-build     "SYSWIDE=build bench/bench-perf-data.sh $RECORD_SECONDS"
   dwarf               "bench/bench-dwarf.sh $DWARF_SCALE"
@@ -68,7 +69,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   meson setup "$BUILD_DIR" --buildtype=release > "$logs/build.log" 2>&1 ||
     { echo "run: error: meson setup failed (bench/out/logs/build.log)" >&2; exit 1; }
 fi
-ninja -C "$BUILD_DIR" src/tools/flamefold src/tools/flamesvg bench/symbol_load >> "$logs/build.log" 2>&1 ||
+ninja -C "$BUILD_DIR" src/tools/flamefold src/tools/flamesvg src/tools/flamescope bench/symbol_load >> "$logs/build.log" 2>&1 ||
   { echo "run: error: the build failed (bench/out/logs/build.log)" >&2; exit 1; }
 
 # shellcheck source=bench/lib.sh

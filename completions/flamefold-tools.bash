@@ -1,5 +1,5 @@
-# bash completion for flamefold, flamesvg, flamediff, flamereport, flamebatch
-# and flamerecord: options are read from the tool's own --help, so they stay
+# bash completion for flamefold, flamesvg, flamediff, flamereport, flamescope,
+# flamebatch and flamerecord: options are read from the tool's own --help, so they stay
 # in step with it (--config FILE, --no-config among them); files are
 # completed otherwise.
 _flamefold_tools() {
@@ -34,5 +34,6 @@ _flamefold_tools() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -o filenames -F _flamefold_tools flamefold flamesvg flamediff flamereport flamebatch flamerecord \
+complete -o filenames -F _flamefold_tools flamefold flamesvg flamediff flamereport flamescope flamebatch \
+  flamerecord \
   stackcollapse-perf flamegraph difffolded

@@ -79,7 +79,7 @@ done
 
 # The packaged tools run and report the project's version.
 dpkg-deb -x "$deb" "$work/root"
-for t in flamefold flamesvg flamediff flamereport flamebatch flamerecord; do
+for t in flamefold flamesvg flamediff flamereport flamescope flamebatch flamerecord; do
   if [ "$("$work/root/usr/bin/$t" --version 2>&1)" = "$t $version" ]; then ok
   else bad "$t --version: $("$work/root/usr/bin/$t" --version 2>&1 | head -n 1)"; fi
 done

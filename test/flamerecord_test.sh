@@ -39,6 +39,7 @@ check fold-option-needs-value 2 "$tool" --all --event-filter
 check help 0 "$tool" --help
 grep -q -- "--call-graph" "$work/out" || { echo "FAIL help text"; fail=$((fail + 1)); }
 grep -q -- "--modern" "$work/out" || { echo "FAIL help text: no fold options"; fail=$((fail + 1)); }
+grep -q -- "--scope" "$work/out" || { echo "FAIL help text: no --scope"; fail=$((fail + 1)); }
 
 if ! command -v perf >/dev/null; then
   echo "flamerecord: usage checks $pass passed, $fail failed"
@@ -79,10 +80,10 @@ expect no-samples-leaves-nothing <(left "$work/idle") < /dev/null
 kill "$sleeper" 2>/dev/null; sleeper=""
 
 cc -O1 -fno-omit-frame-pointer -o "$work/spin" "$here/progs/spin.c" || exit 1
-(cd "$work" && "$tool" -o rec --freq 999 --icicle --modern -- ./spin 20000000) > "$work/paths" 2> "$work/log"
+(cd "$work" && "$tool" -o rec --freq 999 --icicle --modern --scope -- ./spin 20000000) > "$work/paths" 2> "$work/log"
 status=$?
 if [ $status != 0 ]; then echo "FAIL record: exit $status"; cat "$work/log"; exit 1; fi
-for ext in perf.data perf-script.txt.gz folded svg report.txt; do
+for ext in perf.data perf-script.txt.gz folded svg report.txt html; do
   f=$(grep "\.$ext\$" "$work/paths")
   if [ -s "$work/$f" ]; then pass=$((pass + 1)); else echo "FAIL missing $ext: $f"; fail=$((fail + 1)); fi
 done
@@ -106,5 +107,27 @@ if tail -n 1 "$work/log" | grep -Eq "^flamerecord: recorded [1-9][0-9]* samples 
 # The archived transcript folds to the same stacks as the folded output.
 if "$BUILD_DIR/src/tools/flamefold" --modern "$work/$(grep 'perf-script' "$work/paths")" | cmp -s - "$folded"; then
   pass=$((pass + 1)); else echo "FAIL: transcript and folded differ"; fail=$((fail + 1)); fi
+# --scope's page, beside the SVG, holds every sample of the transcript.
+html=$work/$(grep '\.html$' "$work/paths")
+transcript=$work/$(grep 'perf-script' "$work/paths")
+in_page=$(python3 -c '
+import base64, json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r"id=\"scope-data\">(.*?)</script>", page, re.S).group(1))
+numbers, v, shift = [], 0, 0  # the packed cells: base64 of LEB128 numbers
+for b in base64.b64decode(data["cells"]):
+    v |= (b & 127) << shift
+    shift += 7
+    if b < 128:
+        numbers.append(v)
+        v, shift = 0, 0
+samples, i = 0, 0
+while i < len(numbers):  # cell delta, samples, runs, then the runs
+    samples += numbers[i + 1]
+    i += 3 + 2 * numbers[i + 2]
+print(samples)' "$html")
+if [ "$(dirname "$html")" = "$(dirname "$svg")" ] &&
+   [ "$in_page" = "$(gzip -dc "$transcript" | grep -c '^[^[:space:]#]')" ]; then
+  pass=$((pass + 1)); else echo "FAIL: --scope's page ($in_page samples)"; fail=$((fail + 1)); fi
 echo "flamerecord: $pass passed, $fail failed"
 [ $fail -eq 0 ]

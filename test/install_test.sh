@@ -17,7 +17,7 @@ compat=$(meson introspect "$BUILD_DIR" --buildoptions | python3 -c \
 root=$dest$prefix
 pass=0; fail=0
 expect() { if [ -e "$1" ]; then pass=$((pass + 1)); else echo "FAIL: $1 not installed"; fail=$((fail + 1)); fi; }
-for t in flamefold flamesvg flamediff flamereport flamebatch flamerecord; do
+for t in flamefold flamesvg flamediff flamereport flamescope flamebatch flamerecord; do
   expect "$root/bin/$t"
   expect "$root/share/man/man1/$t.1"
   expect "$root/share/bash-completion/completions/$t"

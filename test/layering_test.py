@@ -19,7 +19,8 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 PRIVATE = {'perfdata/perf_abi.h': 'perfdata'}
-GENERATED = {'flamefold_config.h', 'flamegraph_viewer_js.h'}
+GENERATED = {'flamefold_config.h', 'flamegraph_viewer_js.h',
+             'flamegraph_scope_js.h'}
 # A .cc of the perf.data replay holds one concern: past this many lines it
 # holds more, and is to be split.
 SIZE_CHECKED = ['perfdata']

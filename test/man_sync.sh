@@ -5,7 +5,7 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 : "${BUILD_DIR:=$here/build}"
 pass=0; fail=0
-for tool in flamefold flamesvg flamediff flamereport flamebatch flamerecord; do
+for tool in flamefold flamesvg flamediff flamereport flamescope flamebatch flamerecord; do
   bin=$BUILD_DIR/src/tools/$tool
   [ -x "$bin" ] || continue
   page=$here/man/$tool.1

@@ -185,8 +185,7 @@ bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
   }
   StackFilter filter;
   StackTransform transform;
-  return filter.Init(config->include, config->exclude, err) &&
-         InitTransform(*config, &transform, err);
+  return InitStackSelection(*config, &filter, &transform, err);
 }
 
 bool ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config,

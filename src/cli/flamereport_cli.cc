@@ -21,17 +21,6 @@ po::options_description OwnOptions() {
   return options;
 }
 
-po::options_description LastOptions() {
-  po::options_description options;
-  options.add_options()
-      ("output,o", TextValue("FILE"),
-       "write to FILE instead of standard output")
-      ("quiet,q", SwitchValue(), "print no warnings")
-      ("help,h", SwitchValue(), "print this help and exit")
-      ("version,V", SwitchValue(), "print the version and exit");
-  return options;
-}
-
 OptionTable ReportOptions() {
   OptionTable table;
   table.Add(OwnOptions())
@@ -39,7 +28,7 @@ OptionTable ReportOptions() {
                               StackLimitOption::kMaxLineLength,
                               StackLimitOption::kMaxFrameLength}))
       .Add(JobsOption(true))
-      .Add(LastOptions());
+      .Add(OutputAndHelpOptions());
   AddFoldOptions(&table);
   table.Add(FoldFilterOptions()).Add(ConfigFileOptions());
   return table;

@@ -28,6 +28,17 @@ po::options_description ConfigFileOptions() {
   return options;
 }
 
+po::options_description OutputAndHelpOptions() {
+  po::options_description options;
+  options.add_options()
+      ("output,o", TextValue("FILE"),
+       "write to FILE instead of standard output")
+      ("quiet,q", SwitchValue(), "print no warnings")
+      ("help,h", SwitchValue(), "print this help and exit")
+      ("version,V", SwitchValue(), "print the version and exit");
+  return options;
+}
+
 std::span<const std::string_view> CommandLineOnlyOptions() {
   return kCommandLineOnly;
 }

@@ -17,6 +17,9 @@ enum class ArgsResult { kRun, kHelp, kVersion, kUsageError };
 /// --config FILE and --no-config, which every tool takes.
 po::options_description ConfigFileOptions();
 
+/// -o FILE, -q, -h and -V, as flamereport and flamescope take them.
+po::options_description OutputAndHelpOptions();
+
 /// Reads a tool's command line with `syntax`; unless it asks for --help or
 /// --version, stores the settings of `tool`'s section of the configuration
 /// file under it (LoadToolConfig). kUsageError sets `*err`.

@@ -159,8 +159,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   StackFilter filter;
   StackTransform transform;
   std::string err;
-  if (!filter.Init(config.include, config.exclude, &err) ||
-      !InitTransform(config, &transform, &err)) {
+  if (!InitStackSelection(config, &filter, &transform, &err)) {
     diag.Error(err);
     return kExitUsage;
   }

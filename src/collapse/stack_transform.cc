@@ -224,4 +224,10 @@ bool InitTransform(const FoldConfig& config, StackTransform* transform,
   return transform->Init(config.transforms, suffix, err);
 }
 
+bool InitStackSelection(const FoldConfig& config, StackFilter* filter,
+                        StackTransform* transform, std::string* err) {
+  return filter->Init(config.include, config.exclude, err) &&
+         InitTransform(config, transform, err);
+}
+
 }  // namespace flamefold

@@ -25,6 +25,7 @@ class RE2;
 namespace flamefold {
 
 struct FoldConfig;
+class StackFilter;
 
 enum class TransformKind {
   kFocus,              // --focus REGEX
@@ -126,6 +127,12 @@ class StackTransform {
 /// --tid. False with `*err` on a bad pattern.
 bool InitTransform(const FoldConfig& config, StackTransform* transform,
                    std::string* err);
+
+/// Compiles what selects and reshapes a run's stacks: --include and
+/// --exclude into `*filter`, the transforms into `*transform`
+/// (InitTransform). False with `*err` on a bad pattern.
+bool InitStackSelection(const FoldConfig& config, StackFilter* filter,
+                        StackTransform* transform, std::string* err);
 
 }  // namespace flamefold
 

@@ -217,6 +217,13 @@ std::string ColorSource::Color(std::string_view palette,
   return RgbText(c);
 }
 
+std::string NameColor(std::string_view name, std::string_view palette,
+                      ColorSource* colors) {
+  if (name == "--") return "rgb(160,160,160)";
+  if (name == "-") return "rgb(200,200,200)";
+  return colors->Color(palette, name);
+}
+
 std::string DeltaColor(double delta, double max_delta, bool negate) {
   if (negate) delta = -delta;
   Rgb c{255, 255, 255};

@@ -69,6 +69,12 @@ class ColorSource {
   Drand48 random_;
 };
 
+/// The fill of a frame named `name`, not differential, without --cp:
+/// flamegraph.pl's greys for the "--" and "-" separators, else
+/// `colors->Color(palette, name)`.
+std::string NameColor(std::string_view name, std::string_view palette,
+                      ColorSource* colors);
+
 /// The palettes --colors names, as flamegraph.pl knows them:
 /// "hot, mem, io, ...".
 extern const std::string_view kPaletteNames;

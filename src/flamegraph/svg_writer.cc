@@ -276,13 +276,13 @@ FrameText DescribeFrame(const FlameFrame& f, std::string_view name,
 std::string FrameColor(std::string_view name, const FlameFrame& f,
                        double max_delta, const FlameGraphOptions& opt,
                        ColorSource* colors, PaletteMap* palette_map) {
-  if (name == "--") return "rgb(160,160,160)";
-  if (name == "-") return "rgb(200,200,200)";
-  if (f.has_delta) return DeltaColor(f.delta, max_delta, opt.negate);
-  if (palette_map != nullptr) {
+  if (f.has_delta && name != "--" && name != "-") {
+    return DeltaColor(f.delta, max_delta, opt.negate);
+  }
+  if (palette_map != nullptr && name != "--" && name != "-") {
     return palette_map->Get(name, opt.palette, colors);
   }
-  return colors->Color(opt.palette, name);
+  return NameColor(name, opt.palette, colors);
 }
 
 // Opens the frame's <g> (or <a> when --nameattr gives it a link).

@@ -479,8 +479,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   StackFilter filter;
   StackTransform transform;
   std::string err;
-  if (!filter.Init(fold.include, fold.exclude, &err) ||
-      !InitTransform(fold, &transform, &err)) {
+  if (!InitStackSelection(fold, &filter, &transform, &err)) {
     diag.Error(err);
     return kExitUsage;
   }

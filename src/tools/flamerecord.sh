@@ -9,7 +9,7 @@ usage() {
   cat <<'USAGE'
 Usage: flamerecord [--pid PID[,PID...] | --user USER | --all] [OPTIONS] [-- COMMAND [ARG...]]
 Records with perf and converts: leaves DIR/HOST.DATE.perf.data, .perf-script.txt.gz,
-.folded, .svg and .report.txt, and prints their paths.
+.folded, .svg and .report.txt (and .html with --scope), and prints their paths.
 
 Target (one of them, or a COMMAND after --):
   --pid PID[,PID...]    the running processes PID...
@@ -22,6 +22,9 @@ Options:
   --call-graph MODE     fp (frame pointers, default), dwarf or lbr
   --icicle              draw an icicle graph (flamesvg --inverted)
   --chart               draw a flame chart (flamesvg --flamechart)
+  --scope               also write the FlameScope page (flamescope): the
+                        heat map of the samples by time, and the flame
+                        graph of a range selected in it
   -o DIR                where to write (default: the current directory)
   -h, --help            print this help and exit
   -V, --version         print the version and exit
@@ -38,7 +41,7 @@ USAGE
 die_usage() { echo "$me: error: $1" >&2; echo "Try 'flamerecord --help' for more information." >&2; exit 2; }
 die() { echo "$me: error: $1" >&2; exit 1; }
 
-pid="" user="" all=0 freq=99 duration="" cg=fp icicle=0 chart=0 dir=. cmd=()
+pid="" user="" all=0 freq=99 duration="" cg=fp icicle=0 chart=0 scope=0 dir=. cmd=()
 fold_args=() script_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -62,6 +65,7 @@ while [ $# -gt 0 ]; do
     --call-graph=*) cg=${1#*=}; shift ;;
     --icicle) icicle=1; shift ;;
     --chart) chart=1; shift ;;
+    --scope) scope=1; shift ;;
     -o) [ $# -ge 2 ] || die_usage "-o needs a folder"; dir=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -V|--version) echo "flamerecord $version"; exit 0 ;;
@@ -87,7 +91,9 @@ esac
 
 # The tools installed beside this script (or FLAMEFOLD_BIN).
 bin=${FLAMEFOLD_BIN:-$(cd "$(dirname "$0")" && pwd)}
-for t in flamefold flamesvg flamereport; do
+tools=(flamefold flamesvg flamereport)
+[ $scope = 1 ] && tools+=(flamescope)
+for t in "${tools[@]}"; do
   [ -x "$bin/$t" ] || die "$bin/$t not found (set FLAMEFOLD_BIN to the folder of the flamefold tools)"
 done
 # The fold options are checked by flamefold itself, before recording.
@@ -128,7 +134,7 @@ log=$(mktemp) && script_log=$(mktemp) || die "cannot create a temporary file"
 trap 'rm -f "$log" "$script_log"' EXIT
 # Removes what a failed recording left, so that no empty artifact remains.
 discard() {
-  rm -f "$base.perf.data" "$base.perf-script.txt.gz" "$base.folded" "$base.svg" "$base.report.txt"
+  rm -f "$base.perf.data" "$base.perf-script.txt.gz" "$base.folded" "$base.svg" "$base.report.txt" "$base.html"
   [ $made_dir = 0 ] || rmdir "$dir" 2>/dev/null
 }
 
@@ -203,7 +209,13 @@ svg_args=()
   echo
   "$bin/flamereport" "$base.folded"
 } > "$base.report.txt" || { rm -f "$base.report.txt"; die "flamereport failed"; }
+outputs=(perf.data perf-script.txt.gz folded svg report.txt)
+if [ $scope = 1 ]; then
+  "$bin/flamescope" -q "${fold_args[@]}" --title "$title" -o "$base.html" "$base.perf-script.txt.gz" ||
+    { rm -f "$base.html"; die "flamescope failed"; }
+  outputs+=(html)
+fi
 echo "$me: recorded $samples samples of ${event:-unknown event} in $secs s of $who" >&2
-for ext in perf.data perf-script.txt.gz folded svg report.txt; do
+for ext in "${outputs[@]}"; do
   echo "$base.$ext"
 done

@@ -6,7 +6,7 @@
 // Environment: FLAMESVG (the binary), TESTDATA (testdata/), SCREENSHOT
 // (where to save a picture of the zoomed graph; optional).
 "use strict";
-const { chromium } = require("playwright-core");
+const { launch } = require("./chromium");
 const { execFileSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
@@ -44,13 +44,7 @@ function bigProfile(n) {
 
 async function main() {
   // A fresh profile directory (--user-data-dir) for every run.
-  const browser = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync"],
-    viewport: { width: 1240, height: 700 },
-  });
+  const browser = await launch(tmp, { width: 1240, height: 700 });
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push("page error: " + e.message));

@@ -27,4 +27,5 @@ if [ $installed = 0 ]; then
 fi
 export FLAMESVG=$BUILD_DIR/src/tools/flamesvg TESTDATA
 export FLAMEFOLD=$BUILD_DIR/src/tools/flamefold
+export FLAMESCOPE=$BUILD_DIR/src/tools/flamescope
 exec node "$here/$script"

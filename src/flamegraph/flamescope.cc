@@ -1,0 +1,62 @@
+#include "flamegraph/flamescope.h"
+
+#include <string>
+
+#include "collapse/fold_inputs.h"
+#include "collapse/fold_warnings.h"
+#include "collapse/stack_filter.h"
+#include "collapse/stack_transform.h"
+
+namespace flamefold {
+
+int RunFlameScope(const FlameScopeConfig& config, RecordingFolder* recordings,
+                  OutputSink* out, const Diag& diag) {
+  const FoldConfig& fold = config.fold;
+  StackFilter filter;
+  StackTransform transform;
+  std::string err;
+  if (!InitStackSelection(fold, &filter, &transform, &err)) {
+    diag.Error(err);
+    return kExitUsage;
+  }
+  StringInterner names;
+  ScopeSamples samples;
+  FoldInputs inputs(fold, &names, /*trie=*/nullptr, recordings);
+  inputs.set_timed_sink(&samples);
+  if (!inputs.FoldAll(fold.inputs, &err)) {
+    diag.Error(err);
+    return kExitDataError;
+  }
+  // Each stack as flamefold writes it: kept by --include/--exclude, as the
+  // transforms make it.
+  auto rewrite = [&](std::string_view line, std::string* drawn) {
+    if (filter.active() && !filter.Keep(line)) return false;
+    if (transform.active()) {
+      if (transform.Apply(line, drawn) != StackTransform::Result::kKept) {
+        return false;
+      }
+      if (transform.reshapes()) return true;
+    }
+    drawn->assign(line);
+    return true;
+  };
+  ScopeData data;
+  if (!BuildScopeData(samples, names, config.rows, rewrite, &data, &err)) {
+    diag.Error(err);
+    return kExitDataError;
+  }
+  if (config.per_second) {
+    out->Write(PerSecondTable(data));
+  } else {
+    WriteScopePage(data, config.page, out);
+  }
+  if (!out->Flush()) {
+    if (out->broken_pipe()) return kExitOk;
+    diag.Error("write error: " + out->error());
+    return kExitDataError;
+  }
+  WarnAboutFold(fold, inputs, diag);
+  return kExitOk;
+}
+
+}  // namespace flamefold

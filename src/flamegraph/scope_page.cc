@@ -1,0 +1,358 @@
+#include "flamegraph/scope_page.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <unordered_map>
+
+#include "base/json.h"
+#include "flamegraph/flamegraph_merge.h"
+#include "flamegraph/palette.h"
+#include "flamegraph/svg_text.h"
+#include "flamegraph_scope_js.h"
+
+namespace flamefold {
+namespace {
+
+constexpr uint64_t kNsPerSecond = 1000000000;
+
+std::string StackLine(std::span<const SymbolId> frames,
+                      const StringInterner& names) {
+  std::string line;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (i > 0) line += ';';
+    line += names.Get(frames[i]);
+  }
+  return line;
+}
+
+// The drawn stack of each of the samples' stacks (UINT32_MAX: dropped),
+// the drawn stacks' lines, sorted, in `data`.
+std::vector<uint32_t> RewriteStacks(const ScopeSamples& samples,
+                                    const StringInterner& names,
+                                    const StackRewrite& rewrite,
+                                    ScopeData* data) {
+  std::unordered_map<std::string, uint32_t> drawn;
+  std::vector<uint32_t> drawn_of(samples.stack_count(), UINT32_MAX);
+  std::string out;
+  for (uint32_t id = 0; id < samples.stack_count(); ++id) {
+    out.clear();
+    if (!rewrite(StackLine(samples.Frames(id), names), &out)) continue;
+    auto [it, added] = drawn.emplace(out, drawn.size());
+    drawn_of[id] = it->second;
+  }
+  std::vector<const std::string*> sorted(drawn.size());
+  for (const auto& [line, id] : drawn) sorted[id] = &line;
+  std::vector<uint32_t> order(sorted.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return *sorted[a] < *sorted[b];
+  });
+  std::vector<uint32_t> rank(order.size());
+  data->lines.clear();
+  for (uint32_t r = 0; r < order.size(); ++r) {
+    rank[order[r]] = r;
+    data->lines.push_back(*sorted[order[r]]);
+  }
+  for (uint32_t& d : drawn_of) {
+    if (d != UINT32_MAX) d = rank[d];
+  }
+  return drawn_of;
+}
+
+struct CellSample {
+  uint64_t cell;
+  uint32_t stack;
+  PerlNumber weight;
+};
+
+// Fills the cells and their runs from the samples kept, sorted by cell and
+// stack.
+void FillCells(std::vector<CellSample>* kept, ScopeData* data) {
+  std::sort(kept->begin(), kept->end(),
+            [](const CellSample& a, const CellSample& b) {
+              return a.cell != b.cell ? a.cell < b.cell : a.stack < b.stack;
+            });
+  data->cell_samples.assign(data->cells(), 0);
+  data->cell_runs.assign(data->cells() + 1, 0);
+  data->runs.clear();
+  for (size_t i = 0; i < kept->size();) {
+    const uint64_t cell = (*kept)[i].cell;
+    data->cell_runs[cell] = data->runs.size();
+    for (; i < kept->size() && (*kept)[i].cell == cell; ++i) {
+      const CellSample& s = (*kept)[i];
+      data->cell_samples[cell]++;
+      if (data->runs.size() > data->cell_runs[cell] &&
+          data->runs.back().stack == s.stack) {
+        data->runs.back().weight.Add(s.weight);
+      } else {
+        data->runs.push_back({s.stack, s.weight});
+      }
+    }
+  }
+  // Empty cells start where the next one does.
+  data->cell_runs[data->cells()] = data->runs.size();
+  for (uint64_t c = data->cells(); c-- > 0;) {
+    if (data->cell_samples[c] == 0) data->cell_runs[c] = data->cell_runs[c + 1];
+  }
+}
+
+// A JSON string whose '<' are escaped, so that no "</script>" nor "<!--"
+// can appear in the page's data block.
+void AppendScriptSafeJson(std::string_view s, std::string* out) {
+  std::string json = JsonString(s);
+  for (char c : json) {
+    if (c == '<') {
+      *out += "\\u003c";
+    } else {
+      *out += c;
+    }
+  }
+}
+
+// A number as LEB128 bytes: 7 bits a byte, the lowest first, the high bit
+// set on every byte but the last.
+void AppendVarint(uint64_t v, std::string* bytes) {
+  while (v >= 0x80) {
+    bytes->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  bytes->push_back(static_cast<char>(v));
+}
+
+// `bytes` in base64 (RFC 4648's alphabet, padded), as a JSON string.
+void AppendBase64String(std::string_view bytes, std::string* out) {
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  out->push_back('"');
+  size_t i = 0;
+  for (; i + 3 <= bytes.size(); i += 3) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16 |
+                 static_cast<uint8_t>(bytes[i + 1]) << 8 |
+                 static_cast<uint8_t>(bytes[i + 2]);
+    for (int shift = 18; shift >= 0; shift -= 6) out->push_back(kDigits[(v >> shift) & 63]);
+  }
+  if (i < bytes.size()) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    out->push_back(kDigits[(v >> 18) & 63]);
+    out->push_back(kDigits[(v >> 12) & 63]);
+    out->push_back(i + 1 < bytes.size() ? kDigits[(v >> 6) & 63] : '=');
+    out->push_back('=');
+  }
+  out->push_back('"');
+}
+
+// The names of the frames, and the stacks packed: for each line, the
+// number of frames it shares with the line before (sorted lines share most
+// of theirs), the number of its other frames and their ids.
+void AppendStackTable(const ScopeData& data, std::string* out) {
+  StringInterner frames;
+  std::string stacks;
+  std::vector<std::string_view> pieces;
+  std::vector<SymbolId> ids, previous;
+  for (const std::string& line : data.lines) {
+    PerlSplit(line, ";", &pieces);
+    ids.clear();
+    for (std::string_view piece : pieces) ids.push_back(frames.Intern(piece));
+    size_t shared = 0;
+    while (shared < ids.size() && shared < previous.size() &&
+           ids[shared] == previous[shared]) {
+      ++shared;
+    }
+    AppendVarint(shared, &stacks);
+    AppendVarint(ids.size() - shared, &stacks);
+    for (size_t j = shared; j < ids.size(); ++j) AppendVarint(ids[j], &stacks);
+    std::swap(ids, previous);
+  }
+  ColorSource colors(ColorMode::kSeeded);
+  std::string names = "[", fills = "[";
+  for (SymbolId id = 0; id < frames.size(); ++id) {
+    if (id > 0) {
+      names += ',';
+      fills += ',';
+    }
+    AppendScriptSafeJson(frames.Get(id), &names);
+    fills += '"' + NameColor(frames.Get(id), "hot", &colors) + '"';
+  }
+  // The root ("all") is drawn with the fill of an empty name.
+  *out += ",\n\"rootFill\":\"" + NameColor("", "hot", &colors) + '"';
+  *out += ",\n\"names\":" + names + "],\n\"fills\":" + fills +
+          "],\n\"stackCount\":" + std::to_string(data.lines.size()) +
+          ",\n\"stacks\":";
+  AppendBase64String(stacks, out);
+}
+
+// Weights that JavaScript holds exactly as numbers are written in the runs.
+constexpr uint64_t kExactInteger = uint64_t{1} << 52;
+
+bool ExactInteger(const PerlNumber& weight) {
+  return weight.is_integer() && weight.uint_value() < kExactInteger;
+}
+
+// The greatest common divisor of the whole weights (1 when there is none):
+// with a fixed period (cpu-clock, perf record -c N) every weight is a
+// multiple of it, which the runs then count in.
+uint64_t WeightUnit(const ScopeData& data) {
+  uint64_t unit = 0;
+  for (const ScopeData::Run& run : data.runs) {
+    if (ExactInteger(run.weight)) unit = std::gcd(unit, run.weight.uint_value());
+  }
+  return unit == 0 ? 1 : unit;
+}
+
+// The cells packed: for each cell with samples, the cells since the one
+// before, its samples, its runs and each run's stack (less the stack of
+// the run before) and weight: 2 * W / weightUnit for a whole W, else
+// 2 * i + 1 for the i-th of "weights".
+void AppendCells(const ScopeData& data, std::string* out) {
+  std::string cells, weights;
+  uint64_t previous = 0, odd_weights = 0;
+  const uint64_t unit = WeightUnit(data);
+  for (uint64_t c = 0; c < data.cells(); ++c) {
+    if (data.cell_samples[c] == 0) continue;
+    AppendVarint(c - previous, &cells);
+    AppendVarint(data.cell_samples[c], &cells);
+    AppendVarint(data.cell_runs[c + 1] - data.cell_runs[c], &cells);
+    uint32_t stack = 0;
+    for (uint64_t r = data.cell_runs[c]; r < data.cell_runs[c + 1]; ++r) {
+      const ScopeData::Run& run = data.runs[r];
+      AppendVarint(run.stack - stack, &cells);
+      if (ExactInteger(run.weight)) {
+        AppendVarint(2 * (run.weight.uint_value() / unit), &cells);
+      } else {
+        AppendVarint(2 * odd_weights++ + 1, &cells);
+        if (!weights.empty()) weights += ',';
+        AppendJsonNumber(run.weight, &weights);
+      }
+      stack = run.stack;
+    }
+    previous = c;
+  }
+  *out += ",\n\"weightUnit\":" + std::to_string(unit) + ",\n\"weights\":[" +
+          weights + "],\n\"cells\":";
+  AppendBase64String(cells, out);
+}
+
+constexpr std::string_view kStyle = R"CSS(
+body { font-family: Verdana, sans-serif; font-size: 12px; margin: 10px; background: #fff; color: #000; }
+h1 { font-size: 17px; font-weight: normal; margin: 0 0 6px 0; }
+#heatmap-box { overflow-x: auto; max-width: 100%; }
+#heatmap { cursor: crosshair; display: block; }
+#legend { display: flex; align-items: center; gap: 6px; margin: 4px 0; }
+#legend canvas { border: 1px solid #ccc; }
+#hover, #selection { min-height: 1.3em; margin: 2px 0; }
+#command { font-family: monospace; background: #f4f4f4; padding: 2px 4px; user-select: all; }
+#graph { display: block; }
+)CSS";
+
+}  // namespace
+
+void ScopeSamples::OnTimedSample(const TimedSample& s) {
+  if (s.time_ns == UINT64_MAX) {
+    untimed_++;
+    return;
+  }
+  key_.assign(reinterpret_cast<const char*>(s.frames.data()),
+              s.frames.size_bytes());
+  samples_.push_back({s.time_ns, stack_keys_.Intern(key_), s.weight});
+}
+
+std::span<const SymbolId> ScopeSamples::Frames(uint32_t id) const {
+  std::string_view key = stack_keys_.Get(id);
+  return {reinterpret_cast<const SymbolId*>(key.data()),
+          key.size() / sizeof(SymbolId)};
+}
+
+std::vector<uint64_t> ScopeData::PerSecond() const {
+  std::vector<uint64_t> seconds(columns, 0);
+  for (uint64_t c = 0; c < cells(); ++c) seconds[c / rows] += cell_samples[c];
+  return seconds;
+}
+
+bool BuildScopeData(const ScopeSamples& samples, const StringInterner& names,
+                    uint32_t rows, const StackRewrite& rewrite,
+                    ScopeData* data, std::string* err) {
+  if (samples.samples().empty()) {
+    *err = samples.untimed() > 0
+               ? "the samples have no time (perf script prints it unless "
+                 "-F leaves out 'time')"
+               : "no samples with a time found (folded stacks have none: "
+                 "flamescope reads perf script output or perf.data)";
+    return false;
+  }
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const ScopeSamples::Sample& s : samples.samples()) {
+    first = std::min(first, s.time_ns);
+    last = std::max(last, s.time_ns);
+  }
+  data->rows = rows;
+  data->base_ns = first - first % kNsPerSecond;
+  data->columns = (last - data->base_ns) / kNsPerSecond + 1;
+  if (data->columns > kMaxScopeSeconds) {
+    *err = "the samples span " + std::to_string(data->columns) +
+           " seconds: too many for the heat map (at most " +
+           std::to_string(kMaxScopeSeconds) + "; select a part with "
+           "--time-range)";
+    return false;
+  }
+  std::vector<uint32_t> drawn_of = RewriteStacks(samples, names, rewrite, data);
+  std::vector<CellSample> kept;
+  kept.reserve(samples.samples().size());
+  for (const ScopeSamples::Sample& s : samples.samples()) {
+    if (drawn_of[s.stack] == UINT32_MAX) continue;
+    const uint64_t offset = s.time_ns - data->base_ns;
+    const uint64_t row = offset % kNsPerSecond * rows / kNsPerSecond;
+    kept.push_back({offset / kNsPerSecond * rows + row, drawn_of[s.stack],
+                    s.weight});
+  }
+  FillCells(&kept, data);
+  return true;
+}
+
+std::string PerSecondTable(const ScopeData& data) {
+  std::string table = "SECOND SAMPLES\n";
+  std::vector<uint64_t> seconds = data.PerSecond();
+  for (size_t i = 0; i < seconds.size(); ++i) {
+    table += std::to_string(i) + ' ' + std::to_string(seconds[i]) + '\n';
+  }
+  return table;
+}
+
+std::string_view ScopeScript() { return kScopeJs; }
+
+void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
+                    OutputSink* out) {
+  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                  "<meta charset=\"utf-8\">\n<title>";
+  AppendXmlEscaped(options.title, &s);
+  s += "</title>\n<style>";
+  s += kStyle;
+  s += "</style>\n</head>\n<body>\n<h1 id=\"title\">";
+  AppendXmlEscaped(options.title, &s);
+  s += "</h1>\n"
+       "<div id=\"heatmap-box\"><canvas id=\"heatmap\"></canvas></div>\n"
+       "<div id=\"legend\"></div>\n"
+       "<p id=\"hover\">&#160;</p>\n"
+       "<p id=\"selection\"></p>\n"
+       "<p><code id=\"command\"></code> "
+       "<a id=\"save\" download=\"selection.folded\" href=\"#\">"
+       "save the folded stacks</a></p>\n"
+       "<canvas id=\"graph\"></canvas>\n"
+       "<p id=\"details\">&#160;</p>\n"
+       "<script type=\"application/json\" id=\"scope-data\">{\"title\":";
+  AppendScriptSafeJson(options.title, &s);
+  s += ",\n\"command\":";
+  AppendScriptSafeJson(options.fold_command, &s);
+  s += ",\n\"base\":" + std::to_string(data.base_ns / kNsPerSecond) +
+       ",\n\"rows\":" + std::to_string(data.rows) +
+       ",\n\"columns\":" + std::to_string(data.columns);
+  AppendStackTable(data, &s);
+  AppendCells(data, &s);
+  s += "}</script>\n<script>\n";
+  out->Write(s);
+  out->Write(ScopeScript());
+  out->Write("</script>\n</body>\n</html>\n");
+}
+
+}  // namespace flamefold

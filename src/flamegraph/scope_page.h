@@ -1,0 +1,113 @@
+// The FlameScope page: a subsecond-offset heat map of the samples (one
+// column a second, one row a fraction of it) and, below it, the flame graph
+// of the cells a reader selects, in one self-contained HTML file.
+//
+// The columns are the whole seconds counted from the second the first
+// sample falls in, the rows the fraction of the second (row r of R holds
+// the offsets from r/R up to, not including, (r+1)/R), as FlameScope cuts
+// them. A selection from cell A to cell B is the time from A's start to
+// B's end: the page names it as perf's absolute "START,END" with
+// nanoseconds, END the last nanosecond of B, so that `flamefold
+// --time-range` keeps exactly the samples of the cells selected.
+//
+// The page holds each distinct stack once, as frame ids into a name table,
+// and each cell as runs of (stack, weight) with its sample count, the
+// numbers packed (LEB128 bytes in base64, stacks as the frames they add to
+// the one before), in a JSON block whose every '<' is escaped: whatever
+// the names, the document stays well-formed.
+#ifndef FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
+#define FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/output.h"
+#include "base/perl_number.h"
+#include "base/string_interner.h"
+#include "collapse/timed_sample.h"
+
+namespace flamefold {
+
+/// The timed samples of a fold, each with its stack (interned once) and
+/// weight. Samples without a time are counted, not kept.
+class ScopeSamples : public TimedSampleSink {
+ public:
+  void OnTimedSample(const TimedSample& s) override;
+
+  struct Sample {
+    uint64_t time_ns;
+    uint32_t stack;  // into stack_keys()
+    PerlNumber weight;
+  };
+  const std::vector<Sample>& samples() const { return samples_; }
+  /// The frames of stack `id`, root first.
+  std::span<const SymbolId> Frames(uint32_t id) const;
+  size_t stack_count() const { return stack_keys_.size(); }
+  uint64_t untimed() const { return untimed_; }
+
+ private:
+  std::vector<Sample> samples_;
+  StringInterner stack_keys_;  // each stack's frame ids, as bytes
+  std::string key_;
+  uint64_t untimed_ = 0;
+};
+
+/// What --include/--exclude and the transforms make of a folded stack:
+/// false when they drop it, else `*out` holds the stack to draw.
+using StackRewrite = std::function<bool(std::string_view line, std::string* out)>;
+
+/// The heat map's cells and the stacks they hold.
+struct ScopeData {
+  struct Run {
+    uint32_t stack;  // into lines
+    PerlNumber weight;
+  };
+  uint64_t base_ns = 0;   // the start of the first sample's whole second
+  uint32_t rows = 50;
+  uint64_t columns = 0;
+  std::vector<std::string> lines;     // the distinct stacks, in byte order
+  std::vector<uint64_t> cell_samples;  // [column * rows + row]
+  std::vector<uint64_t> cell_runs;    // cell c's runs: [cell_runs[c], [c+1])
+  std::vector<Run> runs;               // by cell, then stack
+
+  uint64_t cells() const { return columns * rows; }
+  /// The samples of each column.
+  std::vector<uint64_t> PerSecond() const;
+};
+
+/// The columns of the heat map are at most this many (2 h 46 min): a
+/// browser draws no canvas wider than 32,767 pixels, and the page draws a
+/// column 3 pixels wide at the least. Beyond, BuildScopeData refuses.
+constexpr uint64_t kMaxScopeSeconds = 10000;
+
+/// Cuts `samples` into cells of `rows` rows a second, each stack's line made
+/// from `names` (the fold's) and passed through `rewrite`. False with `*err`
+/// when there is no timed sample or too many cells.
+bool BuildScopeData(const ScopeSamples& samples, const StringInterner& names,
+                    uint32_t rows, const StackRewrite& rewrite,
+                    ScopeData* data, std::string* err);
+
+/// "SECOND SAMPLES" and one line per column.
+std::string PerSecondTable(const ScopeData& data);
+
+struct ScopePageOptions {
+  std::string title = "FlameScope";
+  /// The command the page shows for a selection, before " --time-range R":
+  /// "flamefold" and the fold's options and inputs, shell-quoted.
+  std::string fold_command = "flamefold";
+};
+
+/// Writes the page: HTML, its style, the data and the script.
+void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
+                    OutputSink* out);
+
+/// The page's script (src/flamegraph/scope.js).
+std::string_view ScopeScript();
+
+}  // namespace flamefold
+
+#endif  // FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_

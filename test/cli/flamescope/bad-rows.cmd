@@ -1,0 +1,1 @@
+"$TOOL" --rows 0 "$TESTDATA/example/example-perf.txt.gz"
