@@ -116,4 +116,11 @@ int WriteOutput(const Diag& diag, const std::string& path,
   return status;
 }
 
+std::optional<int> FlushFailed(OutputSink* out, const Diag& diag) {
+  if (out->Flush()) return std::nullopt;
+  if (out->broken_pipe()) return kExitOk;
+  diag.Error("write error: " + out->error());
+  return kExitDataError;
+}
+
 }  // namespace flamefold

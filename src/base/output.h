@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -131,6 +132,12 @@ void AppendUint(std::string* out, unsigned long long v);
 /// "PATH: write error: ..." and exit status 1.
 int WriteOutput(const Diag& diag, const std::string& path,
                 const std::function<int(OutputSink*)>& body);
+
+/// Flushes `out` at the end of a tool's run. On failure returns the
+/// tool's exit status: 0 when the reader went away (a closed pipe is no
+/// error), else 1 after saying "write error: ..." through `diag`; on
+/// success, nothing.
+std::optional<int> FlushFailed(OutputSink* out, const Diag& diag);
 
 }  // namespace flamefold
 

@@ -189,11 +189,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   writer->Begin(facts);
   WriteCounts c = WriteStacks(&inputs, filter, transform, writer.get());
   if (!writer->Finish(diag)) return kExitDataError;
-  if (!out->Flush()) {
-    if (out->broken_pipe()) return kExitOk;
-    diag.Error("write error: " + out->error());
-    return kExitDataError;
-  }
+  if (std::optional<int> exit = FlushFailed(out, diag)) return *exit;
   WarnAboutFold(config, inputs, diag);
   if (config.stats) {
     PrintStats(inputs, c, names.size(), transform.active(), diag);

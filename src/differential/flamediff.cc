@@ -86,11 +86,7 @@ int RunDiff(const DiffConfig& config, OutputSink* out, const Diag& diag) {
                " has no samples (difffolded.pl dies dividing by zero)");
     return kExitDataError;
   }
-  if (!out->Flush()) {
-    if (out->broken_pipe()) return kExitOk;
-    diag.Error("write error: " + out->error());
-    return kExitDataError;
-  }
+  if (std::optional<int> exit = FlushFailed(out, diag)) return *exit;
   for (int side = 0; side < 2; ++side) {
     WarnAboutDiffSide(*files[side], stats[side], config.fold, diag);
   }

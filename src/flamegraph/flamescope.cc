@@ -50,11 +50,7 @@ int RunFlameScope(const FlameScopeConfig& config, RecordingFolder* recordings,
   } else {
     WriteScopePage(data, config.page, out);
   }
-  if (!out->Flush()) {
-    if (out->broken_pipe()) return kExitOk;
-    diag.Error("write error: " + out->error());
-    return kExitDataError;
-  }
+  if (std::optional<int> exit = FlushFailed(out, diag)) return *exit;
   WarnAboutFold(fold, inputs, diag);
   return kExitOk;
 }

@@ -501,11 +501,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   ProfileSummary summary(selected ? kept : trie);
   if (!selected) total = summary.total_samples();
   WriteReport(config, summary, FactsOf(inputs, recordings, total), out);
-  if (!out->Flush()) {
-    if (out->broken_pipe()) return kExitOk;
-    diag.Error("write error: " + out->error());
-    return kExitDataError;
-  }
+  if (std::optional<int> exit = FlushFailed(out, diag)) return *exit;
   WarnAboutFold(fold, inputs, diag);
   return kExitOk;
 }
