@@ -96,21 +96,6 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
   return c;
 }
 
-// What `filter` and `transform` make of the folded line `line`: false when
-// they drop it, else the line in `*out` (as WriteStacks writes it).
-bool ShapeLine(const StackFilter& filter, const StackTransform& transform,
-               std::string_view line, std::string* out) {
-  if (filter.active() && !filter.Keep(line)) return false;
-  if (transform.active()) {
-    if (transform.Apply(line, out) != StackTransform::Result::kKept) {
-      return false;
-    }
-    if (transform.reshapes()) return true;
-  }
-  out->assign(line);
-  return true;
-}
-
 void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
                 size_t frames, bool transformed, const Diag& diag) {
   const PerfScriptStats& s = inputs.perf_stats();
@@ -184,7 +169,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   facts.samples = inputs.total_samples();
   facts.folded_input = inputs.folded_stats().lines > 0;
   facts.shape = [&](std::string_view line, std::string* shaped) {
-    return ShapeLine(filter, transform, line, shaped);
+    return ShapeStackLine(filter, transform, line, shaped);
   };
   writer->Begin(facts);
   WriteCounts c = WriteStacks(&inputs, filter, transform, writer.get());

@@ -54,10 +54,12 @@ bool MatchHeaderLine(std::string_view line, bool modern,
   return false;
 }
 
-// The time after the pid and tid, the first word that ends in ':':
-//   java 12688 [002] 6544038.708352: 235 cpu-clock:     6544038708352000 ns
-//   bash 21943 [000]  3442.442956415:    5025125 cpu-clock:ppp:   (--ns)
-//   work 22516 page-faults:                             none (-F without time)
+// The time after the pid and tid, the first word that ends in ':', in
+// nanoseconds, from lines such as these (the second perf script --ns's):
+//   java 12688 [002] 6544038.708352: 235 cpu-clock:
+//   bash 21943 [000]  3442.442956415:    5025125 cpu-clock:ppp:
+// UINT64_MAX for a line without one (perf script -F without the time):
+//   work 22516 page-faults:
 uint64_t HeaderTime(std::string_view line, size_t from) {
   const size_t n = line.size();
   size_t p = from;

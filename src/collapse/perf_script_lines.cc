@@ -39,8 +39,9 @@ void AppendCpu(int32_t cpu, std::string* out) {
   out->append(buf, static_cast<size_t>(r.ptr - buf));
 }
 
-// "%12s: " of "%lu.%06lu" (seconds.microseconds), or with `to_ns` of
-// "%lu.%09lu".
+// The time as perf script prints it: right-aligned in twelve columns and
+// followed by ": ", the seconds then six digits of their fraction
+// (microseconds), or nine with `to_ns` (perf script --ns).
 void AppendTime(uint64_t ns, bool to_ns, std::string* out) {
   char when[48];
   auto r = std::to_chars(when, when + 24, ns / 1000000000);

@@ -230,4 +230,17 @@ bool InitStackSelection(const FoldConfig& config, StackFilter* filter,
          InitTransform(config, transform, err);
 }
 
+bool ShapeStackLine(const StackFilter& filter, const StackTransform& transform,
+                    std::string_view line, std::string* out) {
+  if (filter.active() && !filter.Keep(line)) return false;
+  if (transform.active()) {
+    if (transform.Apply(line, out) != StackTransform::Result::kKept) {
+      return false;
+    }
+    if (transform.reshapes()) return true;
+  }
+  out->assign(line);
+  return true;
+}
+
 }  // namespace flamefold

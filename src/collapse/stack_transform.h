@@ -134,6 +134,11 @@ bool InitTransform(const FoldConfig& config, StackTransform* transform,
 bool InitStackSelection(const FoldConfig& config, StackFilter* filter,
                         StackTransform* transform, std::string* err);
 
+/// What `filter` and `transform` make of the folded line `line`, as
+/// flamefold writes it: false when they drop it, else the line in `*out`.
+bool ShapeStackLine(const StackFilter& filter, const StackTransform& transform,
+                    std::string_view line, std::string* out);
+
 }  // namespace flamefold
 
 #endif  // FLAMEFOLD_COLLAPSE_STACK_TRANSFORM_H_

@@ -30,15 +30,7 @@ int RunFlameScope(const FlameScopeConfig& config, RecordingFolder* recordings,
   // Each stack as flamefold writes it: kept by --include/--exclude, as the
   // transforms make it.
   auto rewrite = [&](std::string_view line, std::string* drawn) {
-    if (filter.active() && !filter.Keep(line)) return false;
-    if (transform.active()) {
-      if (transform.Apply(line, drawn) != StackTransform::Result::kKept) {
-        return false;
-      }
-      if (transform.reshapes()) return true;
-    }
-    drawn->assign(line);
-    return true;
+    return ShapeStackLine(filter, transform, line, drawn);
   };
   ScopeData data;
   if (!BuildScopeData(samples, names, config.rows, rewrite, &data, &err)) {

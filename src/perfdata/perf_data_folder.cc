@@ -57,7 +57,9 @@ bool FoldAsText(const std::string& name, ByteSource* src,
   text.weight_field = po.weight_field;
   // Before the first chunk is queued: the parsing thread waits for it.
   text.sample_times = into->samples();
-  text.ns = po.time_range.active();  // the range is in ns
+  // A range is compared at the recording's full precision: the text shows
+  // it (perf script --ns) so that its reading keeps every sample in range.
+  text.ns = po.time_range.active();
   bool ok = RenderPerfDataChunks(name, src, options, take, stats, err, text);
   queue.Close();
   parsing.join();

@@ -442,14 +442,8 @@ PerlNumber KeepStacks(const StackTrie& trie, const StackFilter& filter,
   PerlNumber total;
   trie.Walk([&](NodeId node, std::string_view stack) {
     total.Add(trie.weight(node));
-    if (!filter.Keep(stack)) return;
-    if (transform.active()) {
-      if (transform.Apply(stack, &transformed) !=
-          StackTransform::Result::kKept) {
-        return;
-      }
-      stack = transformed;
-    }
+    if (!ShapeStackLine(filter, transform, stack, &transformed)) return;
+    stack = transformed;
     frames.clear();
     InternFrames(stack, names, &frames);
     kept->Add(frames, trie.weight(node));

@@ -92,6 +92,11 @@ struct Folded {
 struct TimedLines : TimedSampleSink {
   const StringInterner* names = nullptr;
   std::string lines;
+  /// Takes the timed samples of `fold`, whose names are `n`.
+  void Watch(SampleFold* fold, const StringInterner* n) {
+    names = n;
+    fold->set_timed_sink(this);
+  }
   void OnTimedSample(const TimedSample& s) override {
     lines += std::to_string(s.time_ns) + " " + std::to_string(s.pid) + "/" +
              std::to_string(s.tid) + " " + std::string(s.comm) + " ";
@@ -105,10 +110,7 @@ Folded ByFields(const Recording& r, const PerfScriptOptions& o,
   StringInterner names;
   StackTrie trie(&names);
   SampleFold fold(o, &names, &trie);
-  if (timed) {
-    timed->names = &names;
-    fold.set_timed_sink(timed);
-  }
+  if (timed) timed->Watch(&fold, &names);
   fold.StartRecording("r.data", 0);
   fold.SetEvents(r.events);
   Folded out;
@@ -126,10 +128,7 @@ Folded ByText(const Recording& r, const PerfScriptOptions& o,
   StringInterner names;
   StackTrie trie(&names);
   PerfScriptParser parser(o, &names, &trie);
-  if (timed) {
-    timed->names = &names;
-    parser.fold()->set_timed_sink(timed);
-  }
+  if (timed) timed->Watch(parser.fold(), &names);
   std::string text = r.Text(PidTidWanted(parser.options()), o.weight_field);
   LineReader reader(text);
   Folded out;
