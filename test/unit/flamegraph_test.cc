@@ -368,6 +368,27 @@ TEST_CASE("WriteFlameGraph escapes names, titles and notes") {
   CHECK(svg.find("q&quot;uote (5 samples, 50.00%)") != std::string::npos);
 }
 
+TEST_CASE("WriteFlameGraph: off-CPU frames are blue, shown without _[o]") {
+  FrameMerger m(NoMinWidth(), false);
+  m.AddLine("main;run 6");
+  m.AddLine("main_[o];futex_wait_[o] 4");
+  m.Finish();
+  FlameGraphOptions opt;
+  opt.palette = "hot";
+  ColorSource colors(ColorMode::kHash);
+  StringSink out;
+  WriteFlameGraph(m, opt, &colors, nullptr, &out);
+  const std::string& svg = out.str();
+  CHECK(svg.find("_[o]") == std::string::npos);
+  const std::string blue = colors.Color("blue", "futex_wait_[o]");
+  CHECK(svg.find("<title>futex_wait (4 samples, 40.00%)</title><rect") !=
+        std::string::npos);
+  CHECK(svg.find("fill=\"" + blue + "\"") != std::string::npos);
+  CHECK(svg.find("fill=\"" + colors.Color("hot", "run") + "\"") !=
+        std::string::npos);
+  CHECK(svg.find(">futex_wait</text>") != std::string::npos);
+}
+
 TEST_CASE("WriteFlameGraph: the same frames give the same bytes") {
   auto render = [] {
     FrameMerger m(NoMinWidth(), false);
