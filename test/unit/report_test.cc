@@ -176,18 +176,23 @@ ArgsResult ParseArgs(std::vector<std::string> args, ReportConfig* config,
 }
 
 std::string Report(const StackTrie& trie, ReportFormat format, size_t top,
-                   const std::string& event = "", uint64_t periods_of = 0) {
+                   const ReportFacts& facts) {
   ReportConfig config;
   config.format = format;
   config.top = top;
   ProfileSummary summary(trie);
   StringSink out;
+  WriteReport(config, summary, facts, &out);
+  return out.str();
+}
+
+std::string Report(const StackTrie& trie, ReportFormat format, size_t top,
+                   const std::string& event = "", uint64_t periods_of = 0) {
   ReportFacts facts;
   facts.event = event;
   facts.samples = periods_of;
   facts.periods = periods_of > 0;
-  WriteReport(config, summary, facts, &out);
-  return out.str();
+  return Report(trie, format, top, facts);
 }
 }  // namespace
 
@@ -255,14 +260,14 @@ TEST_CASE("JSON: header fields, rows and callee trees") {
                   "\"pct\":100.00,\"callers\":[]}],"
                   "\"callees\":[{\"function\":\"f\",\"samples\":3,"
                   "\"pct\":75.00,\"callees\":[]}]}") != std::string::npos);
-  CHECK(json.find("\"count_unit\": \"samples\",\n  \"sample_count\": null,")
-        != std::string::npos);
+  CHECK(json.find("\"count_unit\": \"samples\",\n  \"unit\": \"samples\",\n"
+                  "  \"sample_count\": null,") != std::string::npos);
   CHECK(json.find("\"recordings\": [],") != std::string::npos);
   CHECK(Report(StackTrie(&names), ReportFormat::kJson, 0)
             .find("\"event\": null") != std::string::npos);
   CHECK(Report(trie, ReportFormat::kJson, 0, "cycles", 3)
-            .find("\"count_unit\": \"period\",\n  \"sample_count\": 3,") !=
-        std::string::npos);
+            .find("\"count_unit\": \"period\",\n  \"unit\": \"period\",\n"
+                  "  \"sample_count\": 3,") != std::string::npos);
 }
 
 TEST_CASE("text: thousands separators and both tables") {
@@ -296,9 +301,64 @@ TEST_CASE("text: perf periods are called periods, with the samples") {
                    "Samples:         269\n"
                    "Counts:          sums of the cpu-clock sample periods "
                    "(ns), not numbers of samples\n", 0) == 0);
-  CHECK(text.find("Top 2 functions by self period:") != std::string::npos);
+  CHECK(text.find("Top 2 functions by self CPU time (ns):") !=
+        std::string::npos);
   std::string cycles = Report(trie, ReportFormat::kText, 10, "cycles", 269);
   CHECK(cycles.rfind("Total period:    2,717,171,690\n", 0) == 0);
+  CHECK(cycles.find("Top 2 functions by self period:") != std::string::npos);
+}
+
+// The unit of the counts, in every format: bytes of a --weight field that
+// names them, the time blocked of off-CPU folds, else samples or periods.
+TEST_CASE("report: the counts' unit") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "f"}, 2500);
+  ReportFacts facts;
+  facts.event = "probe_libc:malloc";
+  facts.samples = 10;
+  facts.periods = true;
+  facts.weight_field = "bytes";
+  CHECK(UnitOf(facts).heading == "bytes");
+  std::string text = Report(trie, ReportFormat::kText, 10, facts);
+  CHECK(text.rfind("Total bytes:     2,500\n"
+                   "Samples:         10\n"
+                   "Counts:          sums of the samples' bytes field, not "
+                   "numbers of samples\n", 0) == 0);
+  CHECK(text.find("Top 2 functions by self bytes:") != std::string::npos);
+  CHECK(Report(trie, ReportFormat::kCsv, 1, facts)
+            .rfind("rank,function,self_bytes,self_pct,total_bytes,", 0) == 0);
+  CHECK(Report(trie, ReportFormat::kJson, 1, facts)
+            .find("\"count_unit\": \"period\",\n  \"unit\": \"bytes\",") !=
+        std::string::npos);
+  facts.weight_field = "len";  // no bytes: periods
+  CHECK(UnitOf(facts).column == "period");
+
+  facts.event = "sched:sched_switch";
+  facts.weight_field.clear();
+  facts.off_cpu_unit = "us";
+  CHECK(UnitOf(facts).heading == "time blocked (us)");
+  text = Report(trie, ReportFormat::kText, 10, facts);
+  CHECK(text.rfind("Total blocked:   2,500 us (2.500 ms)\n"
+                   "Samples:         10\n"
+                   "Counts:          time blocked off the CPU, summed per "
+                   "stack (us), not numbers of samples\n", 0) == 0);
+  CHECK(text.find("Top 2 functions by total time blocked (us):") !=
+        std::string::npos);
+  CHECK(Report(trie, ReportFormat::kCsv, 1, facts)
+            .rfind("rank,function,self_us,self_pct,total_us,", 0) == 0);
+  CHECK(Report(trie, ReportFormat::kJson, 1, facts)
+            .find("\"unit\": \"us\",") != std::string::npos);
+  facts.off_cpu_unit = "ms";
+  CHECK(Report(trie, ReportFormat::kText, 10, facts)
+            .rfind("Total blocked:   2,500 ms (2.500 s)\n", 0) == 0);
+
+  ReportFacts clock;
+  clock.event = "task-clock:u";
+  clock.samples = 3;
+  clock.periods = true;
+  CHECK(UnitOf(clock).column == "ns");
+  CHECK(UnitOf(ReportFacts()).heading == "samples");
 }
 
 // flamereport --top 0 on a 100,000-deep stack of distinct names: one walk
