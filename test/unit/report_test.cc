@@ -314,56 +314,56 @@ TEST_CASE("report: the counts' unit") {
   StringInterner names;
   StackTrie trie(&names);
   Add(&names, &trie, {"p", "main", "f"}, 2500);
-  ReportFacts facts;
-  facts.event = "probe_libc:malloc";
-  facts.samples = 10;
-  facts.periods = true;
-  facts.weight_field = "bytes";
-  CHECK(UnitOf(facts).heading == "bytes");
-  std::string text = Report(trie, ReportFormat::kText, 10, facts);
-  CHECK(text.rfind("Total bytes:     2,500\n"
-                   "Samples:         10\n"
-                   "Counts:          sums of the samples' bytes field, not "
-                   "numbers of samples\n", 0) == 0);
-  CHECK(text.find("Top 2 functions by self bytes:") != std::string::npos);
-  CHECK(Report(trie, ReportFormat::kCsv, 1, facts)
-            .rfind("rank,function,self_bytes,self_pct,total_bytes,", 0) == 0);
-  CHECK(Report(trie, ReportFormat::kJson, 1, facts)
-            .find("\"count_unit\": \"period\",\n  \"unit\": \"bytes\",") !=
-        std::string::npos);
-  facts.weight_field = "len";  // no bytes: periods
-  CHECK(UnitOf(facts).column == "period");
-
-  facts.event = "sched:sched_switch";
-  facts.weight_field.clear();
-  facts.off_cpu_unit = "us";
-  CHECK(UnitOf(facts).heading == "time blocked (us)");
-  text = Report(trie, ReportFormat::kText, 10, facts);
-  CHECK(text.rfind("Total blocked:   2,500 us (2.500 ms)\n"
-                   "Samples:         10\n"
-                   "Counts:          time blocked off the CPU, summed per "
-                   "stack (us), not numbers of samples\n", 0) == 0);
-  CHECK(text.find("Top 2 functions by total time blocked (us):") !=
-        std::string::npos);
-  CHECK(Report(trie, ReportFormat::kCsv, 1, facts)
-            .rfind("rank,function,self_us,self_pct,total_us,", 0) == 0);
-  CHECK(Report(trie, ReportFormat::kJson, 1, facts)
-            .find("\"unit\": \"us\",") != std::string::npos);
-  facts.off_cpu_unit = "ms";
-  CHECK(Report(trie, ReportFormat::kText, 10, facts)
-            .rfind("Total blocked:   2,500 ms (2.500 s)\n", 0) == 0);
-
-  ReportFacts clock;
-  clock.event = "task-clock:u";
-  clock.samples = 3;
-  clock.periods = true;
-  CHECK(UnitOf(clock).column == "ns");
+  struct Case {
+    const char* event;
+    const char* weight_field;
+    const char* off_cpu_unit;
+    const char* heading;  // of the tables
+    const char* totals;   // the text's first lines
+    const char* column;   // CSV suffix and JSON "unit"
+  };
+  const Case cases[] = {
+      {"probe_libc:malloc", "bytes", "", "bytes",
+       "Total bytes:     2,500\nSamples:         10\nCounts:          sums of "
+       "the samples' bytes field, not numbers of samples\n",
+       "bytes"},
+      {"sched:sched_switch", "", "us", "time blocked (us)",
+       "Total blocked:   2,500 us (2.500 ms)\nSamples:         10\n"
+       "Counts:          time blocked off the CPU, summed per stack (us), "
+       "not numbers of samples\n",
+       "us"},
+      {"sched:sched_switch", "", "ms", "time blocked (ms)",
+       "Total blocked:   2,500 ms (2.500 s)\n", "ms"},
+      {"task-clock:u", "", "", "CPU time (ns)",
+       "Total period:    2,500 ns (0.003 ms)\n", "ns"},
+      {"kmem:kmalloc", "len", "", "period", "Total period:    2,500\n",
+       "period"},
+  };
+  for (const Case& c : cases) {
+    ReportFacts facts;
+    facts.event = c.event;
+    facts.samples = 10;
+    facts.periods = true;
+    facts.weight_field = c.weight_field;
+    facts.off_cpu_unit = c.off_cpu_unit;
+    CAPTURE(c.heading);
+    CHECK(UnitOf(facts).heading == c.heading);
+    std::string text = Report(trie, ReportFormat::kText, 10, facts);
+    CHECK(text.rfind(c.totals, 0) == 0);
+    CHECK(text.find(std::string("functions by self ") + c.heading + ":") !=
+          std::string::npos);
+    std::string column = c.column;
+    CHECK(Report(trie, ReportFormat::kCsv, 1, facts)
+              .rfind("rank,function,self_" + column + ",self_pct,total_" +
+                         column + ",",
+                     0) == 0);
+    CHECK(Report(trie, ReportFormat::kJson, 1, facts)
+              .find("\"count_unit\": \"period\",\n  \"unit\": \"" + column +
+                    "\",") != std::string::npos);
+  }
   CHECK(UnitOf(ReportFacts()).heading == "samples");
 }
 
-// flamereport --top 0 on a 100,000-deep stack of distinct names: one walk
-// finds every function's calls, so the time stays linear in the depth (a walk
-// of the whole profile for each batch of functions would make it quadratic).
 TEST_CASE("report: callees of every function of a 100,000-deep stack") {
   StringInterner names;
   StackTrie trie(&names);
