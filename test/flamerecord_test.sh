@@ -70,7 +70,11 @@ case $1 in
     trap 'echo "perf stopped by SIGINT" >> "$FAKE_LOG"; kill $child; exit 130' INT
     wait $child ;;
   script) gzip -dc "$FAKE_SCRIPT" ;;
-  evlist) echo "$FAKE_EVENT" ;;
+  evlist)  # as perf 6.1 lists tracepoint events
+    echo "$FAKE_EVENT"
+    case $FAKE_EVENT in probe_*|sched:*)
+      echo "# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events" ;;
+    esac ;;
 esac
 PERF
 for t in flamefold flamesvg flamereport; do
@@ -148,6 +152,9 @@ flamereport --weight bytes OUT/perf-script.txt.gz
 OUT
 grep -qx 'flamesvg --colors mem --countname bytes --title true: malloc bytes, N s --subtitle recorded by flamerecord on HOST at DATE OUT/folded' "$work/malloc.calls" &&
   pass=$((pass + 1)) || { echo "FAIL malloc: flamesvg call"; cat "$work/malloc.calls"; fail=$((fail + 1)); }
+# The report names the event alone, not the tip perf evlist prints after it.
+grep -q '^Event: probe_libc:malloc, every call, call graph fp$' "$work"/malloc/*.report.txt &&
+  pass=$((pass + 1)) || { echo "FAIL malloc: report's Event line"; grep Event "$work"/malloc/*.report.txt; fail=$((fail + 1)); }
 # The probe is removed when perf record fails...
 FAKE_RECORD_FAIL=1 fake malloc-fails 1 --malloc -- true
 expect malloc-fails-calls "$work/malloc-fails.calls" <<OUT

@@ -277,7 +277,9 @@ if [ ! -s "$base.folded" ]; then
   rm -f "$base.folded"
   die "no stack was left after folding (see the fold options): the recording is kept in $base.perf.data"
 fi
-event=$(perf evlist -i "$base.perf.data" 2>/dev/null | paste -sd, -)
+# perf evlist ends a tracepoint's list with "# Tip: use 'perf evlist
+# --trace-fields' ...": only the event names are kept.
+event=$(perf evlist -i "$base.perf.data" 2>/dev/null | grep -v '^#' | paste -sd, -)
 if [ $measure = cpu ]; then
   title="$desc: ${event:-unknown event}, $secs s at $freq Hz"
 else
