@@ -344,6 +344,9 @@ def main():
                     help="write this many samples (instead of --size-mb's bytes)")
     ap.add_argument("--seconds", type=float, default=None,
                     help="with --samples: spread them over about this many seconds")
+    ap.add_argument("--period", type=int, default=None,
+                    help="every sample's period, as a cpu-clock recording at a fixed rate has "
+                         "(else a random period 100000..3000000 each, as cycles)")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
     # The mean time between samples is half the step.
@@ -417,8 +420,12 @@ def main():
         tid = pid + rng.randrange(threads) if pid else 0
         t += rng.random() * args.step
         period = rng.randint(100000, 3000000)
-        return b"%s %6d/%-6d [%03d] %12.6f: %10d cycles: \n%s%s\n" % (
-            comm, pid, tid, rng.randrange(8), t, period, Render(leaf, rng.randrange(0x400)), body)
+        event = b"cycles"
+        if args.period:
+            period, event = args.period, b"cpu-clock"
+        return b"%s %6d/%-6d [%03d] %12.6f: %10d %s: \n%s%s\n" % (
+            comm, pid, tid, rng.randrange(8), t, period, event, Render(leaf, rng.randrange(0x400)),
+            body)
     return WriteSamples(args, Sample)
 
 
