@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <new>
 #include <unordered_map>
+
+#include <zlib.h>
 
 #include "base/json.h"
 #include "flamegraph/flamegraph_merge.h"
@@ -120,6 +123,27 @@ void AppendVarint(uint64_t v, std::string* bytes) {
   bytes->push_back(static_cast<char>(v));
 }
 
+// `values` as byte planes: the width W (the bytes of the greatest value),
+// then the lowest byte of every value, then the next byte of every value,
+// W planes in all. Weights and stack ids vary most in their low bytes:
+// planes keep alike bytes together, which deflate codes in fewer bits.
+void AppendPlanes(const std::vector<uint64_t>& values, std::string* bytes) {
+  uint64_t greatest = 0;
+  for (uint64_t v : values) greatest = std::max(greatest, v);
+  unsigned width = 0;
+  for (; greatest > 0; greatest >>= 8) ++width;
+  bytes->push_back(static_cast<char>(width));
+  for (unsigned plane = 0; plane < width; ++plane) {
+    for (uint64_t v : values) bytes->push_back(static_cast<char>(v >> (8 * plane)));
+  }
+}
+
+// A section of the packed data: its length, then its bytes.
+void AppendSection(std::string_view section, std::string* packed) {
+  AppendVarint(section.size(), packed);
+  packed->append(section);
+}
+
 // `bytes` in base64 (RFC 4648's alphabet, padded), as a JSON string.
 void AppendBase64String(std::string_view bytes, std::string* out) {
   static constexpr char kDigits[] =
@@ -143,44 +167,42 @@ void AppendBase64String(std::string_view bytes, std::string* out) {
   out->push_back('"');
 }
 
-// The names of the frames, and the stacks packed: for each line, the
-// number of frames it shares with the line before (sorted lines share most
-// of theirs), the number of its other frames and their ids.
-void AppendStackTable(const ScopeData& data, std::string* out) {
-  StringInterner frames;
-  std::string stacks;
+// `bytes` deflated in the zlib format (RFC 1950), which the browser's
+// DecompressionStream("deflate") inflates.
+std::string Deflated(std::string_view bytes) {
+  uLongf size = compressBound(bytes.size());
+  std::string deflated(size, '\0');
+  const int status = compress2(reinterpret_cast<Bytef*>(deflated.data()), &size,
+                               reinterpret_cast<const Bytef*>(bytes.data()),
+                               bytes.size(), Z_DEFAULT_COMPRESSION);
+  // compressBound's room is enough whatever the bytes; only memory can fail.
+  if (status != Z_OK) throw std::bad_alloc();
+  deflated.resize(size);
+  return deflated;
+}
+
+// The stacks as frame ids into `frames`: for each line, the number of
+// frames it shares with the line before (sorted lines share most of
+// theirs) and the number of its other frames, in `prefixes`; those other
+// frames' ids in `ids`.
+void PackStacks(const ScopeData& data, StringInterner* frames,
+                std::string* prefixes, std::string* ids) {
   std::vector<std::string_view> pieces;
-  std::vector<SymbolId> ids, previous;
+  std::vector<SymbolId> stack, previous;
   for (const std::string& line : data.lines) {
     PerlSplit(line, ";", &pieces);
-    ids.clear();
-    for (std::string_view piece : pieces) ids.push_back(frames.Intern(piece));
+    stack.clear();
+    for (std::string_view piece : pieces) stack.push_back(frames->Intern(piece));
     size_t shared = 0;
-    while (shared < ids.size() && shared < previous.size() &&
-           ids[shared] == previous[shared]) {
+    while (shared < stack.size() && shared < previous.size() &&
+           stack[shared] == previous[shared]) {
       ++shared;
     }
-    AppendVarint(shared, &stacks);
-    AppendVarint(ids.size() - shared, &stacks);
-    for (size_t j = shared; j < ids.size(); ++j) AppendVarint(ids[j], &stacks);
-    std::swap(ids, previous);
+    AppendVarint(shared, prefixes);
+    AppendVarint(stack.size() - shared, prefixes);
+    for (size_t j = shared; j < stack.size(); ++j) AppendVarint(stack[j], ids);
+    std::swap(stack, previous);
   }
-  ColorSource colors(ColorMode::kSeeded);
-  std::string names = "[", fills = "[";
-  for (SymbolId id = 0; id < frames.size(); ++id) {
-    if (id > 0) {
-      names += ',';
-      fills += ',';
-    }
-    AppendScriptSafeJson(frames.Get(id), &names);
-    fills += '"' + NameColor(frames.Get(id), "hot", &colors) + '"';
-  }
-  // The root ("all") is drawn with the fill of an empty name.
-  *out += ",\n\"rootFill\":\"" + NameColor("", "hot", &colors) + '"';
-  *out += ",\n\"names\":" + names + "],\n\"fills\":" + fills +
-          "],\n\"stackCount\":" + std::to_string(data.lines.size()) +
-          ",\n\"stacks\":";
-  AppendBase64String(stacks, out);
 }
 
 // Weights that JavaScript holds exactly as numbers are written in the runs.
@@ -201,37 +223,74 @@ uint64_t WeightUnit(const ScopeData& data) {
   return unit == 0 ? 1 : unit;
 }
 
-// The cells packed: for each cell with samples, the cells since the one
-// before, its samples, its runs and each run's stack (less the stack of
-// the run before) and weight: 2 * W / weightUnit for a whole W, else
-// 2 * i + 1 for the i-th of "weights".
-void AppendCells(const ScopeData& data, std::string* out) {
-  std::string cells, weights;
-  uint64_t previous = 0, odd_weights = 0;
-  const uint64_t unit = WeightUnit(data);
+// The cells with samples, each as the cells since the one before, its
+// samples and its runs, in `cells`; the runs' stacks (each less the stack
+// of the run before in its cell) and weights (1 + W / unit for a whole W,
+// else 0: the next of `odd_weights`) as planes.
+void PackCells(const ScopeData& data, uint64_t unit, std::string* cells,
+               std::string* run_stacks, std::string* run_weights,
+               std::string* odd_weights) {
+  std::vector<uint64_t> stacks, weights;
+  stacks.reserve(data.runs.size());
+  weights.reserve(data.runs.size());
+  uint64_t previous = 0;
   for (uint64_t c = 0; c < data.cells(); ++c) {
     if (data.cell_samples[c] == 0) continue;
-    AppendVarint(c - previous, &cells);
-    AppendVarint(data.cell_samples[c], &cells);
-    AppendVarint(data.cell_runs[c + 1] - data.cell_runs[c], &cells);
+    AppendVarint(c - previous, cells);
+    AppendVarint(data.cell_samples[c], cells);
+    AppendVarint(data.cell_runs[c + 1] - data.cell_runs[c], cells);
     uint32_t stack = 0;
     for (uint64_t r = data.cell_runs[c]; r < data.cell_runs[c + 1]; ++r) {
       const ScopeData::Run& run = data.runs[r];
-      AppendVarint(run.stack - stack, &cells);
+      stacks.push_back(run.stack - stack);
       if (ExactInteger(run.weight)) {
-        AppendVarint(2 * (run.weight.uint_value() / unit), &cells);
+        weights.push_back(1 + run.weight.uint_value() / unit);
       } else {
-        AppendVarint(2 * odd_weights++ + 1, &cells);
-        if (!weights.empty()) weights += ',';
-        AppendJsonNumber(run.weight, &weights);
+        weights.push_back(0);
+        if (!odd_weights->empty()) *odd_weights += ',';
+        AppendJsonNumber(run.weight, odd_weights);
       }
       stack = run.stack;
     }
     previous = c;
   }
-  *out += ",\n\"weightUnit\":" + std::to_string(unit) + ",\n\"weights\":[" +
-          weights + "],\n\"cells\":";
-  AppendBase64String(cells, out);
+  AppendPlanes(stacks, run_stacks);
+  AppendPlanes(weights, run_weights);
+}
+
+// The tables the page unpacks (scope_page.h lists the sections), deflated.
+std::string PackedTables(const ScopeData& data) {
+  StringInterner frames;
+  std::string prefixes, ids;
+  PackStacks(data, &frames, &prefixes, &ids);
+  const uint64_t unit = WeightUnit(data);
+  std::string cells, run_stacks, run_weights, odd_weights;
+  PackCells(data, unit, &cells, &run_stacks, &run_weights, &odd_weights);
+
+  ColorSource colors(ColorMode::kSeeded);
+  std::string json = "{\"names\":[", fills = "[";
+  for (SymbolId id = 0; id < frames.size(); ++id) {
+    if (id > 0) {
+      json += ',';
+      fills += ',';
+    }
+    json += JsonString(frames.Get(id));
+    fills += '"' + NameColor(frames.Get(id), "hot", &colors) + '"';
+  }
+  // The root ("all") is drawn with the fill of an empty name.
+  json += "],\n\"fills\":" + fills + "],\n\"rootFill\":\"" +
+          NameColor("", "hot", &colors) + "\",\n\"stackCount\":" +
+          std::to_string(data.lines.size()) + ",\n\"weightUnit\":" +
+          std::to_string(unit) + ",\n\"weights\":[" + odd_weights + "]}";
+
+  std::string packed;
+  for (std::string_view section :
+       {std::string_view(json), std::string_view(prefixes), std::string_view(ids),
+        std::string_view(cells), std::string_view(run_stacks),
+        std::string_view(run_weights)}) {
+    AppendSection(section, &packed);
+  }
+  return Deflated(packed);
 }
 
 constexpr std::string_view kStyle = R"CSS(
@@ -347,8 +406,8 @@ void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
   s += ",\n\"base\":" + std::to_string(data.base_ns / kNsPerSecond) +
        ",\n\"rows\":" + std::to_string(data.rows) +
        ",\n\"columns\":" + std::to_string(data.columns);
-  AppendStackTable(data, &s);
-  AppendCells(data, &s);
+  s += ",\n\"packed\":";
+  AppendBase64String(PackedTables(data), &s);
   s += "}</script>\n<script>\n";
   out->Write(s);
   out->Write(ScopeScript());

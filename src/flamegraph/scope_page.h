@@ -11,10 +11,29 @@
 // --time-range` keeps exactly the samples of the cells selected.
 //
 // The page holds each distinct stack once, as frame ids into a name table,
-// and each cell as runs of (stack, weight) with its sample count, the
-// numbers packed (LEB128 bytes in base64, stacks as the frames they add to
-// the one before), in a JSON block whose every '<' is escaped: whatever
-// the names, the document stays well-formed.
+// and each cell as its sample count and runs of (stack, weight), the
+// samples of a stack in a cell summed into one run. The data block is JSON
+// whose every '<' is escaped (whatever the title, the document stays
+// well-formed): "title", "command", "base" (the first column's second),
+// "rows", "columns" and "packed", the tables deflated in the zlib format
+// and written in base64; the page inflates them with the browser's
+// DecompressionStream. Inflated, the tables are sections, each its length
+// (a LEB128 number: 7 bits a byte, lowest first) and its bytes:
+//   1. JSON: "names" (the frames'), "fills" (their colours), "rootFill",
+//      "stackCount", "weightUnit", "weights" (the runs' odd weights);
+//   2. for each stack, in byte order of the lines: the frames it shares
+//      with the stack before and the number of its other frames (LEB128);
+//   3. those other frames' name ids, stack after stack (LEB128);
+//   4. for each cell with samples: the cells since the one before, its
+//      samples, its runs (LEB128);
+//   5. the runs' stacks, each less the stack of the run before in its cell
+//      (the runs of a cell go by stack), as byte planes;
+//   6. the runs' weights as byte planes: 1 + W / weightUnit for a whole W
+//      (weightUnit: the whole weights' greatest common divisor), 0 for the
+//      next of "weights" (a fraction, or too large for JavaScript to hold
+//      exactly).
+// Byte planes: the width W (a byte: the bytes of the greatest value), then
+// the lowest byte of each value, then the next byte of each, W planes.
 #ifndef FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
 #define FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
 
