@@ -21,14 +21,29 @@ var flamescope = null;  // the page's interface, once its tables are unpacked
            "and Safari 16.4 have it)");
     return;
   }
-  var text = atob(data.packed), deflated = new Uint8Array(text.length);
-  for (var i = 0; i < text.length; i++) deflated[i] = text.charCodeAt(i);
-  var inflated = new Blob([deflated]).stream()
+  var inflated = new Blob([bytesOf(data.packed, data.packedBytes)]).stream()
       .pipeThrough(new DecompressionStream("deflate"));
   new Response(inflated).arrayBuffer().then(function (buffer) {
     flamescope = startScope(data, new Uint8Array(buffer));
   }).catch(function (e) { failed(String(e)); });
 })();
+
+// The bytes of the data block's text (scope_page.h): each two digits hold
+// 13 bits, the first digit * 91 + the second, the bytes' bits lowest first.
+function bytesOf(text, count) {
+  var digit = new Uint8Array(128), bytes = new Uint8Array(count), k, n = 0;
+  for (var c = 33, d = 0; c < 127; c++) {
+    if (c !== 34 && c !== 60 && c !== 92) digit[c] = d++;  // not the quote, '<' or the backslash
+  }
+  for (var held = 0, bits = 0, at = 0; n < count; at += 2) {
+    held |= (digit[text.charCodeAt(at)] * 91 + digit[text.charCodeAt(at + 1)]) << bits;
+    for (bits += 13; bits >= 8 && n < count; bits -= 8) {
+      bytes[n++] = held & 255;
+      held >>>= 8;
+    }
+  }
+  return bytes;
+}
 
 function startScope(data, packed) {
   var rows = data.rows, columns = data.columns, cells = rows * columns;
@@ -93,13 +108,22 @@ function startScope(data, packed) {
     }
   })();
 
-  // The stacks, as name ids root first.
+  // The stacks, as name ids root first: each frame past those shared with
+  // the stack before is 1 + its place among the frames seen below its
+  // caller (or the root), or 0 and its id.
   var stacks = [];
   (function () {
-    var prefixes = numbers(sections[1]), ids = numbers(sections[2]), prev = [];
+    var prefixes = numbers(sections[1]), callees = numbers(sections[2]), prev = [];
+    var seenBelow = [[]];  // [caller id + 1]
     for (var k = 0; k < tables.stackCount; k++) {
       var st = prev.slice(0, prefixes.next());
-      for (var n = prefixes.next(); n > 0; n--) st.push(ids.next());
+      for (var n = prefixes.next(); n > 0; n--) {
+        var caller = st.length ? st[st.length - 1] + 1 : 0;
+        var seen = seenBelow[caller] || (seenBelow[caller] = []);
+        var place = callees.next(), id = place ? seen[place - 1] : callees.next();
+        if (!place) seen.push(id);
+        st.push(id);
+      }
       stacks.push(st);
       prev = st;
     }

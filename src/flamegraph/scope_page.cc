@@ -1,6 +1,7 @@
 #include "flamegraph/scope_page.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <numeric>
 #include <new>
@@ -144,26 +145,40 @@ void AppendSection(std::string_view section, std::string* packed) {
   packed->append(section);
 }
 
-// `bytes` in base64 (RFC 4648's alphabet, padded), as a JSON string.
-void AppendBase64String(std::string_view bytes, std::string* out) {
-  static constexpr char kDigits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+// The digits of the page's text of bytes: '!' to '~' less '"', '<' and
+// '\' (91 of them), so that the text needs no escape in a JSON string and
+// no '<' can close the data block. 91 * 91 >= 2^13: two digits hold 13
+// bits, where base64's four hold 24.
+constexpr std::array<char, 91> kTextDigits = [] {
+  std::array<char, 91> digits{};
+  size_t n = 0;
+  for (char c = '!'; c <= '~'; ++c) {
+    if (c != '"' && c != '<' && c != '\\') digits[n++] = c;
+  }
+  return digits;
+}();
+
+// `bytes` as a JSON string of digit pairs, each pair 13 bits (first digit
+// * 91 + second), the bytes' bits lowest first, the last pair filled out
+// with zero bits.
+void AppendBytesText(std::string_view bytes, std::string* out) {
   out->push_back('"');
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16 |
-                 static_cast<uint8_t>(bytes[i + 1]) << 8 |
-                 static_cast<uint8_t>(bytes[i + 2]);
-    for (int shift = 18; shift >= 0; shift -= 6) out->push_back(kDigits[(v >> shift) & 63]);
+  uint32_t held = 0;
+  unsigned bits = 0;
+  auto pair = [&](uint32_t v) {
+    out->push_back(kTextDigits[v / 91]);
+    out->push_back(kTextDigits[v % 91]);
+  };
+  for (char byte : bytes) {
+    held |= uint32_t{static_cast<uint8_t>(byte)} << bits;
+    bits += 8;
+    if (bits >= 13) {
+      pair(held & 0x1fff);
+      held >>= 13;
+      bits -= 13;
+    }
   }
-  if (i < bytes.size()) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out->push_back(kDigits[(v >> 18) & 63]);
-    out->push_back(kDigits[(v >> 12) & 63]);
-    out->push_back(i + 1 < bytes.size() ? kDigits[(v >> 6) & 63] : '=');
-    out->push_back('=');
-  }
+  if (bits > 0) pair(held);
   out->push_back('"');
 }
 
@@ -183,12 +198,16 @@ std::string Deflated(std::string_view bytes) {
 
 // The stacks as frame ids into `frames`: for each line, the number of
 // frames it shares with the line before (sorted lines share most of
-// theirs) and the number of its other frames, in `prefixes`; those other
-// frames' ids in `ids`.
+// theirs) and the number of its other frames, in `prefixes`; each of those
+// other frames in `callees` as 1 + its place among the frames seen below
+// the same frame before it (the root's alike), in the order they were
+// first seen there, or as 0 and its id when it is new there. A function
+// calls few others, so the places are small numbers where ids are not.
 void PackStacks(const ScopeData& data, StringInterner* frames,
-                std::string* prefixes, std::string* ids) {
+                std::string* prefixes, std::string* callees) {
   std::vector<std::string_view> pieces;
   std::vector<SymbolId> stack, previous;
+  std::vector<std::vector<SymbolId>> seen_below(1);  // [caller id + 1]
   for (const std::string& line : data.lines) {
     PerlSplit(line, ";", &pieces);
     stack.clear();
@@ -200,7 +219,18 @@ void PackStacks(const ScopeData& data, StringInterner* frames,
     }
     AppendVarint(shared, prefixes);
     AppendVarint(stack.size() - shared, prefixes);
-    for (size_t j = shared; j < stack.size(); ++j) AppendVarint(stack[j], ids);
+    seen_below.resize(frames->size() + 1);
+    for (size_t j = shared; j < stack.size(); ++j) {
+      std::vector<SymbolId>& seen = seen_below[j == 0 ? 0 : stack[j - 1] + 1];
+      auto at = std::find(seen.begin(), seen.end(), stack[j]);
+      if (at != seen.end()) {
+        AppendVarint(1 + (at - seen.begin()), callees);
+      } else {
+        AppendVarint(0, callees);
+        AppendVarint(stack[j], callees);
+        seen.push_back(stack[j]);
+      }
+    }
     std::swap(stack, previous);
   }
 }
@@ -261,8 +291,8 @@ void PackCells(const ScopeData& data, uint64_t unit, std::string* cells,
 // The tables the page unpacks (scope_page.h lists the sections), deflated.
 std::string PackedTables(const ScopeData& data) {
   StringInterner frames;
-  std::string prefixes, ids;
-  PackStacks(data, &frames, &prefixes, &ids);
+  std::string prefixes, callees;
+  PackStacks(data, &frames, &prefixes, &callees);
   const uint64_t unit = WeightUnit(data);
   std::string cells, run_stacks, run_weights, odd_weights;
   PackCells(data, unit, &cells, &run_stacks, &run_weights, &odd_weights);
@@ -285,7 +315,7 @@ std::string PackedTables(const ScopeData& data) {
 
   std::string packed;
   for (std::string_view section :
-       {std::string_view(json), std::string_view(prefixes), std::string_view(ids),
+       {std::string_view(json), std::string_view(prefixes), std::string_view(callees),
         std::string_view(cells), std::string_view(run_stacks),
         std::string_view(run_weights)}) {
     AppendSection(section, &packed);
@@ -406,8 +436,9 @@ void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
   s += ",\n\"base\":" + std::to_string(data.base_ns / kNsPerSecond) +
        ",\n\"rows\":" + std::to_string(data.rows) +
        ",\n\"columns\":" + std::to_string(data.columns);
-  s += ",\n\"packed\":";
-  AppendBase64String(PackedTables(data), &s);
+  const std::string packed = PackedTables(data);
+  s += ",\n\"packedBytes\":" + std::to_string(packed.size()) + ",\n\"packed\":";
+  AppendBytesText(packed, &s);
   s += "}</script>\n<script>\n";
   out->Write(s);
   out->Write(ScopeScript());

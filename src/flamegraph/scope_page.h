@@ -15,15 +15,20 @@
 // samples of a stack in a cell summed into one run. The data block is JSON
 // whose every '<' is escaped (whatever the title, the document stays
 // well-formed): "title", "command", "base" (the first column's second),
-// "rows", "columns" and "packed", the tables deflated in the zlib format
-// and written in base64; the page inflates them with the browser's
-// DecompressionStream. Inflated, the tables are sections, each its length
-// (a LEB128 number: 7 bits a byte, lowest first) and its bytes:
+// "rows", "columns", "packedBytes" and "packed": the tables, deflated in
+// the zlib format (packedBytes bytes), as text of two digits for each 13
+// bits (the first digit * 91 + the second; the bytes' bits lowest first;
+// the digits '!' to '~' less '"', '<' and '\'). The page inflates them
+// with the browser's DecompressionStream. Inflated, the tables are
+// sections, each its length (a LEB128 number: 7 bits a byte, lowest first)
+// and its bytes:
 //   1. JSON: "names" (the frames'), "fills" (their colours), "rootFill",
 //      "stackCount", "weightUnit", "weights" (the runs' odd weights);
 //   2. for each stack, in byte order of the lines: the frames it shares
 //      with the stack before and the number of its other frames (LEB128);
-//   3. those other frames' name ids, stack after stack (LEB128);
+//   3. those other frames, stack after stack (LEB128): each 1 + its place
+//      among the frames seen below its caller before (the root's frames
+//      alike), in the order first seen there, or 0 then its name id;
 //   4. for each cell with samples: the cells since the one before, its
 //      samples, its runs (LEB128);
 //   5. the runs' stacks, each less the stack of the run before in its cell
