@@ -6,7 +6,6 @@
 #include <numeric>
 #include <span>
 #include <new>
-#include <unordered_map>
 
 #include <zlib.h>
 
@@ -21,14 +20,14 @@ namespace {
 
 constexpr uint64_t kNsPerSecond = 1000000000;
 
-std::string StackLine(std::span<const SymbolId> frames,
-                      const StringInterner& names) {
-  std::string line;
+// The folded line of `frames`, in `*line`.
+void StackLine(std::span<const SymbolId> frames, const StringInterner& names,
+               std::string* line) {
+  line->clear();
   for (size_t i = 0; i < frames.size(); ++i) {
-    if (i > 0) line += ';';
-    line += names.Get(frames[i]);
+    if (i > 0) line->push_back(';');
+    line->append(names.Get(frames[i]));
   }
-  return line;
 }
 
 // The drawn stack of each of the samples' stacks (UINT32_MAX: dropped),
@@ -37,27 +36,25 @@ std::vector<uint32_t> RewriteStacks(const ScopeSamples& samples,
                                     const StringInterner& names,
                                     const StackRewrite& rewrite,
                                     ScopeData* data) {
-  std::unordered_map<std::string, uint32_t> drawn;
+  StringInterner drawn;
   std::vector<uint32_t> drawn_of(samples.stack_count(), UINT32_MAX);
-  std::string out;
+  std::string line, out;
   for (uint32_t id = 0; id < samples.stack_count(); ++id) {
+    StackLine(samples.Frames(id), names, &line);
     out.clear();
-    if (!rewrite(StackLine(samples.Frames(id), names), &out)) continue;
-    auto [it, added] = drawn.emplace(out, drawn.size());
-    drawn_of[id] = it->second;
+    if (rewrite(line, &out)) drawn_of[id] = drawn.Intern(out);
   }
-  std::vector<const std::string*> sorted(drawn.size());
-  for (const auto& [line, id] : drawn) sorted[id] = &line;
-  std::vector<uint32_t> order(sorted.size());
+  std::vector<uint32_t> order(drawn.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return *sorted[a] < *sorted[b];
+    return drawn.Get(a) < drawn.Get(b);
   });
   std::vector<uint32_t> rank(order.size());
   data->lines.clear();
+  data->lines.reserve(order.size());
   for (uint32_t r = 0; r < order.size(); ++r) {
     rank[order[r]] = r;
-    data->lines.push_back(*sorted[order[r]]);
+    data->lines.emplace_back(drawn.Get(order[r]));
   }
   for (uint32_t& d : drawn_of) {
     if (d != UINT32_MAX) d = rank[d];
@@ -368,9 +365,30 @@ void ScopeSamples::OnTimedSample(const TimedSample& s) {
     untimed_++;
     return;
   }
-  key_.assign(reinterpret_cast<const char*>(s.frames.data()),
-              s.frames.size_bytes());
-  samples_.push_back({s.time_ns, stack_keys_.Intern(key_), s.weight});
+  // The table is larger than the cache, and each look-up would wait for
+  // its slot and then for the stored key. So the slot of this sample's
+  // stack is asked for now, the key of the one before it (its slot has
+  // come), and the stack of the one before that is looked up.
+  Waiting& w = waiting_[arrived_ % kWaiting];
+  w.time_ns = s.time_ns;
+  w.weight = s.weight;
+  w.key.assign(reinterpret_cast<const char*>(s.frames.data()),
+               s.frames.size_bytes());
+  w.hash = StringInterner::Hash(w.key);
+  stack_keys_.Prefetch(w.hash);
+  arrived_++;
+  if (arrived_ - kept_ >= 2) {
+    stack_keys_.PrefetchBytes(waiting_[(arrived_ - 2) % kWaiting].hash);
+  }
+  if (arrived_ - kept_ == kWaiting) Keep(waiting_[kept_++ % kWaiting]);
+}
+
+void ScopeSamples::Flush() {
+  while (kept_ < arrived_) Keep(waiting_[kept_++ % kWaiting]);
+}
+
+void ScopeSamples::Keep(const Waiting& w) {
+  samples_.push_back({w.time_ns, stack_keys_.Intern(w.key, w.hash), w.weight});
 }
 
 std::span<const SymbolId> ScopeSamples::Frames(uint32_t id) const {

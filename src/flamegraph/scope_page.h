@@ -49,6 +49,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/big_alloc.h"
 #include "base/output.h"
 #include "base/perl_number.h"
 #include "base/string_interner.h"
@@ -57,26 +58,41 @@
 namespace flamefold {
 
 /// The timed samples of a fold, each with its stack (interned once) and
-/// weight. Samples without a time are counted, not kept.
+/// weight. Samples without a time are counted, not kept. A sample's stack
+/// is looked up two samples later, its slot and bytes fetched into the
+/// cache meanwhile: call Flush after the last sample.
 class ScopeSamples : public TimedSampleSink {
  public:
   void OnTimedSample(const TimedSample& s) override;
+  /// Looks up the stacks of the samples still waiting.
+  void Flush();
 
   struct Sample {
     uint64_t time_ns;
     uint32_t stack;  // into stack_keys()
     PerlNumber weight;
   };
-  const std::vector<Sample>& samples() const { return samples_; }
+  const BigArray<Sample>& samples() const { return samples_; }
   /// The frames of stack `id`, root first.
   std::span<const SymbolId> Frames(uint32_t id) const;
   size_t stack_count() const { return stack_keys_.size(); }
   uint64_t untimed() const { return untimed_; }
 
  private:
-  std::vector<Sample> samples_;
+  // A sample whose stack is yet to be looked up.
+  struct Waiting {
+    uint64_t time_ns;
+    PerlNumber weight;
+    uint64_t hash;
+    std::string key;  // the stack's frame ids, as bytes
+  };
+  static constexpr size_t kWaiting = 3;
+  void Keep(const Waiting& w);
+
+  BigArray<Sample> samples_;
   StringInterner stack_keys_;  // each stack's frame ids, as bytes
-  std::string key_;
+  Waiting waiting_[kWaiting];  // the sample n is at [n % kWaiting]
+  uint64_t arrived_ = 0, kept_ = 0;  // timed samples
   uint64_t untimed_ = 0;
 };
 
