@@ -189,12 +189,13 @@ struct Section {
 std::string DeflatedSections(std::span<const Section> sections) {
   z_stream z{};
   if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) throw std::bad_alloc();
-  size_t total = 0;
+  size_t total = 0;  // the sections and their lengths (at most 10 bytes)
   for (const Section& section : sections) total += section.bytes.size() + 10;
   // compressBound's room, and a block's end for each change of strategy.
   std::string deflated(compressBound(total) + 16 * sections.size(), '\0');
   z.next_out = reinterpret_cast<Bytef*>(deflated.data());
-  z.avail_out = static_cast<uInt>(deflated.size());
+  // Tables of 4 GiB and more (no browser would load them) fail below.
+  z.avail_out = static_cast<uInt>(std::min<size_t>(deflated.size(), UINT32_MAX));
   int strategy = Z_DEFAULT_STRATEGY, status = Z_OK;
   std::string length;
   for (size_t i = 0; i < sections.size() && status == Z_OK; ++i) {
@@ -205,11 +206,15 @@ std::string DeflatedSections(std::span<const Section> sections) {
     length.clear();
     AppendVarint(sections[i].bytes.size(), &length);
     for (std::string_view bytes : {std::string_view(length), sections[i].bytes}) {
-      if (status != Z_OK) break;
-      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-      z.avail_in = static_cast<uInt>(bytes.size());
-      status = deflate(&z, Z_NO_FLUSH);
-      if (status == Z_OK && z.avail_in != 0) status = Z_BUF_ERROR;
+      // zlib counts in 32 bits: a larger section goes in parts.
+      while (!bytes.empty() && status == Z_OK) {
+        const size_t part = std::min<size_t>(bytes.size(), uInt{1} << 30);
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+        z.avail_in = static_cast<uInt>(part);
+        status = deflate(&z, Z_NO_FLUSH);
+        if (status == Z_OK && z.avail_in != 0) status = Z_BUF_ERROR;
+        bytes.remove_prefix(part);
+      }
     }
   }
   if (status == Z_OK) status = deflate(&z, Z_FINISH);
