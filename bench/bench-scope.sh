@@ -22,7 +22,7 @@ fi
 cat "$input" > /dev/null  # into the page cache
 
 group "flamescope's page of $samples samples over $seconds s" \
-  "$input: $(du -m "$input" | cut -f1) MB of perf script text, $samples samples from 100,000 distinct stacks, a random period each"
+  "$input: $(du -mL "$input" | cut -f1) MB of perf script text, $samples samples from 100,000 distinct stacks, a random period each"
 measure page "flamescope -q $input" \
   scale "flamefold -q --jobs 1 $input"
 page=$out/page.out

@@ -282,22 +282,7 @@ if "$BUILD_DIR/src/tools/flamefold" --modern "$work/$(grep 'perf-script' "$work/
 # --scope's page, beside the SVG, holds every sample of the transcript.
 html=$work/$(grep '\.html$' "$work/paths")
 transcript=$work/$(grep 'perf-script' "$work/paths")
-in_page=$(python3 -c '
-import base64, json, re, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-data = json.loads(re.search(r"id=\"scope-data\">(.*?)</script>", page, re.S).group(1))
-numbers, v, shift = [], 0, 0  # the packed cells: base64 of LEB128 numbers
-for b in base64.b64decode(data["cells"]):
-    v |= (b & 127) << shift
-    shift += 7
-    if b < 128:
-        numbers.append(v)
-        v, shift = 0, 0
-samples, i = 0, 0
-while i < len(numbers):  # cell delta, samples, runs, then the runs
-    samples += numbers[i + 1]
-    i += 3 + 2 * numbers[i + 2]
-print(samples)' "$html")
+in_page=$(python3 "$here/scope_page.py" "$html" | awk '$1 == "samples" { print $2 }')
 if [ "$(dirname "$html")" = "$(dirname "$svg")" ] &&
    [ "$in_page" = "$(gzip -dc "$transcript" | grep -c '^[^[:space:]#]')" ]; then
   pass=$((pass + 1)); else echo "FAIL: --scope's page ($in_page samples)"; fail=$((fail + 1)); fi

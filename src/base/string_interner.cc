@@ -21,8 +21,21 @@ SymbolId StringInterner::Find(std::string_view s) const {
   return slot == nullptr ? kNone : slot->id_plus_1 - 1;
 }
 
+uint64_t StringInterner::Hash(std::string_view s) { return HashBytes(s); }
+
+void StringInterner::PrefetchBytes(uint64_t hash) const {
+  const Slot& home = slots_.Home(hash);
+  if (home.hash == hash && home.size > 0) {
+    __builtin_prefetch(home.data);
+    __builtin_prefetch(home.data + home.size - 1);
+  }
+}
+
 SymbolId StringInterner::Intern(std::string_view s, bool* added) {
-  const uint64_t h = HashBytes(s);
+  return Intern(s, HashBytes(s), added);
+}
+
+SymbolId StringInterner::Intern(std::string_view s, uint64_t h, bool* added) {
   Slot* slot =
       slots_.FindOrFree(h, [&](const Slot& x) { return Holds(x, h, s); });
   if (added) *added = slot->empty();

@@ -20,6 +20,14 @@ class StringInterner {
   StringInterner() = default;
   /// Returns the id of `s`, adding it when new (then `*added` is true).
   SymbolId Intern(std::string_view s, bool* added = nullptr);
+  /// Intern with `hash` = Hash(s). A caller that interns strings one after
+  /// another, each while the next one is being read, can ask for their
+  /// slot (Prefetch) and then their stored bytes (PrefetchBytes) to come
+  /// into the cache ahead of the look-up.
+  SymbolId Intern(std::string_view s, uint64_t hash, bool* added = nullptr);
+  static uint64_t Hash(std::string_view s);
+  void Prefetch(uint64_t hash) const { slots_.Prefetch(hash); }
+  void PrefetchBytes(uint64_t hash) const;
   /// Returns the id of `s`, or kNone when absent.
   SymbolId Find(std::string_view s) const;
   std::string_view Get(SymbolId id) const { return strings_[id]; }

@@ -27,6 +27,7 @@ int RunFlameScope(const FlameScopeConfig& config, RecordingFolder* recordings,
     diag.Error(err);
     return kExitDataError;
   }
+  samples.Flush();
   // Each stack as flamefold writes it: kept by --include/--exclude, as the
   // transforms make it.
   auto rewrite = [&](std::string_view line, std::string* drawn) {

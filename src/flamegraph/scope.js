@@ -9,61 +9,126 @@
 // narrower than 0.1 pixel of 1180 left out, the same titles, rectangles,
 // labels and fills. Numbers are printed as C's "%.Nf" prints them (ties
 // to even on the binary value), which JavaScript's toFixed does not do.
-var flamescope = (function () {
+var flamescope = null;  // the page's interface, once its tables are unpacked
+(function () {
   var data = JSON.parse(document.getElementById("scope-data").textContent);
+  var failed = function (why) {
+    document.getElementById("selection").textContent =
+        "The heat map could not be drawn: " + why + ".";
+  };
+  if (typeof DecompressionStream === "undefined") {
+    failed("this browser has no DecompressionStream (Chromium 80, Firefox 113 " +
+           "and Safari 16.4 have it)");
+    return;
+  }
+  var inflated = new Blob([bytesOf(data.packed, data.packedBytes)]).stream()
+      .pipeThrough(new DecompressionStream("deflate"));
+  new Response(inflated).arrayBuffer().then(function (buffer) {
+    flamescope = startScope(data, new Uint8Array(buffer));
+  }).catch(function (e) { failed(String(e)); });
+})();
+
+// The bytes of the data block's text (scope_page.h): each two digits hold
+// 13 bits, the first digit * 91 + the second, the bytes' bits lowest first.
+function bytesOf(text, count) {
+  var digit = new Uint8Array(128), bytes = new Uint8Array(count), k, n = 0;
+  for (var c = 33, d = 0; c < 127; c++) {
+    if (c !== 34 && c !== 60 && c !== 92) digit[c] = d++;  // not the quote, '<' or the backslash
+  }
+  for (var held = 0, bits = 0, at = 0; n < count; at += 2) {
+    held |= (digit[text.charCodeAt(at)] * 91 + digit[text.charCodeAt(at + 1)]) << bits;
+    for (bits += 13; bits >= 8 && n < count; bits -= 8) {
+      bytes[n++] = held & 255;
+      held >>>= 8;
+    }
+  }
+  return bytes;
+}
+
+function startScope(data, packed) {
   var rows = data.rows, columns = data.columns, cells = rows * columns;
 
-  // The packed tables (scope_page.cc): base64 of LEB128 numbers.
-  function unpack(base64) {
-    var bytes = atob(base64), pos = 0;
+  // The packed tables (scope_page.h): sections of LEB128 numbers and byte
+  // planes.
+  function numbers(bytes) {
+    var pos = 0;
     return {
       more: function () { return pos < bytes.length; },
       next: function () {
         var v = 0, scale = 1, b;
         do {
-          b = bytes.charCodeAt(pos++);
+          b = bytes[pos++];
           v += (b & 127) * scale;
           scale *= 128;
         } while (b & 128);
         return v;
-      }
+      },
+      pos: function () { return pos; },
+      skip: function (n) { pos += n; }
     };
   }
+  function planes(bytes, count) {
+    var values = new Float64Array(count), width = bytes[0];
+    for (var p = 0, scale = 1; p < width; p++, scale *= 256) {
+      for (var k = 0, at = 1 + p * count; k < count; k++) values[k] += bytes[at + k] * scale;
+    }
+    return values;
+  }
+  var sections = [];
+  for (var read = numbers(packed); read.more();) {
+    var length = read.next(), at = read.pos();
+    sections.push(packed.subarray(at, at + length));
+    read.skip(length);
+  }
+  var tables = JSON.parse(new TextDecoder().decode(sections[0]));
 
   // The cells: samples, and runs of (stack, weight) from runStart[c] to
   // runStart[c + 1].
   var cellSamples = new Float64Array(cells);
-  var runStart = new Uint32Array(cells + 1);
-  var runStack = [], runWeight = [], i;
+  var runStart = new Uint32Array(cells + 1), runStack, runWeight, i;
   (function () {
-    var packed = unpack(data.cells), cell = 0, next = 0;
-    while (packed.more()) {
-      cell += packed.next();
-      for (; next <= cell; next++) runStart[next] = runStack.length;
-      cellSamples[cell] = packed.next();
-      var runs = packed.next(), stack = 0;
-      for (var r = 0; r < runs; r++) {
-        stack += packed.next();
-        var w = packed.next();
-        runStack.push(stack);
-        runWeight.push(w % 2 === 0 ? w / 2 * data.weightUnit : data.weights[(w - 1) / 2]);
+    var read = numbers(sections[3]), cell = 0, next = 0, runs = 0;
+    while (read.more()) {
+      cell += read.next();
+      for (; next <= cell; next++) runStart[next] = runs;
+      cellSamples[cell] = read.next();
+      runs += read.next();
+    }
+    for (; next <= cells; next++) runStart[next] = runs;
+    runStack = planes(sections[4], runs);
+    runWeight = planes(sections[5], runs);
+    var odd = 0;
+    for (var c = 0; c < cells; c++) {
+      for (var r = runStart[c], stack = 0; r < runStart[c + 1]; r++) {
+        runStack[r] += stack;
+        stack = runStack[r];
+        runWeight[r] = runWeight[r] > 0 ? (runWeight[r] - 1) * tables.weightUnit
+                                        : tables.weights[odd++];
       }
     }
-    for (; next <= cells; next++) runStart[next] = runStack.length;
   })();
 
-  // The stacks, as name ids root first.
+  // The stacks, as name ids root first: each frame past those shared with
+  // the stack before is 1 + its place among the frames seen below its
+  // caller (or the root), or 0 and its id.
   var stacks = [];
   (function () {
-    var packed = unpack(data.stacks), prev = [];
-    for (var k = 0; k < data.stackCount; k++) {
-      var st = prev.slice(0, packed.next());
-      for (var n = packed.next(); n > 0; n--) st.push(packed.next());
+    var prefixes = numbers(sections[1]), callees = numbers(sections[2]), prev = [];
+    var seenBelow = [[]];  // [caller id + 1]
+    for (var k = 0; k < tables.stackCount; k++) {
+      var st = prev.slice(0, prefixes.next());
+      for (var n = prefixes.next(); n > 0; n--) {
+        var caller = st.length ? st[st.length - 1] + 1 : 0;
+        var seen = seenBelow[caller] || (seenBelow[caller] = []);
+        var place = callees.next(), id = place ? seen[place - 1] : callees.next();
+        if (!place) seen.push(id);
+        st.push(id);
+      }
       stacks.push(st);
       prev = st;
     }
   })();
-  var names = data.names, fills = data.fills;
+  var names = tables.names, fills = tables.fills, rootFill = tables.rootFill;
 
   // ---- numbers as C prints them ----
   function fixed(v, d) {
@@ -162,7 +227,7 @@ var flamescope = (function () {
       x: x1s, y: perlNum(y1),
       width: fixed(parseFloat(fixed(x2, 1)) - parseFloat(x1s), 1),
       height: fixed(y2 - y1, 1),
-      fill: f.name < 0 ? data.rootFill : fills[f.name],
+      fill: f.name < 0 ? rootFill : fills[f.name],
       label: label, textX: fixed(x1 + 3, 2), textY: perlNum(3 + (y1 + y2) / 2)
     };
   }
@@ -211,7 +276,7 @@ var flamescope = (function () {
       var f = shown.frames[k];
       var x = xpad + f.start * shown.wpt, w = (f.end - f.start) * shown.wpt;
       var y = shown.height - (fontSize * 2 + 10) - (f.depth + 1) * frameHeight + 1;
-      ctx.fillStyle = f.name < 0 ? data.rootFill : fills[f.name];
+      ctx.fillStyle = f.name < 0 ? rootFill : fills[f.name];
       ctx.fillRect(x, y, w, frameHeight - 1);
       if (w >= 3 * fontSize * fontWidth) {
         var d = describe(f, shown);
@@ -416,4 +481,4 @@ var flamescope = (function () {
       });
     }
   };
-})();
+}

@@ -1,9 +1,13 @@
 #include "flamegraph/scope_page.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <numeric>
-#include <unordered_map>
+#include <span>
+#include <new>
+
+#include <zlib.h>
 
 #include "base/json.h"
 #include "flamegraph/flamegraph_merge.h"
@@ -16,14 +20,14 @@ namespace {
 
 constexpr uint64_t kNsPerSecond = 1000000000;
 
-std::string StackLine(std::span<const SymbolId> frames,
-                      const StringInterner& names) {
-  std::string line;
+// The folded line of `frames`, in `*line`.
+void StackLine(std::span<const SymbolId> frames, const StringInterner& names,
+               std::string* line) {
+  line->clear();
   for (size_t i = 0; i < frames.size(); ++i) {
-    if (i > 0) line += ';';
-    line += names.Get(frames[i]);
+    if (i > 0) line->push_back(';');
+    line->append(names.Get(frames[i]));
   }
-  return line;
 }
 
 // The drawn stack of each of the samples' stacks (UINT32_MAX: dropped),
@@ -32,27 +36,25 @@ std::vector<uint32_t> RewriteStacks(const ScopeSamples& samples,
                                     const StringInterner& names,
                                     const StackRewrite& rewrite,
                                     ScopeData* data) {
-  std::unordered_map<std::string, uint32_t> drawn;
+  StringInterner drawn;
   std::vector<uint32_t> drawn_of(samples.stack_count(), UINT32_MAX);
-  std::string out;
+  std::string line, out;
   for (uint32_t id = 0; id < samples.stack_count(); ++id) {
+    StackLine(samples.Frames(id), names, &line);
     out.clear();
-    if (!rewrite(StackLine(samples.Frames(id), names), &out)) continue;
-    auto [it, added] = drawn.emplace(out, drawn.size());
-    drawn_of[id] = it->second;
+    if (rewrite(line, &out)) drawn_of[id] = drawn.Intern(out);
   }
-  std::vector<const std::string*> sorted(drawn.size());
-  for (const auto& [line, id] : drawn) sorted[id] = &line;
-  std::vector<uint32_t> order(sorted.size());
+  std::vector<uint32_t> order(drawn.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return *sorted[a] < *sorted[b];
+    return drawn.Get(a) < drawn.Get(b);
   });
   std::vector<uint32_t> rank(order.size());
   data->lines.clear();
+  data->lines.reserve(order.size());
   for (uint32_t r = 0; r < order.size(); ++r) {
     rank[order[r]] = r;
-    data->lines.push_back(*sorted[order[r]]);
+    data->lines.emplace_back(drawn.Get(order[r]));
   }
   for (uint32_t& d : drawn_of) {
     if (d != UINT32_MAX) d = rank[d];
@@ -120,67 +122,146 @@ void AppendVarint(uint64_t v, std::string* bytes) {
   bytes->push_back(static_cast<char>(v));
 }
 
-// `bytes` in base64 (RFC 4648's alphabet, padded), as a JSON string.
-void AppendBase64String(std::string_view bytes, std::string* out) {
-  static constexpr char kDigits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+// `values` as byte planes: the width W (the bytes of the greatest value),
+// then the lowest byte of every value, then the next byte of every value,
+// W planes in all. Weights and stack ids vary most in their low bytes:
+// planes keep alike bytes together, which deflate codes in fewer bits.
+void AppendPlanes(const std::vector<uint64_t>& values, std::string* bytes) {
+  uint64_t greatest = 0;
+  for (uint64_t v : values) greatest = std::max(greatest, v);
+  unsigned width = 0;
+  for (; greatest > 0; greatest >>= 8) ++width;
+  bytes->push_back(static_cast<char>(width));
+  for (unsigned plane = 0; plane < width; ++plane) {
+    for (uint64_t v : values) bytes->push_back(static_cast<char>(v >> (8 * plane)));
+  }
+}
+
+// The digits of the page's text of bytes: '!' to '~' less '"', '<' and
+// '\' (91 of them), so that the text needs no escape in a JSON string and
+// no '<' can close the data block. 91 * 91 >= 2^13: two digits hold 13
+// bits, where base64's four hold 24.
+constexpr std::array<char, 91> kTextDigits = [] {
+  std::array<char, 91> digits{};
+  size_t n = 0;
+  for (char c = '!'; c <= '~'; ++c) {
+    if (c != '"' && c != '<' && c != '\\') digits[n++] = c;
+  }
+  return digits;
+}();
+
+// `bytes` as a JSON string of digit pairs, each pair 13 bits (first digit
+// * 91 + second), the bytes' bits lowest first, the last pair filled out
+// with zero bits.
+void AppendBytesText(std::string_view bytes, std::string* out) {
   out->push_back('"');
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16 |
-                 static_cast<uint8_t>(bytes[i + 1]) << 8 |
-                 static_cast<uint8_t>(bytes[i + 2]);
-    for (int shift = 18; shift >= 0; shift -= 6) out->push_back(kDigits[(v >> shift) & 63]);
+  uint32_t held = 0;
+  unsigned bits = 0;
+  auto pair = [&](uint32_t v) {
+    out->push_back(kTextDigits[v / 91]);
+    out->push_back(kTextDigits[v % 91]);
+  };
+  for (char byte : bytes) {
+    held |= uint32_t{static_cast<uint8_t>(byte)} << bits;
+    bits += 8;
+    if (bits >= 13) {
+      pair(held & 0x1fff);
+      held >>= 13;
+      bits -= 13;
+    }
   }
-  if (i < bytes.size()) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out->push_back(kDigits[(v >> 18) & 63]);
-    out->push_back(kDigits[(v >> 12) & 63]);
-    out->push_back(i + 1 < bytes.size() ? kDigits[(v >> 6) & 63] : '=');
-    out->push_back('=');
-  }
+  if (bits > 0) pair(held);
   out->push_back('"');
 }
 
-// The names of the frames, and the stacks packed: for each line, the
-// number of frames it shares with the line before (sorted lines share most
-// of theirs), the number of its other frames and their ids.
-void AppendStackTable(const ScopeData& data, std::string* out) {
-  StringInterner frames;
-  std::string stacks;
+// A section of the tables and how deflate codes it: numbers of few
+// distinct values in no repeating order (the planes, the frames' places)
+// take fewer bits coded by their frequencies alone than with deflate's
+// matches, and come out faster (Z_HUFFMAN_ONLY).
+struct Section {
+  std::string_view bytes;
+  int strategy;
+};
+
+// The sections, each its length (LEB128) and its bytes, deflated as one
+// stream in the zlib format (RFC 1950), which the browser's
+// DecompressionStream("deflate") inflates.
+std::string DeflatedSections(std::span<const Section> sections) {
+  z_stream z{};
+  if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK) throw std::bad_alloc();
+  size_t total = 0;  // the sections and their lengths (at most 10 bytes)
+  for (const Section& section : sections) total += section.bytes.size() + 10;
+  // compressBound's room, and a block's end for each change of strategy.
+  std::string deflated(compressBound(total) + 16 * sections.size(), '\0');
+  z.next_out = reinterpret_cast<Bytef*>(deflated.data());
+  // Tables of 4 GiB and more (no browser would load them) fail below.
+  z.avail_out = static_cast<uInt>(std::min<size_t>(deflated.size(), UINT32_MAX));
+  int strategy = Z_DEFAULT_STRATEGY, status = Z_OK;
+  std::string length;
+  for (size_t i = 0; i < sections.size() && status == Z_OK; ++i) {
+    if (sections[i].strategy != strategy) {
+      strategy = sections[i].strategy;
+      status = deflateParams(&z, Z_DEFAULT_COMPRESSION, strategy);
+    }
+    length.clear();
+    AppendVarint(sections[i].bytes.size(), &length);
+    for (std::string_view bytes : {std::string_view(length), sections[i].bytes}) {
+      // zlib counts in 32 bits: a larger section goes in parts.
+      while (!bytes.empty() && status == Z_OK) {
+        const size_t part = std::min<size_t>(bytes.size(), uInt{1} << 30);
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+        z.avail_in = static_cast<uInt>(part);
+        status = deflate(&z, Z_NO_FLUSH);
+        if (status == Z_OK && z.avail_in != 0) status = Z_BUF_ERROR;
+        bytes.remove_prefix(part);
+      }
+    }
+  }
+  if (status == Z_OK) status = deflate(&z, Z_FINISH);
+  deflated.resize(z.total_out);
+  deflateEnd(&z);
+  // With room for the worst case, only memory can fail.
+  if (status != Z_STREAM_END) throw std::bad_alloc();
+  return deflated;
+}
+
+// The stacks as frame ids into `frames`: for each line, the number of
+// frames it shares with the line before (sorted lines share most of
+// theirs) and the number of its other frames, in `prefixes`; each of those
+// other frames in `callees` as 1 + its place among the frames seen below
+// the same frame before it (the root's alike), in the order they were
+// first seen there, or as 0 and its id when it is new there. A function
+// calls few others, so the places are small numbers where ids are not.
+void PackStacks(const ScopeData& data, StringInterner* frames,
+                std::string* prefixes, std::string* callees) {
   std::vector<std::string_view> pieces;
-  std::vector<SymbolId> ids, previous;
+  std::vector<SymbolId> stack, previous;
+  std::vector<std::vector<SymbolId>> seen_below(1);  // [caller id + 1]
   for (const std::string& line : data.lines) {
     PerlSplit(line, ";", &pieces);
-    ids.clear();
-    for (std::string_view piece : pieces) ids.push_back(frames.Intern(piece));
+    stack.clear();
+    for (std::string_view piece : pieces) stack.push_back(frames->Intern(piece));
     size_t shared = 0;
-    while (shared < ids.size() && shared < previous.size() &&
-           ids[shared] == previous[shared]) {
+    while (shared < stack.size() && shared < previous.size() &&
+           stack[shared] == previous[shared]) {
       ++shared;
     }
-    AppendVarint(shared, &stacks);
-    AppendVarint(ids.size() - shared, &stacks);
-    for (size_t j = shared; j < ids.size(); ++j) AppendVarint(ids[j], &stacks);
-    std::swap(ids, previous);
-  }
-  ColorSource colors(ColorMode::kSeeded);
-  std::string names = "[", fills = "[";
-  for (SymbolId id = 0; id < frames.size(); ++id) {
-    if (id > 0) {
-      names += ',';
-      fills += ',';
+    AppendVarint(shared, prefixes);
+    AppendVarint(stack.size() - shared, prefixes);
+    seen_below.resize(frames->size() + 1);
+    for (size_t j = shared; j < stack.size(); ++j) {
+      std::vector<SymbolId>& seen = seen_below[j == 0 ? 0 : stack[j - 1] + 1];
+      auto at = std::find(seen.begin(), seen.end(), stack[j]);
+      if (at != seen.end()) {
+        AppendVarint(1 + (at - seen.begin()), callees);
+      } else {
+        AppendVarint(0, callees);
+        AppendVarint(stack[j], callees);
+        seen.push_back(stack[j]);
+      }
     }
-    AppendScriptSafeJson(frames.Get(id), &names);
-    fills += '"' + NameColor(frames.Get(id), "hot", &colors) + '"';
+    std::swap(stack, previous);
   }
-  // The root ("all") is drawn with the fill of an empty name.
-  *out += ",\n\"rootFill\":\"" + NameColor("", "hot", &colors) + '"';
-  *out += ",\n\"names\":" + names + "],\n\"fills\":" + fills +
-          "],\n\"stackCount\":" + std::to_string(data.lines.size()) +
-          ",\n\"stacks\":";
-  AppendBase64String(stacks, out);
 }
 
 // Weights that JavaScript holds exactly as numbers are written in the runs.
@@ -201,37 +282,73 @@ uint64_t WeightUnit(const ScopeData& data) {
   return unit == 0 ? 1 : unit;
 }
 
-// The cells packed: for each cell with samples, the cells since the one
-// before, its samples, its runs and each run's stack (less the stack of
-// the run before) and weight: 2 * W / weightUnit for a whole W, else
-// 2 * i + 1 for the i-th of "weights".
-void AppendCells(const ScopeData& data, std::string* out) {
-  std::string cells, weights;
-  uint64_t previous = 0, odd_weights = 0;
-  const uint64_t unit = WeightUnit(data);
+// The cells with samples, each as the cells since the one before, its
+// samples and its runs, in `cells`; the runs' stacks (each less the stack
+// of the run before in its cell) and weights (1 + W / unit for a whole W,
+// else 0: the next of `odd_weights`) as planes.
+void PackCells(const ScopeData& data, uint64_t unit, std::string* cells,
+               std::string* run_stacks, std::string* run_weights,
+               std::string* odd_weights) {
+  std::vector<uint64_t> stacks, weights;
+  stacks.reserve(data.runs.size());
+  weights.reserve(data.runs.size());
+  uint64_t previous = 0;
   for (uint64_t c = 0; c < data.cells(); ++c) {
     if (data.cell_samples[c] == 0) continue;
-    AppendVarint(c - previous, &cells);
-    AppendVarint(data.cell_samples[c], &cells);
-    AppendVarint(data.cell_runs[c + 1] - data.cell_runs[c], &cells);
+    AppendVarint(c - previous, cells);
+    AppendVarint(data.cell_samples[c], cells);
+    AppendVarint(data.cell_runs[c + 1] - data.cell_runs[c], cells);
     uint32_t stack = 0;
     for (uint64_t r = data.cell_runs[c]; r < data.cell_runs[c + 1]; ++r) {
       const ScopeData::Run& run = data.runs[r];
-      AppendVarint(run.stack - stack, &cells);
+      stacks.push_back(run.stack - stack);
       if (ExactInteger(run.weight)) {
-        AppendVarint(2 * (run.weight.uint_value() / unit), &cells);
+        weights.push_back(1 + run.weight.uint_value() / unit);
       } else {
-        AppendVarint(2 * odd_weights++ + 1, &cells);
-        if (!weights.empty()) weights += ',';
-        AppendJsonNumber(run.weight, &weights);
+        weights.push_back(0);
+        if (!odd_weights->empty()) *odd_weights += ',';
+        AppendJsonNumber(run.weight, odd_weights);
       }
       stack = run.stack;
     }
     previous = c;
   }
-  *out += ",\n\"weightUnit\":" + std::to_string(unit) + ",\n\"weights\":[" +
-          weights + "],\n\"cells\":";
-  AppendBase64String(cells, out);
+  AppendPlanes(stacks, run_stacks);
+  AppendPlanes(weights, run_weights);
+}
+
+// The tables the page unpacks (scope_page.h lists the sections), deflated.
+std::string PackedTables(const ScopeData& data) {
+  StringInterner frames;
+  std::string prefixes, callees;
+  PackStacks(data, &frames, &prefixes, &callees);
+  const uint64_t unit = WeightUnit(data);
+  std::string cells, run_stacks, run_weights, odd_weights;
+  PackCells(data, unit, &cells, &run_stacks, &run_weights, &odd_weights);
+
+  ColorSource colors(ColorMode::kSeeded);
+  std::string json = "{\"names\":[", fills = "[";
+  for (SymbolId id = 0; id < frames.size(); ++id) {
+    if (id > 0) {
+      json += ',';
+      fills += ',';
+    }
+    json += JsonString(frames.Get(id));
+    fills += '"' + NameColor(frames.Get(id), "hot", &colors) + '"';
+  }
+  // The root ("all") is drawn with the fill of an empty name.
+  json += "],\n\"fills\":" + fills + "],\n\"rootFill\":\"" +
+          NameColor("", "hot", &colors) + "\",\n\"stackCount\":" +
+          std::to_string(data.lines.size()) + ",\n\"weightUnit\":" +
+          std::to_string(unit) + ",\n\"weights\":[" + odd_weights + "]}";
+
+  const Section sections[] = {{json, Z_DEFAULT_STRATEGY},
+                              {prefixes, Z_DEFAULT_STRATEGY},
+                              {callees, Z_HUFFMAN_ONLY},
+                              {cells, Z_DEFAULT_STRATEGY},
+                              {run_stacks, Z_HUFFMAN_ONLY},
+                              {run_weights, Z_HUFFMAN_ONLY}};
+  return DeflatedSections(sections);
 }
 
 constexpr std::string_view kStyle = R"CSS(
@@ -253,9 +370,30 @@ void ScopeSamples::OnTimedSample(const TimedSample& s) {
     untimed_++;
     return;
   }
-  key_.assign(reinterpret_cast<const char*>(s.frames.data()),
-              s.frames.size_bytes());
-  samples_.push_back({s.time_ns, stack_keys_.Intern(key_), s.weight});
+  // The table is larger than the cache, and each look-up would wait for
+  // its slot and then for the stored key. So the slot of this sample's
+  // stack is asked for now, the key of the one before it (its slot has
+  // come), and the stack of the one before that is looked up.
+  Waiting& w = waiting_[arrived_ % kWaiting];
+  w.time_ns = s.time_ns;
+  w.weight = s.weight;
+  w.key.assign(reinterpret_cast<const char*>(s.frames.data()),
+               s.frames.size_bytes());
+  w.hash = StringInterner::Hash(w.key);
+  stack_keys_.Prefetch(w.hash);
+  arrived_++;
+  if (arrived_ - kept_ >= 2) {
+    stack_keys_.PrefetchBytes(waiting_[(arrived_ - 2) % kWaiting].hash);
+  }
+  if (arrived_ - kept_ == kWaiting) Keep(waiting_[kept_++ % kWaiting]);
+}
+
+void ScopeSamples::Flush() {
+  while (kept_ < arrived_) Keep(waiting_[kept_++ % kWaiting]);
+}
+
+void ScopeSamples::Keep(const Waiting& w) {
+  samples_.push_back({w.time_ns, stack_keys_.Intern(w.key, w.hash), w.weight});
 }
 
 std::span<const SymbolId> ScopeSamples::Frames(uint32_t id) const {
@@ -347,8 +485,9 @@ void WriteScopePage(const ScopeData& data, const ScopePageOptions& options,
   s += ",\n\"base\":" + std::to_string(data.base_ns / kNsPerSecond) +
        ",\n\"rows\":" + std::to_string(data.rows) +
        ",\n\"columns\":" + std::to_string(data.columns);
-  AppendStackTable(data, &s);
-  AppendCells(data, &s);
+  const std::string packed = PackedTables(data);
+  s += ",\n\"packedBytes\":" + std::to_string(packed.size()) + ",\n\"packed\":";
+  AppendBytesText(packed, &s);
   s += "}</script>\n<script>\n";
   out->Write(s);
   out->Write(ScopeScript());

@@ -11,10 +11,34 @@
 // --time-range` keeps exactly the samples of the cells selected.
 //
 // The page holds each distinct stack once, as frame ids into a name table,
-// and each cell as runs of (stack, weight) with its sample count, the
-// numbers packed (LEB128 bytes in base64, stacks as the frames they add to
-// the one before), in a JSON block whose every '<' is escaped: whatever
-// the names, the document stays well-formed.
+// and each cell as its sample count and runs of (stack, weight), the
+// samples of a stack in a cell summed into one run. The data block is JSON
+// whose every '<' is escaped (whatever the title, the document stays
+// well-formed): "title", "command", "base" (the first column's second),
+// "rows", "columns", "packedBytes" and "packed": the tables, deflated in
+// the zlib format (packedBytes bytes), as text of two digits for each 13
+// bits (the first digit * 91 + the second; the bytes' bits lowest first;
+// the digits '!' to '~' less '"', '<' and '\'). The page inflates them
+// with the browser's DecompressionStream. Inflated, the tables are
+// sections, each its length (a LEB128 number: 7 bits a byte, lowest first)
+// and its bytes:
+//   1. JSON: "names" (the frames'), "fills" (their colours), "rootFill",
+//      "stackCount", "weightUnit", "weights" (the runs' odd weights);
+//   2. for each stack, in byte order of the lines: the frames it shares
+//      with the stack before and the number of its other frames (LEB128);
+//   3. those other frames, stack after stack (LEB128): each 1 + its place
+//      among the frames seen below its caller before (the root's frames
+//      alike), in the order first seen there, or 0 then its name id;
+//   4. for each cell with samples: the cells since the one before, its
+//      samples, its runs (LEB128);
+//   5. the runs' stacks, each less the stack of the run before in its cell
+//      (the runs of a cell go by stack), as byte planes;
+//   6. the runs' weights as byte planes: 1 + W / weightUnit for a whole W
+//      (weightUnit: the whole weights' greatest common divisor), 0 for the
+//      next of "weights" (a fraction, or too large for JavaScript to hold
+//      exactly).
+// Byte planes: the width W (a byte: the bytes of the greatest value), then
+// the lowest byte of each value, then the next byte of each, W planes.
 #ifndef FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
 #define FLAMEFOLD_FLAMEGRAPH_SCOPE_PAGE_H_
 
@@ -25,6 +49,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/big_alloc.h"
 #include "base/output.h"
 #include "base/perl_number.h"
 #include "base/string_interner.h"
@@ -33,26 +58,41 @@
 namespace flamefold {
 
 /// The timed samples of a fold, each with its stack (interned once) and
-/// weight. Samples without a time are counted, not kept.
+/// weight. Samples without a time are counted, not kept. A sample's stack
+/// is looked up two samples later, its slot and bytes fetched into the
+/// cache meanwhile: call Flush after the last sample.
 class ScopeSamples : public TimedSampleSink {
  public:
   void OnTimedSample(const TimedSample& s) override;
+  /// Looks up the stacks of the samples still waiting.
+  void Flush();
 
   struct Sample {
     uint64_t time_ns;
     uint32_t stack;  // into stack_keys()
     PerlNumber weight;
   };
-  const std::vector<Sample>& samples() const { return samples_; }
+  const BigArray<Sample>& samples() const { return samples_; }
   /// The frames of stack `id`, root first.
   std::span<const SymbolId> Frames(uint32_t id) const;
   size_t stack_count() const { return stack_keys_.size(); }
   uint64_t untimed() const { return untimed_; }
 
  private:
-  std::vector<Sample> samples_;
+  // A sample whose stack is yet to be looked up.
+  struct Waiting {
+    uint64_t time_ns;
+    PerlNumber weight;
+    uint64_t hash;
+    std::string key;  // the stack's frame ids, as bytes
+  };
+  static constexpr size_t kWaiting = 3;
+  void Keep(const Waiting& w);
+
+  BigArray<Sample> samples_;
   StringInterner stack_keys_;  // each stack's frame ids, as bytes
-  std::string key_;
+  Waiting waiting_[kWaiting];  // the sample n is at [n % kWaiting]
+  uint64_t arrived_ = 0, kept_ = 0;  // timed samples
   uint64_t untimed_ = 0;
 };
 

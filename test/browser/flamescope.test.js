@@ -72,6 +72,13 @@ async function framesIn(page, selector) {
   }, selector);
 }
 
+// Opens a flamescope page in `page`: its tables are inflated after the
+// load, then window.flamescope is set.
+async function openScope(page, file) {
+  await page.goto("file://" + file);
+  await page.waitForFunction(() => window.flamescope, null, { timeout: 60000 });
+}
+
 // The frames flamescope's page drew, in the same form.
 async function drawnFrames(page) {
   return (await page.evaluate(() => flamescope.frames())).sort();
@@ -111,7 +118,7 @@ async function main() {
   page.on("pageerror", (e) => errors.push("page error: " + e.message));
   page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
   page.on("request", (r) => { if (!r.url().startsWith("file:") && !r.url().startsWith("blob:")) errors.push("request: " + r.url()); });
-  await page.goto("file://" + html);
+  await openScope(page, html);
 
   // The cells, against the text's sample times.
   let first = samples[0].ns;
@@ -226,7 +233,7 @@ async function main() {
   const recordingArgs = ["-q", "--kallsyms", path.join(data, "kallsyms"), path.join(data, "perf.data")];
   const recordingPage = path.join(tmp, "recording.html");
   run(flamescope, ["-o", recordingPage, ...recordingArgs], undefined, { HOME: "/nonexistent" });
-  await page.goto("file://" + recordingPage);
+  await openScope(page, recordingPage);
   const range = await page.evaluate(() => flamescope.select(20, flamescope.rows + 30));
   const recorded = run(flamefold, ["--time-range", range, ...recordingArgs], undefined,
                        { HOME: "/nonexistent" });
@@ -243,7 +250,7 @@ async function main() {
   }
   const hostilePage = path.join(tmp, "hostile.html");
   run(flamescope, ["-o", hostilePage, "--title", "</title><script>x</script>"], Buffer.from(perf, "utf8"));
-  await page.goto("file://" + hostilePage);
+  await openScope(page, hostilePage);
   const titles = (await drawnFrames(page)).join("\n");
   check("hostile names: no script of theirs ran", await page.evaluate(() => window.pwned === undefined));
   // Each leaf as flamefold names it (it drops the quotes, as

@@ -32,6 +32,7 @@ void Feed(const std::vector<Input>& inputs, StringInterner* names,
     s.weight = PerlNumber::FromUint(in.weight);
     samples->OnTimedSample(s);
   }
+  samples->Flush();
 }
 
 bool KeepAll(std::string_view line, std::string* out) {

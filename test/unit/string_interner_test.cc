@@ -40,3 +40,25 @@ TEST_CASE("StringInterner tells new names from old and keeps the empty one") {
   CHECK(names.size() == 4u);
   CHECK(names.bytes_used() >= 4u);
 }
+
+TEST_CASE("StringInterner looks up ahead with a hash and prefetches") {
+  // Interned with their hashes, each fetched ahead as a caller that looks
+  // up strings while reading the next ones does, mixed with plain Intern:
+  // the same ids either way, through the table's growth.
+  flamefold::StringInterner ahead, plain;
+  bool same = true, added_right = true;
+  for (int i = 0; i < 50000; ++i) {
+    const std::string s = "stack_" + std::to_string(i % 20011);
+    const uint64_t hash = flamefold::StringInterner::Hash(s);
+    ahead.Prefetch(hash);
+    ahead.PrefetchBytes(hash);
+    bool added = false;
+    const uint32_t id = i % 3 == 0 ? ahead.Intern(s) : ahead.Intern(s, hash, &added);
+    same = same && id == plain.Intern(s);
+    if (i % 3 != 0) added_right = added_right && added == (i < 20011);
+  }
+  CHECK(same);
+  CHECK(added_right);
+  CHECK(ahead.size() == 20011u);
+  CHECK(ahead.Find("stack_20010") == 20010u);
+}
