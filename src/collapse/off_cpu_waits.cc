@@ -1,0 +1,113 @@
+#include "collapse/off_cpu_waits.h"
+
+#include <algorithm>
+#include <string>
+
+#include "base/hash.h"
+#include "base/perl_number.h"
+
+namespace flamefold {
+
+void OffCpuStats::Add(const OffCpuStats& b) {
+  switch_outs += b.switch_outs;
+  waits += b.waits;
+  cut += b.cut;
+  cut_ns += b.cut_ns;
+  idle += b.idle;
+  dying += b.dying;
+  other_state += b.other_state;
+  short_waits += b.short_waits;
+  unopened_switch_ins += b.unopened_switch_ins;
+  other_samples += b.other_samples;
+}
+
+uint64_t OffCpuUnitNs(std::string_view unit) {
+  if (unit == "ns") return 1;
+  if (unit == "us") return 1000;
+  if (unit == "ms") return 1000000;
+  return 0;
+}
+
+size_t OffCpuWaits::FramesHash::operator()(
+    const std::vector<SymbolId>& f) const {
+  return HashBytes(std::string_view(reinterpret_cast<const char*>(f.data()),
+                                    f.size() * sizeof(SymbolId)));
+}
+
+OffCpuWaits::OffCpuWaits(const OffCpuOptions& options, OffCpuStats* stats)
+    : options_(options), stats_(stats) {}
+
+void OffCpuWaits::Ran(int32_t tid, uint64_t time, bool switch_in) {
+  if (!Close(tid, time) && switch_in) stats_->unopened_switch_ins++;
+}
+
+// Closes the wait of `tid` at `at`; false when none was open. A wait of no
+// time, or shorter than --off-cpu-min-us, adds nothing.
+bool OffCpuWaits::Close(int32_t tid, uint64_t at) {
+  auto it = open_.find(tid);
+  if (it == open_.end()) return false;
+  OpenWait& w = it->second;
+  if (at > w.start) {
+    if (at - w.start < options_.min_ns) {
+      stats_->short_waits++;
+    } else {
+      ns_[std::move(w.frames)] += at - w.start;
+      stats_->waits++;
+    }
+  }
+  open_.erase(it);
+  return true;
+}
+
+bool OffCpuWaits::Opens(const SchedSwitch& s) {
+  stats_->switch_outs++;
+  std::string_view state = s.state_text();
+  if (s.prev_pid == 0) {
+    stats_->idle++;
+    return false;
+  }
+  if (!state.empty() && (state[0] == 'X' || state[0] == 'Z')) {
+    stats_->dying++;
+    return false;
+  }
+  if (!options_.states.empty()) {
+    if (state.ends_with('+')) state.remove_suffix(1);
+    if (std::find(options_.states.begin(), options_.states.end(), state) ==
+        options_.states.end()) {
+      stats_->other_state++;
+      return false;
+    }
+  }
+  return true;
+}
+
+void OffCpuWaits::Open(int32_t tid, uint64_t time,
+                       std::span<const SymbolId> frames) {
+  OpenWait& w = open_[tid];
+  w.start = time;
+  w.frames.assign(frames.begin(), frames.end());
+}
+
+void OffCpuWaits::Finish(SampleSink* sink) {
+  std::vector<int32_t> tids;
+  for (const auto& [tid, w] : open_) tids.push_back(tid);
+  for (int32_t tid : tids) {
+    const uint64_t start = open_[tid].start;
+    const uint64_t before = stats_->waits;
+    Close(tid, end_);
+    if (stats_->waits > before) {
+      stats_->cut++;
+      stats_->cut_ns += end_ - start;
+    }
+  }
+  const uint64_t unit = options_.unit_ns;
+  for (const auto& [frames, ns] : ns_) {
+    const uint64_t value = (ns + unit / 2) / unit;
+    if (value > 0) sink->OnSample(frames, PerlNumber::FromUint(value));
+  }
+  ns_.clear();
+  open_.clear();
+  end_ = 0;
+}
+
+}  // namespace flamefold
