@@ -28,6 +28,13 @@ uint64_t OffCpuUnitNs(std::string_view unit) {
   return 0;
 }
 
+std::string OffCpuUnitName(const OffCpuOptions& options) {
+  if (!options.enabled) return "";
+  if (options.unit_ns == 1) return "nanoseconds";
+  if (options.unit_ns == 1000000) return "milliseconds";
+  return "microseconds";
+}
+
 size_t OffCpuWaits::FramesHash::operator()(
     const std::vector<SymbolId>& f) const {
   return HashBytes(std::string_view(reinterpret_cast<const char*>(f.data()),

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -64,6 +65,9 @@ class OffCpuWaits {
 
 /// The unit --off-cpu-unit names ("ns", "us", "ms") in ns; 0 for another.
 uint64_t OffCpuUnitNs(std::string_view unit);
+/// The unit of --off-cpu's counts in words ("microseconds"); "" without
+/// --off-cpu.
+std::string OffCpuUnitName(const OffCpuOptions& options);
 
 }  // namespace flamefold
 

@@ -590,6 +590,7 @@ void SampleFold::OffCpuHeader(int32_t tid, uint64_t time,
                               const std::optional<SchedSwitch>& sched) {
   off_cpu_.Saw(time);
   switch_out_.reset();
+  other_sample_ = !sched;
   off_cpu_.Ran(tid, time, false);
   if (!sched) return;
   sched_samples_++;
@@ -666,7 +667,7 @@ void SampleFold::EndOffCpuSample() {
     off_cpu_.Open(switch_out_->prev_pid, switch_out_time_, frames_);
     switch_out_.reset();
   } else {
-    stats_.off_cpu.other_samples++;
+    if (other_sample_) stats_.off_cpu.other_samples++;
     trimmed_ = 0;
   }
   stack_rev_.clear();

@@ -241,11 +241,12 @@ class SampleFold : public RecordedSampleSink {
   uint64_t recorded_first_ = 0, recorded_last_ = 0;
 
   // --off-cpu: the waits, the switch-out whose sample is being read (none:
-  // the sample is no wait) and its time, and the sched_switch samples of
-  // the input.
+  // the sample is no wait) and its time, whether that sample is of another
+  // event than sched_switch, and the sched_switch samples of the input.
   OffCpuWaits off_cpu_;
   std::optional<SchedSwitch> switch_out_;
   uint64_t switch_out_time_ = 0;
+  bool other_sample_ = false;
   uint64_t sched_samples_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "collapse/recorded_sample.h"
@@ -17,6 +18,23 @@
 #include "perfdata/tracepoint_formats.h"
 
 namespace flamefold {
+
+/// How sched_switch's print fmt names prev_state's bits: its
+/// __print_flags table ({ 0x00000001, "S" }, ...), and the bit after the
+/// table's last, which prints "+" (a task preempted in the kernel); the
+/// state is "R" when no bit below that one is set.
+struct PrevStateNames {
+  std::vector<std::pair<uint64_t, std::string>> flags;
+  uint64_t preempted = 0;
+};
+/// The names the print fmt `print_fmt` gives; without a __print_flags
+/// table in it, those of the kernels since 4.14: S 0x1, D 0x2, T 0x4,
+/// t 0x8, X 0x10, Z 0x20, P 0x40, I 0x80, "+" 0x100.
+PrevStateNames PrevStateNamesOf(std::string_view print_fmt);
+/// prev_state as perf script prints it from the raw value `state`: the
+/// names of its bits separated by "|", or "R"; then "+" when preempted.
+/// NUL-padded, cut to 7 characters.
+std::array<char, 8> PrevStateText(uint64_t state, const PrevStateNames& names);
 
 class SchedFields {
  public:
@@ -35,17 +53,11 @@ class SchedFields {
  private:
   struct Fields {
     const TracepointField *prev_pid, *next_pid, *prev_state;
+    PrevStateNames states;
   };
   std::vector<std::optional<Fields>> fields_;  // by attr
   bool swapped_ = false;
 };
-
-/// prev_state as perf script prints it from the raw value: the letters of
-/// its bits (S 0x1, D 0x2, T 0x4, t 0x8, X 0x10, Z 0x20, P 0x40, I 0x80,
-/// "|" between two), R when none of them is set, and "+" after for 0x100
-/// (a task preempted in the kernel). The bits are those of the kernels'
-/// TASK_REPORT since 4.14, which the format's print fmt spells out.
-std::array<char, 8> PrevStateText(uint64_t state);
 
 }  // namespace flamefold
 

@@ -65,9 +65,10 @@ class SpeedscopeWriter : public StackWriter, public TimedSampleSink {
   }
 
   void Begin(const FoldFacts& facts) override {
-    unit_ = facts.nanoseconds() ? "nanoseconds"
-            : facts.bytes()     ? "bytes"
-                                : "none";
+    unit_ = !facts.off_cpu_unit.empty() ? facts.off_cpu_unit
+            : facts.nanoseconds()         ? "nanoseconds"
+            : facts.bytes()               ? "bytes"
+                                          : "none";
     timed_ = !untimed_ && !facts.folded_input && facts.samples > 0 &&
              timed_samples_ == facts.samples;
     if (!timed_) {
