@@ -243,7 +243,7 @@ class SpeedscopeWriter : public StackWriter, public TimedSampleSink {
 
   OutputSink* out_;
   std::string name_;
-  std::string_view unit_ = "none";
+  std::string unit_ = "none";
   StackFrames frames_;
   std::vector<PerlNumber> weights_;
   PerlNumber total_;

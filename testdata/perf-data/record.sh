@@ -419,13 +419,15 @@ fi
 # "offcpu-dwarf" the same with --call-graph dwarf, "offcpu-system-wide" -a
 # -e sched:sched_switch -g (with every other task of the machine).
 # default.folded counts the sched_switch samples as any samples are counted.
-# CASE/off-cpu/ holds what `flamefold --off-cpu` is to print: script.txt.gz,
-# the perf script text that test/golden/offcpu_reference.py reads (its
-# fields and side-band records are named there), program.txt, the times the
-# program measured of its own blocking calls, and NAME.folded, the
-# reference's output on that text, NAME spelling flamefold's options as the
-# other expectations do ("off-cpu+off-cpu-state=S": --off-cpu
-# --off-cpu-state=S); test/golden/offcpu-reference.sh checks both.
+# CASE/off-cpu/ holds script.txt.gz, the perf script text that
+# test/golden/offcpu_reference.py reads (its fields and side-band records
+# are named there), and program.txt, the times the program measured of its
+# own blocking calls. CASE/off-cpu*.folded are the reference's outputs on
+# that text, which `flamefold --off-cpu` is to print on perf.data and on
+# the text, NAME spelling flamefold's options as the other expectations do
+# ("off-cpu+off-cpu-state=S": --off-cpu --off-cpu-state=S);
+# test/golden/perf-data.sh checks flamefold against them and
+# test/golden/offcpu-reference.sh the reference.
 if [ "$only" = "" ] || [ "$only" = offcpu ]; then
 oc=/tmp/ffoff
 reference=$here/../../test/golden/offcpu_reference.py
@@ -454,7 +456,7 @@ orec offcpu-system-wide -a -e sched:sched_switch -g
 expect_offcpu() {
   local c=$1 name=$2; shift 2
   python3 "$reference" "$here/$c/off-cpu/script.txt.gz" \
-    --collapse "$collapse" "$@" > "$here/$c/off-cpu/$name.folded"
+    --collapse "$collapse" "$@" > "$here/$c/$name.folded"
 }
 for c in $ocases; do
   expect "$c" default
