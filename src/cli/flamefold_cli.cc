@@ -247,7 +247,10 @@ bool ApplyOffCpuOptions(const ParsedOptions& opts, const PerfScriptOptions& p,
     *err = "--off-cpu-min-us takes a number of microseconds, 0 or more";
     return false;
   }
-  o->min_ns = static_cast<uint64_t>(min_us) * 1000;
+  // More microseconds than 64 bits of ns hold: every wait is shorter.
+  o->min_ns = static_cast<uint64_t>(min_us) > UINT64_MAX / 1000
+                  ? UINT64_MAX
+                  : static_cast<uint64_t>(min_us) * 1000;
   return true;
 }
 
