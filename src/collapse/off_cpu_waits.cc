@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "base/hash.h"
 #include "base/perl_number.h"
 
 namespace flamefold {
@@ -33,12 +32,6 @@ std::string OffCpuUnitName(const OffCpuOptions& options) {
   if (options.unit_ns == 1) return "nanoseconds";
   if (options.unit_ns == 1000000) return "milliseconds";
   return "microseconds";
-}
-
-size_t OffCpuWaits::FramesHash::operator()(
-    const std::vector<SymbolId>& f) const {
-  return HashBytes(std::string_view(reinterpret_cast<const char*>(f.data()),
-                                    f.size() * sizeof(SymbolId)));
 }
 
 OffCpuWaits::OffCpuWaits(const OffCpuOptions& options, OffCpuStats* stats)
@@ -96,10 +89,9 @@ void OffCpuWaits::Open(int32_t tid, uint64_t time,
 }
 
 void OffCpuWaits::Finish(SampleSink* sink) {
-  std::vector<int32_t> tids;
-  for (const auto& [tid, w] : open_) tids.push_back(tid);
-  for (int32_t tid : tids) {
-    const uint64_t start = open_[tid].start;
+  while (!open_.empty()) {
+    const auto& [tid, w] = *open_.begin();
+    const uint64_t start = w.start;
     const uint64_t before = stats_->waits;
     Close(tid, end_);
     if (stats_->waits > before) {

@@ -9,10 +9,10 @@
 #define FLAMEFOLD_COLLAPSE_OFF_CPU_WAITS_H_
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "base/string_interner.h"
@@ -51,16 +51,16 @@ class OffCpuWaits {
     uint64_t start;
     std::vector<SymbolId> frames;
   };
-  struct FramesHash {
-    size_t operator()(const std::vector<SymbolId>& f) const;
-  };
   bool Close(int32_t tid, uint64_t at);
 
   const OffCpuOptions& options_;
   OffCpuStats* stats_;
   uint64_t end_ = 0;
-  std::unordered_map<int32_t, OpenWait> open_;
-  std::unordered_map<std::vector<SymbolId>, uint64_t, FramesHash> ns_;
+  // Ordered maps: the stacks go to the sink in one order whatever the
+  // library's hashing, and the few threads and stacks of a recording's
+  // waits make their look-ups cheap either way.
+  std::map<int32_t, OpenWait> open_;
+  std::map<std::vector<SymbolId>, uint64_t> ns_;  // by stack, root first
 };
 
 /// The unit --off-cpu-unit names ("ns", "us", "ms") in ns; 0 for another.

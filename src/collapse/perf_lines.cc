@@ -157,15 +157,22 @@ std::optional<uint64_t> MatchTraceField(std::string_view line,
   return std::nullopt;
 }
 
-// A sched_switch sample after its time (one line):
+// A sched_switch sample after its time (one line), its period first with
+// perf script -F period:
 //   sched:sched_switch: prev_comm=offcpu prev_pid=17001 prev_prio=120
 //     prev_state=S ==> next_comm=cc1plus next_pid=14598 next_prio=120
+//            1 sched:sched_switch: prev_comm=offcpu prev_pid=5908 ...
 // prev_state is a word ("S", "R+", "D|K"); the pids are decimal.
 SchedMatch MatchSchedSwitch(std::string_view rest, SchedSwitch* out) {
-  size_t p = 0;
-  while (p < rest.size() && IsSpace(rest[p])) ++p;
-  size_t q = p;
-  while (q < rest.size() && !IsSpace(rest[q])) ++q;
+  size_t p = 0, q = 0;
+  for (int word = 0; word < 2; ++word) {  // the period, if any, then the event
+    p = q;
+    while (p < rest.size() && IsSpace(rest[p])) ++p;
+    q = p;
+    while (q < rest.size() && !IsSpace(rest[q])) ++q;
+    std::string_view w = rest.substr(p, q - p);
+    if (w.empty() || !std::all_of(w.begin(), w.end(), IsDigit)) break;
+  }
   if (!rest.substr(p, q - p).ends_with(":sched_switch:")) {
     return SchedMatch::kOther;
   }
