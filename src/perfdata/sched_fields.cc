@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "perfdata/perf_abi.h"
+#include "perfdata/sample_weights.h"
 
 namespace flamefold {
 namespace abi = perf_abi;
@@ -50,13 +51,10 @@ bool SchedFields::Init(const PerfDataInfo& info, const std::string& file,
     found = true;
   }
   if (found) return true;
-  if (!info.tracepoints_error.empty()) {
-    *err = info.tracepoints_error;
-  } else {
-    *err = file + ": --off-cpu: no sched:sched_switch samples: the "
-           "recording's events are " + events +
-           " (perf record -e sched:sched_switch -g)";
-  }
+  *err = NoFieldError(info, file + ": --off-cpu: no sched:sched_switch "
+                                   "samples: the recording's events are " +
+                                   events +
+                                   " (perf record -e sched:sched_switch -g)");
   return false;
 }
 
