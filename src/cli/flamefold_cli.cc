@@ -79,7 +79,11 @@ po::options_description FoldOwnOptions() {
        "--off-cpu keeps only waits whose prev_state is one of STATES, "
        "comma-separated (S,D: sleeps; R: preempted)")
       ("off-cpu-min-us", IntValue("N"),
-       "--off-cpu drops waits shorter than N microseconds");
+       "--off-cpu drops waits shorter than N microseconds")
+      ("on-off", SwitchValue(),
+       "--off-cpu's waits, their frames marked _[o], beside the CPU "
+       "samples of cpu-clock or task-clock by their periods, both in "
+       "--off-cpu-unit");
   return options;
 }
 
@@ -208,10 +212,11 @@ constexpr std::string_view kTaskStates = "RSDTtXZPI";
 // --off-cpu with what it does not go with, are usage errors.
 bool ApplyOffCpuOptions(const ParsedOptions& opts, const PerfScriptOptions& p,
                         OffCpuOptions* o, std::string* err) {
-  o->enabled = opts.Flag("off-cpu");
+  o->on_off = opts.Flag("on-off");
+  o->enabled = opts.Flag("off-cpu") || o->on_off;
   for (const char* name : {"off-cpu-unit", "off-cpu-state", "off-cpu-min-us"}) {
     if (opts.Has(name) && !o->enabled) {
-      *err = std::string("--") + name + " goes with --off-cpu";
+      *err = std::string("--") + name + " goes with --off-cpu or --on-off";
       return false;
     }
   }

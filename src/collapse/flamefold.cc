@@ -97,8 +97,8 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
   return c;
 }
 
-// --off-cpu's counts (OffCpuStats).
-void PrintOffCpuStats(const OffCpuStats& o, const char* tool) {
+// --off-cpu's counts (OffCpuStats); with --on-off, the CPU samples'.
+void PrintOffCpuStats(const OffCpuStats& o, bool on_off, const char* tool) {
   auto n = [](uint64_t v) { return (unsigned long long)v; };
   std::fprintf(stderr,
                "%s: stats: --off-cpu: %llu sched_switch samples, %llu waits "
@@ -114,10 +114,14 @@ void PrintOffCpuStats(const OffCpuStats& o, const char* tool) {
                SecondsText(o.cut_ns).c_str(), tool, n(o.idle), n(o.dying),
                n(o.other_state), tool, n(o.short_waits),
                n(o.unopened_switch_ins), n(o.other_samples));
+  if (on_off) {
+    std::fprintf(stderr, "%s: stats: --on-off: %llu CPU samples counted\n",
+                 tool, n(o.on_cpu_samples));
+  }
 }
 
 void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
-                size_t frames, bool transformed, bool off_cpu,
+                size_t frames, bool transformed, const OffCpuOptions& off_cpu,
                 const Diag& diag) {
   const PerfScriptStats& s = inputs.perf_stats();
   const FoldedStats& f = inputs.folded_stats();
@@ -145,7 +149,7 @@ void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
                  SecondsText(s.first_time).c_str(),
                  SecondsText(s.last_time).c_str());
   }
-  if (off_cpu) PrintOffCpuStats(s.off_cpu, tool);
+  if (off_cpu.enabled) PrintOffCpuStats(s.off_cpu, off_cpu.on_off, tool);
   if (transformed) {
     std::fprintf(stderr,
                  "%s: stats: transforms dropped %llu stacks (%llu samples), "
@@ -201,7 +205,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   WarnAboutFold(config, inputs, diag);
   if (config.stats) {
     PrintStats(inputs, c, names.size(), transform.active(),
-               config.perf.off_cpu.enabled, diag);
+               config.perf.off_cpu, diag);
   }
   return kExitOk;
 }

@@ -18,6 +18,7 @@ void OffCpuStats::Add(const OffCpuStats& b) {
   short_waits += b.short_waits;
   unopened_switch_ins += b.unopened_switch_ins;
   other_samples += b.other_samples;
+  on_cpu_samples += b.on_cpu_samples;
 }
 
 uint64_t OffCpuUnitNs(std::string_view unit) {
@@ -86,6 +87,12 @@ void OffCpuWaits::Open(int32_t tid, uint64_t time,
   OpenWait& w = open_[tid];
   w.start = time;
   w.frames.assign(frames.begin(), frames.end());
+}
+
+void OffCpuWaits::AddOnCpu(std::span<const SymbolId> frames, uint64_t ns) {
+  stats_->on_cpu_samples++;
+  key_.assign(frames.begin(), frames.end());
+  ns_[key_] += ns;
 }
 
 void OffCpuWaits::Finish(SampleSink* sink) {

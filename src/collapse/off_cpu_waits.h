@@ -40,6 +40,9 @@ class OffCpuWaits {
   /// Opens the wait of `tid` from `time` on the stack `frames` (root
   /// first, as the fold assembles it).
   void Open(int32_t tid, uint64_t time, std::span<const SymbolId> frames);
+  /// --on-off: a CPU sample of `ns` nanoseconds on the stack `frames`,
+  /// summed with the waits' time per stack.
+  void AddOnCpu(std::span<const SymbolId> frames, uint64_t ns);
   /// Ends the input: the waits still open are closed at its last record's
   /// time (Saw) and counted as cut; each stack's sum goes to `sink` in the
   /// unit, rounded to the nearest (none when that is 0). Then all is
@@ -61,6 +64,7 @@ class OffCpuWaits {
   // waits make their look-ups cheap either way.
   std::map<int32_t, OpenWait> open_;
   std::map<std::vector<SymbolId>, uint64_t> ns_;  // by stack, root first
+  std::vector<SymbolId> key_;  // AddOnCpu's scratch
 };
 
 /// The unit --off-cpu-unit names ("ns", "us", "ms") in ns; 0 for another.

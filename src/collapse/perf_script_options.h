@@ -26,6 +26,9 @@ struct OffCpuOptions {
   // them without a trailing "+" ("S", "D", "R"); empty: all.
   std::vector<std::string> states;
   uint64_t min_ns = 0;       // --off-cpu-min-us, in ns: shorter waits go
+  // --on-off: the CPU samples (cpu-clock, task-clock) count their periods
+  // beside the waits, whose frames are marked "_[o]".
+  bool on_off = false;
 };
 
 /// What --off-cpu found, for --stats.
@@ -39,6 +42,7 @@ struct OffCpuStats {
   uint64_t short_waits = 0;     // shorter than --off-cpu-min-us
   uint64_t unopened_switch_ins = 0;  // switch-ins finding no wait open
   uint64_t other_samples = 0;   // samples of other events: not waits
+  uint64_t on_cpu_samples = 0;  // --on-off: CPU samples counted
   void Add(const OffCpuStats& b);
 };
 

@@ -8,6 +8,7 @@
 #include "base/hash.h"
 #include "collapse/folded.h"
 #include "collapse/perl_chars.h"
+#include "collapse/stack_writer.h"
 
 namespace flamefold {
 
@@ -664,14 +665,52 @@ bool SampleFold::OffCpuLine(std::string_view line, uint64_t lineno,
 void SampleFold::EndOffCpuSample() {
   if (switch_out_) {
     AssembleFrames();
+    if (options_.off_cpu.on_off) MarkOffCpu();
     off_cpu_.Open(switch_out_->prev_pid, switch_out_time_, frames_);
     switch_out_.reset();
+  } else if (other_sample_ && options_.off_cpu.on_off) {
+    AddOnCpuSample();
   } else {
     if (other_sample_) stats_.off_cpu.other_samples++;
     trimmed_ = 0;
   }
   stack_rev_.clear();
   has_pname_ = false;
+}
+
+// --on-off: a CPU sample counts its period, in ns for the clock events
+// alone (another event's period counts events, not time: an error).
+void SampleFold::AddOnCpuSample() {
+  if (!ClockEvent(event_filter_)) {
+    error_ = (recording_.empty() ? std::string() : recording_ + ": ") +
+             "--on-off: the CPU samples are of " +
+             (event_filter_.empty() ? std::string("no event named")
+                                    : "'" + event_filter_ + "'") +
+             ", whose periods are no time: record them with -e cpu-clock "
+             "or -e task-clock";
+    trimmed_ = 0;
+    return;
+  }
+  AssembleFrames();
+  const uint64_t ns = period_.is_integer()
+                          ? period_.uint_value()
+                          : static_cast<uint64_t>(period_.AsDouble());
+  off_cpu_.AddOnCpu(frames_, ns);
+}
+
+// --on-off: every frame of a wait's stack, the process frame included,
+// named with "_[o]" after it, so that no off-CPU frame merges with an
+// on-CPU one.
+void SampleFold::MarkOffCpu() {
+  for (SymbolId& id : frames_) {
+    auto [it, added] = off_cpu_names_.try_emplace(id, 0);
+    if (added) {
+      std::string marked(names_->Get(id));
+      marked += "_[o]";
+      it->second = names_->Intern(marked);
+    }
+    id = it->second;
+  }
 }
 
 void SampleFold::SwitchIn(int32_t tid, uint64_t time) {

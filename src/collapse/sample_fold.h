@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -173,6 +174,8 @@ class SampleFold : public RecordedSampleSink {
   bool OffCpuLine(std::string_view line, uint64_t lineno,
                   std::string_view file);
   void EndOffCpuSample();
+  void AddOnCpuSample();
+  void MarkOffCpu();
 
   PerfScriptOptions options_;
   StringInterner* names_;
@@ -247,6 +250,8 @@ class SampleFold : public RecordedSampleSink {
   std::optional<SchedSwitch> switch_out_;
   uint64_t switch_out_time_ = 0;
   bool other_sample_ = false;
+  // --on-off: each frame's id and the id of its name marked "_[o]".
+  std::map<SymbolId, SymbolId> off_cpu_names_;
   uint64_t sched_samples_ = 0;
 };
 

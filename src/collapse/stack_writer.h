@@ -54,6 +54,10 @@ struct FoldFacts {
   bool bytes() const;
 };
 
+/// Whether `event` (as perf names it, "cpu-clock:ppp") is cpu-clock or
+/// task-clock, whose sample periods are nanoseconds.
+bool ClockEvent(std::string_view event);
+
 class StackWriter {
  public:
   virtual ~StackWriter() = default;

@@ -174,6 +174,17 @@ TEST_CASE("a wait of no time adds nothing; Finish forgets the input") {
   CHECK(f.Finish() == "");
 }
 
+TEST_CASE("--on-off: CPU samples' ns summed with the waits', per stack") {
+  Fold f;
+  std::vector<SymbolId> work{f.names.Intern("a"), f.names.Intern("work")};
+  f.waits.AddOnCpu(work, 250400);
+  f.SwitchOut(Switch(10, 11, "S"), 1000, {"a", "sleep"});
+  f.SwitchIn(10, 2000);
+  f.waits.AddOnCpu(work, 250400);
+  CHECK(f.Finish() == "a;sleep 1\na;work 501\n");
+  CHECK(f.stats.on_cpu_samples == 2);
+}
+
 TEST_CASE("the units --off-cpu-unit names") {
   CHECK(OffCpuUnitNs("ns") == 1);
   CHECK(OffCpuUnitNs("us") == 1000);
