@@ -86,6 +86,7 @@ Args FoldArgs(const FoldOptions& o) {
   a.Flag("inline", o.inline_frames);
   a.Flag("context", o.context);
   a.Flag("modern", o.modern);
+  a.Value("weight", o.weight);
   a.Value("symfs", o.symfs);
   a.Value("archive", o.archive);
   a.Value("kallsyms", o.kallsyms);

@@ -4,7 +4,8 @@
 # perf, skipped or, under CI=true, failed (test/missing.sh). Also pins the
 # usage errors, which need no perf, and what a failed or empty recording
 # says and leaves behind (perf's own message, one clear message, no empty
-# artifact).
+# artifact), and, with a fake perf, the command lines of --off-cpu and
+# --malloc and the removal of --malloc's uprobe however the run ends.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/missing.sh"
@@ -40,6 +41,177 @@ check help 0 "$tool" --help
 grep -q -- "--call-graph" "$work/out" || { echo "FAIL help text"; fail=$((fail + 1)); }
 grep -q -- "--modern" "$work/out" || { echo "FAIL help text: no fold options"; fail=$((fail + 1)); }
 grep -q -- "--scope" "$work/out" || { echo "FAIL help text: no --scope"; fail=$((fail + 1)); }
+grep -q -- "--off-cpu" "$work/out" && grep -q -- "--malloc" "$work/out" ||
+  { echo "FAIL help text: no --off-cpu, --malloc"; fail=$((fail + 1)); }
+
+# --- --off-cpu and --malloc, with a fake perf ----------------------------------
+# perf on PATH is a script that logs each call and plays its part: perf
+# record writes a file and runs the command (stopping it on SIGINT, as perf
+# does), perf script prints the start of a real transcript. The tools are
+# wrappers that log their arguments and run the real ones without --off-cpu:
+# what is pinned here is the command lines flamerecord builds, not what the
+# fold makes of them (flamefold's own tests).
+fake=$work/fake
+mkdir -p "$fake"
+export FAKE_LOG=$work/calls
+cat > "$fake/perf" <<'PERF'
+#!/bin/bash
+echo "perf $*" >> "$FAKE_LOG"
+case $1 in
+  probe)
+    [ "$2" = -l ] && [ "${FAKE_PROBE_EXISTS:-0}" = 1 ] && echo "  probe_libc:malloc (on malloc)"
+    exit 0 ;;
+  record)
+    [ "${FAKE_RECORD_FAIL:-0}" = 1 ] && { echo "fake perf: cannot record" >&2; exit 1; }
+    while [ "$1" != -- ]; do [ "$1" = -o ] && out=$2; shift; done
+    shift
+    echo data > "$out"
+    "$@" & child=$!
+    trap 'echo "perf stopped by SIGINT" >> "$FAKE_LOG"; kill $child; exit 130' INT
+    wait $child ;;
+  script) gzip -dc "$FAKE_SCRIPT" ;;
+  evlist)  # as perf 6.1 lists tracepoint events
+    echo "$FAKE_EVENT"
+    case $FAKE_EVENT in probe_*|sched:*)
+      echo "# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events" ;;
+    esac ;;
+esac
+PERF
+for t in flamefold flamesvg flamereport; do
+  cat > "$fake/$t" <<TOOL
+#!/bin/bash
+echo "$t \$*" >> "\$FAKE_LOG"
+args=()
+for a in "\$@"; do [ "\$a" = --off-cpu ] || args+=("\$a"); done
+exec "$BUILD_DIR/src/tools/$t" "\${args[@]}"
+TOOL
+done
+chmod +x "$fake"/*
+short() {  # short TRANSCRIPT: its first 40 lines, to the end of a sample
+  gzip -dc "$1" | awk 'NR > 40 && /^$/ { exit } { print }' | gzip -c
+}
+short "$here/../testdata/perf-data/offcpu-fp/off-cpu/script.txt.gz" > "$work/offcpu.gz"
+short "$here/../testdata/perf-data/weight-malloc/script.txt.gz" > "$work/malloc.gz"
+# fake NAME STATUS ARGS...: flamerecord with the fake perf into $work/NAME;
+# $work/NAME.calls holds the calls, stamps and durations replaced.
+fake() {
+  local name=$1 want=$2; shift 2
+  : > "$FAKE_LOG"
+  PATH=$fake:$PATH FLAMEFOLD_BIN=$fake check "$name" "$want" "$tool" -o "$work/$name" "$@"
+  calls "$name"
+}
+calls() {
+  sed -E "s#$work/$1/[^/ ]*\.[0-9]{8}-[0-9]{6}\.#OUT/#g; s/[0-9]+\.[0-9]+ s/N s/g
+    s/(flamerecord on )[^ ]+ at [0-9-]+ [0-9:]+ [^ ]+/\1HOST at DATE/" "$FAKE_LOG" > "$work/$1.calls"
+}
+libc=$(awk '$NF ~ /\/libc\.so\.6$/ { print $NF; exit }' /proc/self/maps)
+offcpu_script='perf script --ns -F comm,pid,tid,cpu,time,event,trace,ip,sym,dso --show-switch-events --show-task-events -i OUT/perf.data'
+check off-cpu-and-malloc 2 "$tool" --off-cpu --malloc -- true
+check off-cpu-freq 2 "$tool" --off-cpu --freq 99 -- true
+check malloc-scope 2 "$tool" --malloc --scope -- true
+export FAKE_SCRIPT=$work/offcpu.gz FAKE_EVENT=sched:sched_switch
+fake off-cpu 0 --off-cpu -- sleep 0
+expect off-cpu-calls "$work/off-cpu.calls" <<OUT
+flamefold -q --off-cpu
+perf record -e sched:sched_switch -c 1 --switch-events -g -o OUT/perf.data -- sleep 0
+$offcpu_script
+flamefold --off-cpu OUT/perf-script.txt.gz
+perf evlist -i OUT/perf.data
+flamesvg --colors io --countname us --title sleep 0: Off-CPU time (us), N s --subtitle recorded by flamerecord on HOST at DATE OUT/folded
+flamereport --off-cpu OUT/perf-script.txt.gz
+OUT
+grep -q '^Measured: Off-CPU time (us)$' "$work"/off-cpu/*.report.txt && pass=$((pass + 1)) ||
+  { echo "FAIL off-cpu: report header"; fail=$((fail + 1)); }
+# The host: no --switch-events (sched_switch's next_pid shows every
+# switch-in); the call graph chosen; a PID.
+fake off-cpu-all 0 --off-cpu --all --call-graph dwarf --duration 0
+grep '^perf record' "$work/off-cpu-all.calls" > "$work/record"
+expect off-cpu-all-record "$work/record" <<'OUT'
+perf record -e sched:sched_switch -c 1 --call-graph dwarf -o OUT/perf.data -a -- sleep 0
+OUT
+fake off-cpu-pid 0 --off-cpu --pid 1 --duration 0
+grep '^perf record' "$work/off-cpu-pid.calls" > "$work/record"
+expect off-cpu-pid-record "$work/record" <<'OUT'
+perf record -e sched:sched_switch -c 1 --switch-events -g -o OUT/perf.data -p 1 -- sleep 0
+OUT
+
+export FAKE_SCRIPT=$work/malloc.gz FAKE_EVENT=probe_libc:malloc
+malloc_calls="perf probe -l probe_libc:malloc
+perf probe -q -x $libc malloc bytes=%di:u64"
+fake malloc 0 --malloc -- true
+grep -v '^flamesvg' "$work/malloc.calls" > "$work/malloc.calls-svg"
+expect malloc-calls "$work/malloc.calls-svg" <<OUT
+flamefold -q --weight bytes
+$malloc_calls
+perf record -e probe_libc:malloc -c 1 -g -o OUT/perf.data -- true
+perf probe -q --del probe_libc:malloc
+perf script -i OUT/perf.data
+flamefold --weight bytes OUT/perf-script.txt.gz
+perf evlist -i OUT/perf.data
+flamereport --weight bytes OUT/perf-script.txt.gz
+OUT
+grep -qx 'flamesvg --colors mem --countname bytes --title true: malloc bytes, N s --subtitle recorded by flamerecord on HOST at DATE OUT/folded' "$work/malloc.calls" &&
+  pass=$((pass + 1)) || { echo "FAIL malloc: flamesvg call"; cat "$work/malloc.calls"; fail=$((fail + 1)); }
+# The report names the event alone, not the tip perf evlist prints after it.
+grep -q '^Event: probe_libc:malloc, every call, call graph fp$' "$work"/malloc/*.report.txt &&
+  pass=$((pass + 1)) || { echo "FAIL malloc: report's Event line"; grep Event "$work"/malloc/*.report.txt; fail=$((fail + 1)); }
+# The probe is removed when perf record fails...
+FAKE_RECORD_FAIL=1 fake malloc-fails 1 --malloc -- true
+expect malloc-fails-calls "$work/malloc-fails.calls" <<OUT
+flamefold -q --weight bytes
+$malloc_calls
+perf record -e probe_libc:malloc -c 1 -g -o OUT/perf.data -- true
+perf probe -q --del probe_libc:malloc
+OUT
+# ... and is not touched when it was there before.
+FAKE_PROBE_EXISTS=1 fake malloc-exists 1 --malloc -- true
+expect malloc-exists-calls "$work/malloc-exists.calls" <<OUT
+flamefold -q --weight bytes
+perf probe -l probe_libc:malloc
+OUT
+# signal NAME SIGNAL TARGET WANT: flamerecord --malloc of a long command in
+# a session of its own (SIGINT as a terminal gives it), sent SIGNAL once
+# perf records: to the whole group (Ctrl-C) or to flamerecord alone.
+signal() {
+  local name=$1 sig=$2 to=$3 want=$4 i
+  : > "$FAKE_LOG"
+  PATH=$fake:$PATH FLAMEFOLD_BIN=$fake python3 -c '
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execv(sys.argv[1], sys.argv[1:])' "$tool" -o "$work/$name" --malloc -- sleep 30 \
+    > "$work/out" 2> "$work/err" &
+  local rec=$!
+  for i in $(seq 100); do grep -q '^perf record' "$FAKE_LOG" && break; sleep 0.1; done
+  sleep 0.2
+  if [ "$to" = group ]; then kill -"$sig" -- -"$rec"; else kill -"$sig" "$rec"; fi
+  wait "$rec" 2> /dev/null
+  local got=$?
+  if [ "$got" = "$want" ]; then pass=$((pass + 1)); else
+    echo "FAIL $name: exit $got, want $want"; cat "$work/err"; fail=$((fail + 1)); fi
+  calls "$name"
+}
+signal malloc-ctrl-c INT group 0
+sed -n '2,6p' "$work/malloc-ctrl-c.calls" > "$work/ctrl-c.calls"
+expect malloc-ctrl-c-calls "$work/ctrl-c.calls" <<OUT
+$malloc_calls
+perf record -e probe_libc:malloc -c 1 -g -o OUT/perf.data -- sleep 30
+perf stopped by SIGINT
+perf probe -q --del probe_libc:malloc
+OUT
+grep -q "interrupted: converting what was recorded" "$work/err" && pass=$((pass + 1)) ||
+  { echo "FAIL malloc-ctrl-c: not converted"; cat "$work/err"; fail=$((fail + 1)); }
+for sig in TERM HUP; do
+  signal malloc-$sig $sig flamerecord $((128 + $(kill -l $sig)))
+  expect malloc-$sig-calls "$work/malloc-$sig.calls" <<OUT
+flamefold -q --weight bytes
+$malloc_calls
+perf record -e probe_libc:malloc -c 1 -g -o OUT/perf.data -- sleep 30
+perf stopped by SIGINT
+perf probe -q --del probe_libc:malloc
+OUT
+done
+unset FAKE_LOG FAKE_SCRIPT FAKE_EVENT
 
 if ! command -v perf >/dev/null; then
   echo "flamerecord: usage checks $pass passed, $fail failed"

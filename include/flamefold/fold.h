@@ -30,6 +30,8 @@ struct FoldOptions {
   bool inline_frames = false;   // --inline
   bool context = false;         // --context (with --inline)
   bool modern = false;          // --modern: fix the Perl script's data loss
+  std::string weight;           // --weight FIELD: each tracepoint sample
+                                // counts its FIELD ("bytes_alloc")
   std::string symfs;            // --symfs DIR
   std::string archive;          // --archive FILE (perf.data)
   std::string kallsyms;         // --kallsyms FILE (perf.data)

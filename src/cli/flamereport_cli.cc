@@ -77,7 +77,8 @@ std::string ReportHelp() {
          FormatOptionHelp(ReportOptions().all()) +
          "\nCSV columns: rank,function,self_samples,self_pct,total_samples,"
          "total_pct,\ncallers,callees (ranked by self samples; _period for "
-         "_samples on\nperf input with periods).\n"
+         "_samples on\nperf input with periods, or the unit: _ns for "
+         "cpu-clock, _bytes, _us...).\n"
          "Example: perf script | flamereport --top 20\n"
          "Exit status: 0 ok, 1 data or I/O error, 2 usage error.\n";
 }

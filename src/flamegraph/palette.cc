@@ -59,8 +59,10 @@ bool LooksLikeJsPath(std::string_view name) {
 }
 
 // The multi palettes choose one of the flat palettes by the frame's name.
+// An off-CPU frame is blue in every palette (a rule of ours, not Perl's).
 std::string_view FlatPaletteFor(std::string_view palette,
                                 std::string_view name) {
+  if (IsOffCpuFrame(name)) return "blue";
   if (palette == "java") {
     if (EndsWith(name, "_[j]")) return "green";
     if (EndsWith(name, "_[i]")) return "aqua";
@@ -126,6 +128,10 @@ bool PaletteColor(std::string_view p, double v1, double v2, double v3,
 }
 
 }  // namespace
+
+bool IsOffCpuFrame(std::string_view name) {
+  return EndsWith(name, kOffCpuAnnotation);
+}
 
 const std::string_view kPaletteNames =
     "hot, mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, "

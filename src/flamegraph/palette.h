@@ -69,6 +69,15 @@ class ColorSource {
   Drand48 random_;
 };
 
+/// The annotation flamefold --on-off gives every frame of an off-CPU stack
+/// ("futex_wait_queue_[o]"), as perf's "_[k]" marks kernel frames.
+inline constexpr std::string_view kOffCpuAnnotation = "_[o]";
+
+/// True when `name` ends in kOffCpuAnnotation. Such frames take the "blue"
+/// palette whatever palette is chosen (the cold half of a hot/cold graph);
+/// their values still come from the name as for any frame.
+bool IsOffCpuFrame(std::string_view name);
+
 /// The fill of a frame named `name`, not differential, without --cp:
 /// flamegraph.pl's greys for the "--" and "-" separators, else
 /// `colors->Color(palette, name)`.

@@ -87,10 +87,10 @@ var flamescope = (function () {
   function perlNum(v) {
     return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(15)));
   }
-  // perf's annotations "_[k]", "_[w]", "_[i]", "_[j]" are left out of
-  // titles and labels.
+  // perf's annotations "_[k]", "_[w]", "_[i]", "_[j]" and the off-CPU
+  // "_[o]" are left out of titles and labels.
   function bare(name) {
-    return /_\[[kwij]\]$/.test(name) ? name.substring(0, name.length - 4) : name;
+    return /_\[[kwijo]\]$/.test(name) ? name.substring(0, name.length - 4) : name;
   }
 
   // ---- time ----

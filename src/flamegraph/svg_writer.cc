@@ -58,11 +58,12 @@ std::string Num(double v) {
 }
 
 // "_[k]", "_[w]", "_[i]" or "_[j]" at the end: perf's annotations, which
-// flamegraph.pl leaves out of titles and labels.
+// flamegraph.pl leaves out of titles and labels; and our off-CPU "_[o]",
+// left out the same way (flamegraph.pl shows it).
 std::string_view StripAnnotation(std::string_view name) {
   size_t n = name.size();
   if (n >= 4 && name[n - 4] == '_' && name[n - 3] == '[' && name[n - 1] == ']' &&
-      std::strchr("kwij", name[n - 2]) != nullptr && name[n - 2] != '\0') {
+      std::strchr("kwijo", name[n - 2]) != nullptr && name[n - 2] != '\0') {
     return name.substr(0, n - 4);
   }
   return name;

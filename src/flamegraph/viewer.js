@@ -84,7 +84,7 @@ var flamesvg = (function () {
   function labelFor(name, width) {
     var chars = Math.floor(width / charWidth);
     if (chars < 3) return "";
-    name = name.replace(/_\[[kwij]\]$/, "");
+    name = name.replace(/_\[[kwijo]\]$/, "");
     return name.length > chars ? name.substring(0, chars - 2) + ".." : name;
   }
 

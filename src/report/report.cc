@@ -12,6 +12,7 @@
 #include "report/report_format.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_trie.h"
+#include "collapse/stack_writer.h"
 
 namespace flamefold {
 namespace {
@@ -24,15 +25,10 @@ std::string Count(uint64_t n) {
   return WithThousands(PerlNumber::FromUint(n));
 }
 
-// What the counts are, as a word for headings and column names.
-std::string Unit(const ReportFacts& facts) {
+// The JSON "count_unit": whether the counts are numbers of samples or sums
+// of something else ("period"); UnitOf says what.
+std::string CountUnitKey(const ReportFacts& facts) {
   return facts.periods ? "period" : "samples";
-}
-
-// cpu-clock and task-clock count nanoseconds: their periods are times.
-bool PeriodsAreNanoseconds(const std::string& event) {
-  std::string base = event.substr(0, event.find(':'));
-  return base == "cpu-clock" || base == "task-clock";
 }
 
 // A time in ns as seconds, or milliseconds below one second.
@@ -91,8 +87,8 @@ void WriteTextTable(const ReportConfig& config, const ProfileSummary& s,
   }
   out->Write(std::string("Top ") +
              (config.top == 0 ? "" : std::to_string(rows.size()) + " ") +
-             "functions by " + (by_self ? "self " : "total ") + Unit(facts) +
-             ":\n");
+             "functions by " + (by_self ? "self " : "total ") +
+             UnitOf(facts).heading + ":\n");
   out->Write(" rank  " + Pad(by_self ? "self" : "total", w1) + "  " +
              Pad(by_self ? "self%" : "total%", 7) + "  " +
              Pad(by_self ? "total" : "self", w2) + "  " +
@@ -208,24 +204,39 @@ void WriteTextRecording(const std::string& file, const PerfDataStats& r,
   out->Put('\n');
 }
 
-// What the counts are: samples, or (perf input with periods) the sum of
-// the sample periods, with the number of samples beside it.
+// What the counts are: samples, or the sum of the sample periods, of a
+// --weight field's bytes or of the time blocked, with the number of samples
+// beside it and a time also in seconds.
 void WriteTextTotals(const ProfileSummary& s, const ReportFacts& facts,
                      OutputSink* out) {
   const PerlNumber& total = s.total_samples();
-  if (!facts.periods) {
+  const CountUnit unit = UnitOf(facts);
+  if (unit.column == "samples") {
     out->Write("Total samples:   " + WithThousands(total) + "\n");
     return;
   }
-  bool ns = PeriodsAreNanoseconds(facts.event);
-  out->Write("Total period:    " + WithThousands(total) +
-             (ns ? " ns (" + Seconds(total.AsDouble()) + ")" : "") + "\n");
+  const std::string event = facts.event.empty()
+                                ? std::string("perf")
+                                : Printable(facts.event, 4096);
+  const bool time = unit.ns_per_count > 0;
+  std::string label = "Total period:    ";
+  std::string counts = "sums of the " + event + " sample periods";
+  if (!facts.off_cpu_unit.empty()) {
+    label = "Total blocked:   ";
+    counts = "time blocked off the CPU, summed per stack";
+  } else if (unit.column == "bytes") {
+    label = "Total bytes:     ";
+    counts = "sums of the samples' " + Printable(facts.weight_field, 4096) +
+             " field";
+  }
+  out->Write(label + WithThousands(total) +
+             (time ? " " + unit.column + " (" +
+                         Seconds(total.AsDouble() * unit.ns_per_count) + ")"
+                   : "") +
+             "\n");
   out->Write("Samples:         " + Count(facts.samples) + "\n");
-  out->Write("Counts:          sums of the " +
-             (facts.event.empty() ? std::string("perf")
-                                  : Printable(facts.event, 4096)) +
-             " sample periods" + (ns ? " (ns)" : "") +
-             ", not numbers of samples\n");
+  if (time) counts += " (" + unit.column + ")";
+  out->Write("Counts:          " + counts + ", not numbers of samples\n");
 }
 
 void WriteText(const ReportConfig& config, const ProfileSummary& s,
@@ -274,7 +285,7 @@ std::string CsvTree(const std::vector<CallNode>& nodes) {
 
 void WriteCsv(const ReportConfig& config, const ProfileSummary& s,
               const ReportFacts& facts, OutputSink* out) {
-  std::string unit = Unit(facts);
+  std::string unit = UnitOf(facts).column;
   out->Write("rank,function,self_" + unit + ",self_pct,total_" + unit +
              ",total_pct,callers,callees\n");
   std::vector<size_t> rows = s.RankBySelf(config.top);
@@ -386,7 +397,8 @@ void WriteJson(const ReportConfig& config, const ProfileSummary& s,
                const ReportFacts& facts, OutputSink* out) {
   const PerlNumber& total = s.total_samples();
   out->Write("{\n  \"total_samples\": " + JsonNumber(total) +
-             ",\n  \"count_unit\": \"" + Unit(facts) +
+             ",\n  \"count_unit\": \"" + CountUnitKey(facts) +
+             "\",\n  \"unit\": \"" + UnitOf(facts).column +
              "\",\n  \"sample_count\": " +
              (facts.samples > 0 ? std::to_string(facts.samples) : "null") +
              ",\n  \"distinct_stacks\": " +
@@ -416,10 +428,12 @@ void WriteJson(const ReportConfig& config, const ProfileSummary& s,
 // What the inputs say beside their stacks. The counts are sums of periods
 // when perf input gave samples and the total is not their number (some
 // period was above 1); folded stacks mixed in make the unit unknown, and
-// the counts are then called samples, as for folded input alone.
+// the counts are then called samples, as for folded input alone, whatever
+// --weight (`weight_field`) says.
 // `total` is that of all the stacks folded, before --include/--exclude.
 ReportFacts FactsOf(const FoldInputs& inputs,
-                    const PerfDataFolder& recordings, const PerlNumber& total) {
+                    const PerfDataFolder& recordings, const PerlNumber& total,
+                    const std::string& weight_field) {
   ReportFacts facts;
   facts.event = inputs.event();
   facts.samples = inputs.perf_stats().samples;
@@ -427,6 +441,7 @@ ReportFacts FactsOf(const FoldInputs& inputs,
   bool folded = fs.lines > fs.invalid_lines;
   bool all_ones = total.is_integer() && total.uint_value() == facts.samples;
   facts.periods = facts.samples > 0 && !folded && !all_ones;
+  if (facts.samples > 0 && !folded) facts.weight_field = weight_field;
   facts.recordings = recordings.recordings();
   return facts;
 }
@@ -452,6 +467,22 @@ PerlNumber KeepStacks(const StackTrie& trie, const StackFilter& filter,
 }
 
 }  // namespace
+
+CountUnit UnitOf(const ReportFacts& facts) {
+  if (!facts.off_cpu_unit.empty()) {
+    const std::string& u = facts.off_cpu_unit;
+    double ns = u == "ms" ? 1e6 : u == "us" ? 1e3 : 1;
+    return {"time blocked (" + u + ")", u, ns};
+  }
+  FoldFacts fold;
+  fold.event = facts.event;
+  fold.periods = facts.periods;
+  fold.weight_field = facts.weight_field;
+  if (fold.bytes()) return {"bytes", "bytes", 0};
+  if (fold.nanoseconds()) return {"CPU time (ns)", "ns", 1};
+  if (facts.periods) return {"period", "period", 0};
+  return {"samples", "samples", 0};
+}
 
 void WriteReport(const ReportConfig& config, const ProfileSummary& summary,
                  const ReportFacts& facts, OutputSink* out) {
@@ -494,7 +525,8 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   }
   ProfileSummary summary(selected ? kept : trie);
   if (!selected) total = summary.total_samples();
-  WriteReport(config, summary, FactsOf(inputs, recordings, total), out);
+  WriteReport(config, summary,
+              FactsOf(inputs, recordings, total, fold.perf.weight_field), out);
   if (std::optional<int> exit = FlushFailed(out, diag)) return *exit;
   WarnAboutFold(fold, inputs, diag);
   return kExitOk;

@@ -42,9 +42,33 @@ struct ReportFacts {
   uint64_t samples = 0;
   /// The counts are sums of sample periods, not numbers of samples.
   bool periods = false;
+  /// --weight's field ("": none): the counts are sums of its values (bytes
+  /// when it names them: FoldFacts::bytes).
+  std::string weight_field;
+  /// The unit of off-CPU time ("us", "ns", "ms") when the counts are the
+  /// time threads spent blocked (flamefold --off-cpu); "" otherwise.
+  std::string off_cpu_unit;
   /// Each perf.data input with its recording's facts.
   std::vector<std::pair<std::string, PerfDataStats>> recordings;
 };
+
+/// What the counts of a report are, in the words the report uses.
+struct CountUnit {
+  /// For headings: "samples", "period", "CPU time (ns)", "bytes",
+  /// "time blocked (us)".
+  std::string heading;
+  /// For CSV column names and the JSON "unit": "samples", "period", "ns",
+  /// "bytes", "us".
+  std::string column;
+  /// A time unit's nanoseconds (1 for ns, 1000 for us...); 0 when the
+  /// counts are no time.
+  double ns_per_count = 0;
+};
+
+/// The unit of `facts`' counts: off-CPU time, then bytes of a --weight
+/// field, then the nanoseconds of cpu-clock and task-clock periods, then
+/// other periods; else samples.
+CountUnit UnitOf(const ReportFacts& facts);
 
 /// Writes the report of `summary`.
 void WriteReport(const ReportConfig& config, const ProfileSummary& summary,

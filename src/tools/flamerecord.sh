@@ -20,6 +20,12 @@ Options:
   --duration SECONDS    how long to record (default 60; with a COMMAND:
                         until it ends, unless given)
   --call-graph MODE     fp (frame pointers, default), dwarf or lbr
+  --off-cpu             record the time threads spend blocked (every
+                        sched:sched_switch) instead of CPU samples; the
+                        graph's widths are microseconds off the CPU
+  --malloc              record every malloc of libc with its size (a uprobe
+                        added for the recording and always removed); the
+                        graph's widths are bytes requested
   --icicle              draw an icicle graph (flamesvg --inverted)
   --chart               draw a flame chart (flamesvg --flamechart)
   --scope               also write the FlameScope page (flamescope): the
@@ -41,7 +47,8 @@ USAGE
 die_usage() { echo "$me: error: $1" >&2; echo "Try 'flamerecord --help' for more information." >&2; exit 2; }
 die() { echo "$me: error: $1" >&2; exit 1; }
 
-pid="" user="" all=0 freq=99 duration="" cg=fp icicle=0 chart=0 scope=0 dir=. cmd=()
+pid="" user="" all=0 freq="" duration="" cg=fp icicle=0 chart=0 scope=0 dir=. cmd=()
+measure=cpu
 fold_args=() script_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -63,6 +70,9 @@ while [ $# -gt 0 ]; do
     --duration=*) duration=${1#*=}; shift ;;
     --call-graph) [ $# -ge 2 ] || die_usage "--call-graph needs fp, dwarf or lbr"; cg=$2; shift 2 ;;
     --call-graph=*) cg=${1#*=}; shift ;;
+    --off-cpu|--malloc)
+      [ $measure = cpu ] || [ $measure = "${1#--}" ] || die_usage "--off-cpu and --malloc exclude each other"
+      measure=${1#--}; shift ;;
     --icicle) icicle=1; shift ;;
     --chart) chart=1; shift ;;
     --scope) scope=1; shift ;;
@@ -80,6 +90,12 @@ targets=0
 [ $all = 1 ] && targets=$((targets + 1))
 [ ${#cmd[@]} -gt 0 ] && targets=$((targets + 1))
 [ $targets = 1 ] || die_usage "give exactly one target: --pid, --user, --all or -- COMMAND"
+if [ $measure != cpu ]; then
+  # Every sched_switch or malloc is recorded: there is no rate to choose.
+  [ -z "$freq" ] || die_usage "--freq does not apply to --$measure (every event is recorded)"
+  [ $scope = 0 ] || die_usage "--scope does not apply to --$measure"
+fi
+freq=${freq:-99}
 [[ "$freq" =~ ^[1-9][0-9]*$ ]] || die_usage "--freq takes a whole number of Hz"
 [ -z "$duration" ] || [[ "$duration" =~ ^[0-9]+([.][0-9]+)?$ ]] || die_usage "--duration takes seconds"
 [ -n "$pid" ] && { [[ "$pid" =~ ^[0-9]+(,[0-9]+)*$ ]] || die_usage "--pid takes PID[,PID...]"; }
@@ -87,6 +103,29 @@ case "$cg" in
   fp) cg_args=(-g) ;;
   dwarf|lbr) cg_args=(--call-graph "$cg") ;;
   *) die_usage "--call-graph takes fp, dwarf or lbr" ;;
+esac
+# What is measured: the perf record events, the fold and graph options, the
+# graph's title and the unit of its widths.
+case $measure in
+  cpu)
+    event_args=(-F "$freq") rate="$freq Hz" measured="" svg_measure=() ;;
+  off-cpu)
+    # Every switch of the target's threads (-c 1), with its stack. The
+    # switch-in records close a wait when the thread runs again; system-wide
+    # the sched_switch events' next_pid already shows every switch-in.
+    event_args=(-e sched:sched_switch -c 1)
+    [ $all = 1 ] || event_args+=(--switch-events)
+    fold_args+=(--off-cpu)
+    # The fields, side-band records and ns times flamefold --off-cpu reads.
+    script_args=(--ns -F comm,pid,tid,cpu,time,event,trace,ip,sym,dso
+                 --show-switch-events --show-task-events "${script_args[@]}")
+    rate="every switch" measured="Off-CPU time (us)"
+    svg_measure=(--colors io --countname us) ;;
+  malloc)
+    event_args=(-e probe_libc:malloc -c 1)
+    fold_args+=(--weight bytes)
+    rate="every call" measured="malloc bytes"
+    svg_measure=(--colors mem --countname bytes) ;;
 esac
 
 # The tools installed beside this script (or FLAMEFOLD_BIN).
@@ -130,8 +169,44 @@ else
   what=(sleep "${duration:-60}")
 fi
 who=${who:-$desc}
-log=$(mktemp) && script_log=$(mktemp) || die "cannot create a temporary file"
-trap 'rm -f "$log" "$script_log"' EXIT
+log=$(mktemp) && script_log=$(mktemp) && perf_pid_file=$(mktemp) ||
+  die "cannot create a temporary file"
+probe_added=0
+# --malloc's uprobe goes with flamerecord, however it ends: at the end of
+# the recording, on an error, on SIGTERM or SIGHUP (which end this script
+# at once and run this trap; perf, stopped first, would keep the probe
+# busy) and on Ctrl-C.
+trap 'remove_probe; rm -f "$log" "$script_log" "$perf_pid_file"' EXIT
+# Stops perf record if it still runs (SIGINT: it writes what it has).
+stop_perf() {
+  local p
+  p=$(cat "$perf_pid_file" 2>/dev/null)
+  [ -n "$p" ] && kill -INT "$p" 2>/dev/null || return 0
+  for _ in $(seq 100); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.1; done
+}
+remove_probe() {
+  [ $probe_added = 1 ] || return 0
+  probe_added=0
+  stop_perf
+  perf probe -q --del probe_libc:malloc ||
+    echo "$me: warning: the uprobe probe_libc:malloc is left: remove it with perf probe --del probe_libc:malloc" >&2
+}
+# The libc whose malloc the target calls: that of the first PID, else this
+# script's own (the host's).
+libc_of() {
+  awk '$NF ~ /\/libc\.so\.6$/ { print $NF; exit }' "/proc/$1/maps" 2>/dev/null
+}
+add_malloc_probe() {
+  local libc
+  libc=$(libc_of "${pid%%,*}")
+  [ -n "$libc" ] || libc=$(libc_of $$)
+  [ -n "$libc" ] || die "libc.so.6 not found for the malloc uprobe"
+  [ -z "$(perf probe -l probe_libc:malloc 2>/dev/null)" ] ||
+    die "the uprobe probe_libc:malloc exists already (not flamerecord's to remove): remove it with perf probe --del probe_libc:malloc"
+  probe_added=1  # before: a Ctrl-C may end perf probe after it added it
+  perf probe -q -x "$libc" 'malloc bytes=%di:u64' ||
+    { probe_added=0; die "could not add the uprobe on malloc in $libc (see perf's message above)"; }
+}
 # Removes what a failed recording left, so that no empty artifact remains.
 discard() {
   rm -f "$base.perf.data" "$base.perf-script.txt.gz" "$base.folded" "$base.svg" "$base.report.txt" "$base.html"
@@ -145,11 +220,16 @@ discard() {
 # gets the signal), and so does the filter (which ignores it).
 interrupted=0
 trap 'interrupted=1' INT
-echo "$me: recording $who at $freq Hz into $base.perf.data (Ctrl-C to stop early)" >&2
+[ $measure = malloc ] && add_malloc_probe
+echo "$me: recording ${measured:+$measured of }$who at $rate into $base.perf.data (Ctrl-C to stop early)" >&2
 start=$(date +%s.%N)
-{ perf record -F "$freq" "${cg_args[@]}" -o "$base.perf.data" "${target[@]}" -- "${what[@]}" 2>&1 1>&3 3>&- |
+# perf's PID goes to $perf_pid_file, for stop_perf.
+{ (echo "$BASHPID" > "$perf_pid_file"
+   exec perf record "${event_args[@]}" "${cg_args[@]}" -o "$base.perf.data" "${target[@]}" -- "${what[@]}") 2>&1 1>&3 3>&- |
     (trap '' INT; tee "$log" | grep --line-buffered -v '^\[ perf record: ' >&2); } 3>&1
 rc=${PIPESTATUS[0]}
+: > "$perf_pid_file"
+remove_probe
 # perf exits with the command's status, 130 when Ctrl-C ended it; bash runs
 # the trap only when a child dies of the signal, which perf does not.
 [ $rc = 130 ] && interrupted=1
@@ -180,34 +260,51 @@ cat "$script_log" >&2
 if [ $rc != 0 ] && [ $interrupted = 0 ] && { [ -z "$duration" ] || [ $rc != 124 ]; }; then
   echo "$me: warning: $who exited with status $rc" >&2
 fi
-if [ -z "$(gzip -dc "$base.perf-script.txt.gz" | head -c 1)" ]; then
+# One event line per sample in the transcript (the folded counts may be
+# periods, not samples; --off-cpu's side-band records are no samples).
+samples=$(gzip -dc "$base.perf-script.txt.gz" | grep -v ' PERF_RECORD_' | grep -c '^[^[:space:]#]')
+if [ "$samples" = 0 ]; then
   discard
-  die "no samples were recorded in $secs s of $who: it may have ended before the first sample or not run on a CPU (try a higher --freq or a longer --duration)"
+  case $measure in
+    cpu) die "no samples were recorded in $secs s of $who: it may have ended before the first sample or not run on a CPU (try a higher --freq or a longer --duration)" ;;
+    off-cpu) die "no sched_switch was recorded in $secs s of $who: it did not block nor yield the CPU" ;;
+    malloc) die "no malloc call was recorded in $secs s of $who" ;;
+  esac
 fi
 
 "$bin/flamefold" "${fold_args[@]}" "$base.perf-script.txt.gz" > "$base.folded" || { rm -f "$base.folded"; die "flamefold failed"; }
-# One event line per sample in the transcript (the folded counts may be
-# periods, not samples).
-samples=$(gzip -dc "$base.perf-script.txt.gz" | grep -c '^[^[:space:]#]')
 if [ ! -s "$base.folded" ]; then
   rm -f "$base.folded"
   die "no stack was left after folding (see the fold options): the recording is kept in $base.perf.data"
 fi
-event=$(perf evlist -i "$base.perf.data" 2>/dev/null | paste -sd, -)
-title="$desc: ${event:-unknown event}, $secs s at $freq Hz"
+# perf evlist ends a tracepoint's list with "# Tip: use 'perf evlist
+# --trace-fields' ...": only the event names are kept.
+event=$(perf evlist -i "$base.perf.data" 2>/dev/null | grep -v '^#' | paste -sd, -)
+if [ $measure = cpu ]; then
+  title="$desc: ${event:-unknown event}, $secs s at $freq Hz"
+else
+  title="$desc: $measured, $secs s"
+fi
 recorded="recorded by flamerecord on $host at $(date -r "$base.perf.data" '+%Y-%m-%d %H:%M:%S %Z')"
 svg_args=()
 [ $icicle = 1 ] && svg_args+=(--inverted)
 [ $chart = 1 ] && svg_args+=(--flamechart)
-"$bin/flamesvg" "${svg_args[@]}" --title "$title" --subtitle "$recorded" "$base.folded" > "$base.svg" ||
+"$bin/flamesvg" "${svg_measure[@]}" "${svg_args[@]}" --title "$title" --subtitle "$recorded" "$base.folded" > "$base.svg" ||
   { rm -f "$base.svg"; die "flamesvg failed"; }
 {
   echo "Recorded: $desc"
-  echo "Event: ${event:-unknown}, $freq Hz, call graph $cg"
+  echo "Event: ${event:-unknown}, $rate, call graph $cg"
+  [ -z "$measured" ] || echo "Measured: $measured"
   echo "Duration: $secs s, $samples samples"
   echo "Host: $host, $(date -r "$base.perf.data" '+%Y-%m-%d %H:%M:%S %Z')"
   echo
-  "$bin/flamereport" "$base.folded"
+  # Folded stacks carry no unit: off-CPU time and bytes are reported from
+  # the transcript, folded again, which names them.
+  if [ $measure = cpu ]; then
+    "$bin/flamereport" "$base.folded"
+  else
+    "$bin/flamereport" "${fold_args[@]}" "$base.perf-script.txt.gz"
+  fi
 } > "$base.report.txt" || { rm -f "$base.report.txt"; die "flamereport failed"; }
 outputs=(perf.data perf-script.txt.gz folded svg report.txt)
 if [ $scope = 1 ]; then

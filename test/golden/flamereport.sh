@@ -25,7 +25,9 @@ fi
 cat > "$T/reference.py" <<'PY'
 # reference.py FOLDED REPORT.json REPORT.csv REPORT.txt DEPTH WIDTH UNIT
 # Exits 1, printing the differences, when flamereport's numbers differ.
-# UNIT is what the counts are: samples, or period (perf input with periods).
+# UNIT is what the counts are: samples, or period (perf input with periods);
+# periods of cpu-clock and task-clock are nanoseconds, which the CSV
+# columns and the JSON "unit" name ("ns").
 import csv, io, json, re, sys
 
 folded, json_path, csv_path, text_path = sys.argv[1:5]
@@ -107,6 +109,9 @@ def same(what, got, want):
 rep = json.load(open(json_path, encoding='utf-8'))
 same('total_samples', rep['total_samples'], total)
 same('count_unit', rep['count_unit'], unit)
+clock = (rep['event'] or '').split(':')[0] in ('cpu-clock', 'task-clock')
+column = 'ns' if unit == 'period' and clock else unit
+same('unit', rep['unit'], column)
 same('distinct_stacks', rep['distinct_stacks'], len(stacks))
 want_procs = sorted(procs, key=lambda p: (-procs[p], p))
 same('processes', [(p['name'], p['samples'], '%.2f' % p['pct'])
@@ -144,8 +149,8 @@ for r, f in zip(rep['top_self'], by_self):
 # replaced (U+FFFD, as Python decodes it): the CSV is always valid UTF-8.
 data = open(csv_path, 'rb').read().decode('utf-8')  # strict: valid UTF-8
 table = list(csv.reader(io.StringIO(data, newline='')))
-same('csv header', table[0], ['rank', 'function', 'self_' + unit, 'self_pct',
-                              'total_' + unit, 'total_pct', 'callers',
+same('csv header', table[0], ['rank', 'function', 'self_' + column, 'self_pct',
+                              'total_' + column, 'total_pct', 'callers',
                               'callees'])
 def csv_level(nodes, proc):  # the first level: "name count;..."
     return ';'.join((k[0] if proc else k).decode('utf-8', 'replace') +

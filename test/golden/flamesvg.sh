@@ -264,6 +264,30 @@ check max-line-length-drawn-rest grep -q '<title>c (3 samples' longline.svg
 check max-line-length-zero-exit-2 test $status = 2
 "$SVG" --width 10 palettes.folded > /dev/null 2>&1; status=$?
 check usage-error-exit-2 test $status = 2
+# Off-CPU frames (flamefold --on-off's "_[o]"): blue in every palette,
+# labels and titles without the annotation; other frames keep their palette.
+printf 'main;work 6\nmain_[o];wait_[o];futex_wait_[o] 4\n' > onoff.folded
+sed 's/_\[o\]//g' onoff.folded > plain.folded
+grep '_\[o\]' onoff.folded > off.folded
+# frame_fills SVG: each frame's title and fill but the root's ("all", which
+# keeps the palette's colour).
+frame_fills() { grep -o '<title>.*fill="[^"]*"' "$1" | grep -v '^<title>all ('; }
+"$SVG" --hash --colors blue off.folded > off-blue.svg 2>/dev/null
+frame_fills off-blue.svg > off-blue.fills
+for pal in hot java mem nosuch; do
+  "$SVG" --hash --colors $pal off.folded > off-$pal.svg 2>/dev/null
+  frame_fills off-$pal.svg > off-$pal.fills
+  check "off-cpu-blue-in-$pal" cmp -s off-$pal.fills off-blue.fills
+done
+check off-cpu-frames-drawn test "$(wc -l < off-blue.fills)" = 3
+"$SVG" --hash onoff.folded > onoff.svg 2>/dev/null
+"$SVG" --hash plain.folded > plain.svg 2>/dev/null
+check off-cpu-wellformed wellformed onoff.svg
+check off-cpu-no-annotation-shown test "$(grep -c '_\[o\]' onoff.svg)" = 0
+check off-cpu-label-stripped grep -q '<title>futex_wait (4 samples, 40.00%)</title>' onoff.svg
+fill_of() { sed -n "s/.*<title>$1 (.*fill=\"\([^\"]*\)\".*/\1/p" "$2"; }
+work_fill=$(fill_of work plain.svg)
+check off-cpu-on-cpu-keeps-palette test -n "$work_fill" -a "$(fill_of work onoff.svg)" = "$work_fill"
 
 # --- larger profiles and random inputs ------------------------------------------
 variants

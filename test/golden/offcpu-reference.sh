@@ -3,10 +3,10 @@
 # made by testdata/perf-data/record.sh offcpu) against the reference that
 # made them, test/golden/offcpu_reference.py, run again on the perf script
 # text kept in CASE/off-cpu/script.txt.gz: each NAME.folded must come out
-# the same,
-# NAME's options given to the reference as it takes them ("off-cpu-state=S"
-# as --state S, "off-cpu-unit=ns" as --unit ns, "off-cpu-min-us=N" as
-# --min-us N, any other but "off-cpu" to the collapse, "tid" as --tid).
+# the same, NAME's options given to the reference as it takes them
+# ("off-cpu-state=S" as --state S, "off-cpu-unit=ns" as --unit ns,
+# "off-cpu-min-us=N" as --min-us N, "on-off" as --on-off, any other but
+# "off-cpu" to the collapse, "tid" as --tid).
 # The reference names the stacks with flamefold's fold of perf script text
 # (--collapse), and also with stackcollapse-perf.pl, which made the files,
 # when it is there (FLAMEGRAPH_DIR, default /tmp/FlameGraph). Then the
@@ -39,6 +39,7 @@ for dir in "$TESTDATA"/perf-data/*/off-cpu/; do
         off-cpu-state=*) opts+=(--state "${p#*=}") ;;
         off-cpu-unit=*) opts+=(--unit "${p#*=}") ;;
         off-cpu-min-us=*) opts+=(--min-us "${p#*=}") ;;
+        on-off) opts+=(--on-off) ;;
         *) collapse_opts+=("--$p") ;;
       esac
     done

@@ -31,9 +31,22 @@ options given after `--` (--pid, --tid, --kernel...). The summed
 nanoseconds of each stack are then printed in the unit asked for, rounded
 to the nearest, and a stack that rounds to 0 is left out.
 
+--on-off adds the CPU samples (any other event, e.g. cpu-clock, whose
+period is nanoseconds) beside the waits, for a graph in which both widths
+are time. The text then also holds each sample's period (-F ...,period,...,
+without cpu, which the cpu-clock samples of a per-thread recording lack):
+  offcpu  5908/5908  32997.264706146:     250000          cpu-clock:
+  offcpu  5908/5908  32997.264864812:          1 sched:sched_switch: prev_comm=...
+Each CPU sample counts its period in ns for its stack; the waits' stacks
+have "_[o]" after every frame, the process frame included
+("offcpu_[o];main_[o];sleep_a_[o];..."), so that no off-CPU frame merges
+with an on-CPU one. Both are folded apart (the annotation would not survive
+the collapse), then summed per stack in ns and converted once, as above.
+
 Usage:
   offcpu_reference.py [--unit ns|us|ms] [--state S,D,R...] [--min-us N]
-      [--collapse COMMAND] [--check PROGRAM_OUTPUT] SCRIPT_TEXT[.gz]
+      [--on-off] [--collapse COMMAND] [--check PROGRAM_OUTPUT]
+      SCRIPT_TEXT[.gz]
       [-- COLLAPSE_OPTIONS...]
 --state keeps waits whose prev_state (without a trailing "+", the mark of
 a preemption: "R+" is R) is one of those listed; --min-us drops waits
@@ -53,8 +66,8 @@ import subprocess
 import sys
 
 HEADER = re.compile(r'^(?P<head>(?P<comm>\S.*?)\s+(?P<pid>-?\d+)/(?P<tid>-?\d+)'
-                    r'\s+\[\d+\]\s+(?P<sec>\d+)\.(?P<frac>\d+):)\s+(?P<rest>.*)$')
-SWITCH_SAMPLE = re.compile(r'^(?P<event>\S+:sched_switch:)\s.*\bprev_pid=(?P<prev>-?\d+)'
+                    r'(?:\s+\[\d+\])?\s+(?P<sec>\d+)\.(?P<frac>\d+):)\s+(?P<rest>.*)$')
+SWITCH_SAMPLE = re.compile(r'^(?:\d+\s+)?(?P<event>\S+:sched_switch:)\s.*\bprev_pid=(?P<prev>-?\d+)'
                            r'\s.*\bprev_state=(?P<state>\S+)\s.*\bnext_pid=(?P<next>-?\d+)')
 UNITS = {'ns': 1, 'us': 1000, 'ms': 1000000}
 
@@ -117,7 +130,9 @@ class Waits:
                 self.cut_ns += last - start
 
 
-def collect(path, waits):
+def collect(path, waits, cpu_samples=None):
+    """Finds the waits of the text at `path`; with `cpu_samples` (a list),
+    appends the text of every other sample to it."""
     last = 0
     for header, stack in read_blocks(path):
         if header is None:
@@ -140,6 +155,10 @@ def collect(path, waits):
             waits.end(tid, at)
         elif not rest.startswith('PERF_RECORD_'):
             waits.end(tid, at)  # any other sample: the thread ran
+            if cpu_samples is not None:
+                cpu_samples.append(header.string + '\n')
+                cpu_samples.extend(stack)
+                cpu_samples.append('\n')
     waits.close(last)
 
 
@@ -155,11 +174,22 @@ def collapse(samples, command, options):
     return done.stdout.splitlines()
 
 
-def in_unit(folded_ns, unit):
-    out = []
+def sum_ns(folded_ns, sums=None, mark=''):
+    """Adds the folded lines' ns to `sums` by stack, with `mark` after each
+    frame of the stack."""
+    sums = {} if sums is None else sums
     for line in folded_ns:
         stack, ns = line.rsplit(' ', 1)
-        value = (int(ns) + UNITS[unit] // 2) // UNITS[unit]
+        if mark:
+            stack = ';'.join(f + mark for f in stack.split(';'))
+        sums[stack] = sums.get(stack, 0) + int(ns)
+    return sums
+
+
+def in_unit(sums, unit):
+    out = []
+    for stack in sorted(sums, key=lambda s: s.encode()):
+        value = (sums[stack] + UNITS[unit] // 2) // UNITS[unit]
         if value > 0:
             out.append((stack, value))
     return out
@@ -198,15 +228,20 @@ def main():
     parser.add_argument('--unit', choices=UNITS, default='us')
     parser.add_argument('--state', default='')
     parser.add_argument('--min-us', type=int, default=0)
+    parser.add_argument('--on-off', action='store_true')
     parser.add_argument('--collapse', type=shlex.split)
     parser.add_argument('--check')
     parser.add_argument('script_text')
     args = parser.parse_args(argv)
     states = set(s for s in args.state.split(',') if s)
     waits = Waits(states, args.min_us * 1000)
-    collect(args.script_text, waits)
-    folded = in_unit(collapse(waits.samples, args.collapse, collapse_options),
-                     args.unit)
+    cpu_samples = [] if args.on_off else None
+    collect(args.script_text, waits, cpu_samples)
+    sums = sum_ns(collapse(waits.samples, args.collapse, collapse_options),
+                  mark='_[o]' if args.on_off else '')
+    if args.on_off:
+        sum_ns(collapse(cpu_samples, args.collapse, collapse_options), sums)
+    folded = in_unit(sums, args.unit)
     if args.check:
         return 0 if check(folded, args.unit, args.check) else 1
     for stack, value in folded:

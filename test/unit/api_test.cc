@@ -136,6 +136,22 @@ TEST_CASE("Fold: perf.data, from a file and from a buffer") {
         ReadFile(Data("perf-data/fp-user/pid.folded")));
 }
 
+TEST_CASE("Fold: --weight counts a tracepoint field of each sample") {
+  std::string dir = "perf-data/weight-malloc/";
+  api::FoldOptions o;
+  o.symfs = Data(dir + "root");
+  o.kallsyms = Data(dir + "kallsyms");
+  std::string want = ReadFile(Data(dir + "weight=bytes.folded"));
+  CHECK(Fold({api::Input::File(Data(dir + "perf.data"))}, o) != want);
+  o.weight = "bytes";
+  CHECK(Fold({api::Input::File(Data(dir + "perf.data"))}, o) == want);
+  CHECK(Fold({api::Input::File(Data(dir + "script.txt.gz"))}, o) == want);
+  o.weight = "no_such_field";
+  api::FoldedStacks stacks;
+  CHECK_FALSE(
+      api::Fold({api::Input::File(Data(dir + "perf.data"))}, o, &stacks).ok());
+}
+
 TEST_CASE("FoldedStacks: each line's stack, count and frames") {
   api::FoldedStacks stacks;
   api::Status status = api::Fold(

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -348,18 +349,25 @@ TEST_CASE("FrameMerger::LimitFrames keeps the widest frames") {
   CHECK(m.frames().size() == 4);  // root, a, b, c
 }
 
-TEST_CASE("WriteFlameGraph escapes names, titles and notes") {
+// The SVG of the folded `lines`, drawn with `opt` and `colors`.
+std::string Draw(std::initializer_list<const char*> lines,
+                 const FlameGraphOptions& opt, ColorSource* colors) {
   FrameMerger m(NoMinWidth(), false);
-  m.AddLine("main;<script>x</script>;a&b 5");
-  m.AddLine("main;q\"uote;\x01" "ctl 5");
+  for (const char* line : lines) m.AddLine(line);
   m.Finish();
+  StringSink out;
+  WriteFlameGraph(m, opt, colors, nullptr, &out);
+  return out.str();
+}
+
+TEST_CASE("WriteFlameGraph escapes names, titles and notes") {
   FlameGraphOptions opt;
   opt.title = "A & B <c>";
   opt.notes = "n -- m-";
   ColorSource colors(ColorMode::kHash);
-  StringSink out;
-  WriteFlameGraph(m, opt, &colors, nullptr, &out);
-  const std::string& svg = out.str();
+  const std::string svg = Draw(
+      {"main;<script>x</script>;a&b 5", "main;q\"uote;\x01" "ctl 5"}, opt,
+      &colors);
   CHECK(svg.find("<script>x") == std::string::npos);
   CHECK(svg.find("&lt;script&gt;x&lt;/script&gt;") != std::string::npos);
   CHECK(svg.find(">A &amp; B &lt;c&gt;</text>") != std::string::npos);
@@ -368,16 +376,24 @@ TEST_CASE("WriteFlameGraph escapes names, titles and notes") {
   CHECK(svg.find("q&quot;uote (5 samples, 50.00%)") != std::string::npos);
 }
 
+TEST_CASE("WriteFlameGraph: off-CPU frames are blue, shown without _[o]") {
+  ColorSource colors(ColorMode::kHash);
+  const std::string svg =
+      Draw({"main;run 6", "main_[o];futex_wait_[o] 4"}, {}, &colors);
+  CHECK(svg.find("_[o]") == std::string::npos);
+  const std::string blue = colors.Color("blue", "futex_wait_[o]");
+  CHECK(svg.find("<title>futex_wait (4 samples, 40.00%)</title><rect") !=
+        std::string::npos);
+  CHECK(svg.find("fill=\"" + blue + "\"") != std::string::npos);
+  CHECK(svg.find("fill=\"" + colors.Color("hot", "run") + "\"") !=
+        std::string::npos);
+  CHECK(svg.find(">futex_wait</text>") != std::string::npos);
+}
+
 TEST_CASE("WriteFlameGraph: the same frames give the same bytes") {
   auto render = [] {
-    FrameMerger m(NoMinWidth(), false);
-    for (const char* line : {"a;b 3", "a;c 4", "d 1"}) m.AddLine(line);
-    m.Finish();
-    FlameGraphOptions opt;
     ColorSource colors(ColorMode::kSeeded);
-    StringSink out;
-    WriteFlameGraph(m, opt, &colors, nullptr, &out);
-    return out.str();
+    return Draw({"a;b 3", "a;c 4", "d 1"}, {}, &colors);
   };
   CHECK(render() == render());
 }

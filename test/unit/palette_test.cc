@@ -57,6 +57,30 @@ TEST_CASE("Palettes") {
   CHECK(hash.Color("chain", "x_[w]") == hash.Color("aqua", "x_[w]"));
 }
 
+TEST_CASE("Off-CPU frames (_[o]) are blue in every palette") {
+  for (ColorMode mode : {ColorMode::kHash, ColorMode::kSeeded}) {
+    ColorSource colors(mode);
+    const std::string blue = colors.Color("blue", "futex_wait_[o]");
+    for (std::string_view palette : {"hot", "mem", "io", "java", "js", "perl",
+                                     "chain", "red", "nosuch"}) {
+      CHECK_MESSAGE(colors.Color(palette, "futex_wait_[o]") == blue, palette);
+    }
+    // The values come from the whole name, as for _[k] in java.
+    CHECK(colors.Color("hot", "read_[o]") == colors.Color("blue", "read_[o]"));
+    CHECK(colors.Color("hot", "read_[o]") !=
+          colors.Color("hot", "futex_wait_[o]"));
+  }
+  ColorSource hash(ColorMode::kHash);
+  CHECK(hash.Color("hot", "main") != hash.Color("blue", "main"));
+  CHECK(hash.Color("hot", "x_[o] ") != hash.Color("blue", "x_[o] "));
+  CHECK(IsOffCpuFrame("a_[o]"));
+  CHECK_FALSE(IsOffCpuFrame("a_[o]b"));
+  CHECK_FALSE(IsOffCpuFrame("a_[k]"));
+  // The separators keep flamegraph.pl's greys.
+  CHECK(NameColor("--", "hot", &hash) == "rgb(160,160,160)");
+  CHECK(NameColor("x_[o]", "mem", &hash) == hash.Color("blue", "x_[o]"));
+}
+
 TEST_CASE("DeltaColor: red for growth, blue for shrinkage, white for none") {
   CHECK(DeltaColor(5, 10, false) == "rgb(255,105,105)");
   CHECK(DeltaColor(-5, 10, false) == "rgb(105,105,255)");

@@ -176,18 +176,23 @@ ArgsResult ParseArgs(std::vector<std::string> args, ReportConfig* config,
 }
 
 std::string Report(const StackTrie& trie, ReportFormat format, size_t top,
-                   const std::string& event = "", uint64_t periods_of = 0) {
+                   const ReportFacts& facts) {
   ReportConfig config;
   config.format = format;
   config.top = top;
   ProfileSummary summary(trie);
   StringSink out;
+  WriteReport(config, summary, facts, &out);
+  return out.str();
+}
+
+std::string Report(const StackTrie& trie, ReportFormat format, size_t top,
+                   const std::string& event = "", uint64_t periods_of = 0) {
   ReportFacts facts;
   facts.event = event;
   facts.samples = periods_of;
   facts.periods = periods_of > 0;
-  WriteReport(config, summary, facts, &out);
-  return out.str();
+  return Report(trie, format, top, facts);
 }
 }  // namespace
 
@@ -255,14 +260,14 @@ TEST_CASE("JSON: header fields, rows and callee trees") {
                   "\"pct\":100.00,\"callers\":[]}],"
                   "\"callees\":[{\"function\":\"f\",\"samples\":3,"
                   "\"pct\":75.00,\"callees\":[]}]}") != std::string::npos);
-  CHECK(json.find("\"count_unit\": \"samples\",\n  \"sample_count\": null,")
-        != std::string::npos);
+  CHECK(json.find("\"count_unit\": \"samples\",\n  \"unit\": \"samples\",\n"
+                  "  \"sample_count\": null,") != std::string::npos);
   CHECK(json.find("\"recordings\": [],") != std::string::npos);
   CHECK(Report(StackTrie(&names), ReportFormat::kJson, 0)
             .find("\"event\": null") != std::string::npos);
   CHECK(Report(trie, ReportFormat::kJson, 0, "cycles", 3)
-            .find("\"count_unit\": \"period\",\n  \"sample_count\": 3,") !=
-        std::string::npos);
+            .find("\"count_unit\": \"period\",\n  \"unit\": \"period\",\n"
+                  "  \"sample_count\": 3,") != std::string::npos);
 }
 
 TEST_CASE("text: thousands separators and both tables") {
@@ -296,14 +301,69 @@ TEST_CASE("text: perf periods are called periods, with the samples") {
                    "Samples:         269\n"
                    "Counts:          sums of the cpu-clock sample periods "
                    "(ns), not numbers of samples\n", 0) == 0);
-  CHECK(text.find("Top 2 functions by self period:") != std::string::npos);
+  CHECK(text.find("Top 2 functions by self CPU time (ns):") !=
+        std::string::npos);
   std::string cycles = Report(trie, ReportFormat::kText, 10, "cycles", 269);
   CHECK(cycles.rfind("Total period:    2,717,171,690\n", 0) == 0);
+  CHECK(cycles.find("Top 2 functions by self period:") != std::string::npos);
 }
 
-// flamereport --top 0 on a 100,000-deep stack of distinct names: one walk
-// finds every function's calls, so the time stays linear in the depth (a walk
-// of the whole profile for each batch of functions would make it quadratic).
+// The unit of the counts, in every format: bytes of a --weight field that
+// names them, the time blocked of off-CPU folds, else samples or periods.
+TEST_CASE("report: the counts' unit") {
+  StringInterner names;
+  StackTrie trie(&names);
+  Add(&names, &trie, {"p", "main", "f"}, 2500);
+  struct Case {
+    const char* event;
+    const char* weight_field;
+    const char* off_cpu_unit;
+    const char* heading;  // of the tables
+    const char* totals;   // the text's first lines
+    const char* column;   // CSV suffix and JSON "unit"
+  };
+  const Case cases[] = {
+      {"probe_libc:malloc", "bytes", "", "bytes",
+       "Total bytes:     2,500\nSamples:         10\nCounts:          sums of "
+       "the samples' bytes field, not numbers of samples\n",
+       "bytes"},
+      {"sched:sched_switch", "", "us", "time blocked (us)",
+       "Total blocked:   2,500 us (2.500 ms)\nSamples:         10\n"
+       "Counts:          time blocked off the CPU, summed per stack (us), "
+       "not numbers of samples\n",
+       "us"},
+      {"sched:sched_switch", "", "ms", "time blocked (ms)",
+       "Total blocked:   2,500 ms (2.500 s)\n", "ms"},
+      {"task-clock:u", "", "", "CPU time (ns)",
+       "Total period:    2,500 ns (0.003 ms)\n", "ns"},
+      {"kmem:kmalloc", "len", "", "period", "Total period:    2,500\n",
+       "period"},
+  };
+  for (const Case& c : cases) {
+    ReportFacts facts;
+    facts.event = c.event;
+    facts.samples = 10;
+    facts.periods = true;
+    facts.weight_field = c.weight_field;
+    facts.off_cpu_unit = c.off_cpu_unit;
+    CAPTURE(c.heading);
+    CHECK(UnitOf(facts).heading == c.heading);
+    std::string text = Report(trie, ReportFormat::kText, 10, facts);
+    CHECK(text.rfind(c.totals, 0) == 0);
+    CHECK(text.find(std::string("functions by self ") + c.heading + ":") !=
+          std::string::npos);
+    std::string column = c.column;
+    CHECK(Report(trie, ReportFormat::kCsv, 1, facts)
+              .rfind("rank,function,self_" + column + ",self_pct,total_" +
+                         column + ",",
+                     0) == 0);
+    CHECK(Report(trie, ReportFormat::kJson, 1, facts)
+              .find("\"count_unit\": \"period\",\n  \"unit\": \"" + column +
+                    "\",") != std::string::npos);
+  }
+  CHECK(UnitOf(ReportFacts()).heading == "samples");
+}
+
 TEST_CASE("report: callees of every function of a 100,000-deep stack") {
   StringInterner names;
   StackTrie trie(&names);

@@ -415,9 +415,11 @@ fi
 # offcpu.c built as a static-pie with frame pointers at /tmp/ffoff (with
 # DWARF, perf 6.1 unwinds no further than the first frame of a static
 # non-PIE program), kept in offcpu-fp/root/tmp/ffoff (the other cases' root
-# is a link to it), and recorded three ways: "offcpu-fp" -e sched:sched_switch --switch-events -g,
+# is a link to it), and recorded four ways: "offcpu-fp" -e sched:sched_switch --switch-events -g,
 # "offcpu-dwarf" the same with --call-graph dwarf, "offcpu-system-wide" -a
-# -e sched:sched_switch -g (with every other task of the machine).
+# -e sched:sched_switch -g (with every other task of the machine), and
+# "offcpu-onoff" -e cpu-clock -e sched:sched_switch --switch-events -g (the
+# CPU samples beside the switches, for --on-off).
 # default.folded counts the sched_switch samples as any samples are counted.
 # CASE/off-cpu/ holds script.txt.gz, the perf script text that
 # test/golden/offcpu_reference.py reads (its fields and side-band records
@@ -427,7 +429,11 @@ fi
 # the text, NAME spelling flamefold's options as the other expectations do
 # ("off-cpu+off-cpu-state=S": --off-cpu --off-cpu-state=S);
 # test/golden/perf-data.sh checks flamefold against them and
-# test/golden/offcpu-reference.sh the reference.
+# test/golden/offcpu-reference.sh the reference. offcpu-onoff keeps only
+# off-cpu+on-off.folded, from a text that also holds the samples' periods
+# (the cpu-clock ns that --on-off counts) and no cpu field (the cpu-clock
+# samples of a per-thread recording have none: perf script refuses to
+# print it).
 if [ "$only" = "" ] || [ "$only" = offcpu ]; then
 oc=/tmp/ffoff
 reference=$here/../../test/golden/offcpu_reference.py
@@ -437,13 +443,14 @@ cp "$here/offcpu.c" "$oc/"
 cd "$oc"
 gcc -O2 -fno-omit-frame-pointer -static-pie -pthread -o offcpu offcpu.c
 ocases="offcpu-fp offcpu-dwarf offcpu-system-wide"
-for c in $ocases; do
+for c in $ocases offcpu-onoff; do
   rm -rf "${here:?}/$c" && mkdir -p "$here/$c/off-cpu"
 done
 mkdir -p "$here/offcpu-fp/root$oc"
 cp offcpu "$here/offcpu-fp/root$oc/"
 ln -s ../offcpu-fp/root "$here/offcpu-dwarf/root"
 ln -s ../offcpu-fp/root "$here/offcpu-system-wide/root"
+ln -s ../offcpu-fp/root "$here/offcpu-onoff/root"
 orec() {  # orec CASE perf-record-args...: the program's times in program.txt
   local c=$1; shift
   perf record -q "$@" -o "$here/$c/perf.data" ./offcpu \
@@ -452,6 +459,7 @@ orec() {  # orec CASE perf-record-args...: the program's times in program.txt
 orec offcpu-fp -e sched:sched_switch --switch-events -g
 orec offcpu-dwarf -e sched:sched_switch --switch-events --call-graph dwarf
 orec offcpu-system-wide -a -e sched:sched_switch -g
+orec offcpu-onoff -e cpu-clock -e sched:sched_switch --switch-events -g
 # expect_offcpu CASE NAME [reference options]
 expect_offcpu() {
   local c=$1 name=$2; shift 2
@@ -472,6 +480,11 @@ done
 expect_offcpu offcpu-system-wide off-cpu+off-cpu-state=R --state R
 expect_offcpu offcpu-system-wide off-cpu+kernel -- --kernel
 expect_offcpu offcpu-system-wide off-cpu+pid -- --pid
+expect offcpu-onoff default
+script offcpu-onoff --ns -F comm,pid,tid,time,period,event,trace,ip,sym,dso \
+  --show-switch-events --show-task-events | gzip -9n \
+  > "$here/offcpu-onoff/off-cpu/script.txt.gz"
+expect_offcpu offcpu-onoff off-cpu+on-off --on-off
 fi
 
 # --- perf archive (test/golden/perf-archive.sh) ---------------------------

@@ -4,4 +4,4 @@
 cp "$TESTDATA/bad/perf-data-cut-6926.data" cut.data
 HOME=/nonexistent $TOOL --symfs "$TESTDATA/perf-data/root" --top 1 --depth 1 cut.data 2> /dev/null
 echo "exit $?"
-HOME=/nonexistent $TOOL --symfs "$TESTDATA/perf-data/root" --top 1 --depth 0 -f json cut.data 2> /dev/null | sed -n 8p
+HOME=/nonexistent $TOOL --symfs "$TESTDATA/perf-data/root" --top 1 --depth 0 -f json cut.data 2> /dev/null | sed -n 9p
