@@ -21,18 +21,41 @@ void OffCpuStats::Add(const OffCpuStats& b) {
   on_cpu_samples += b.on_cpu_samples;
 }
 
+namespace {
+
+// --off-cpu-unit's units: in ns, as the option spells them, in words.
+struct Unit {
+  uint64_t ns;
+  const char* abbrev;
+  const char* name;
+};
+constexpr Unit kUnits[] = {{1, "ns", "nanoseconds"},
+                           {1000, "us", "microseconds"},
+                           {1000000, "ms", "milliseconds"}};
+
+// The unit of `options`, microseconds unless it is another of kUnits.
+const Unit& UnitOf(const OffCpuOptions& options) {
+  for (const Unit& u : kUnits) {
+    if (u.ns == options.unit_ns) return u;
+  }
+  return kUnits[1];
+}
+
+}  // namespace
+
 uint64_t OffCpuUnitNs(std::string_view unit) {
-  if (unit == "ns") return 1;
-  if (unit == "us") return 1000;
-  if (unit == "ms") return 1000000;
+  for (const Unit& u : kUnits) {
+    if (unit == u.abbrev) return u.ns;
+  }
   return 0;
 }
 
+std::string OffCpuUnitAbbrev(const OffCpuOptions& options) {
+  return options.enabled ? UnitOf(options).abbrev : "";
+}
+
 std::string OffCpuUnitName(const OffCpuOptions& options) {
-  if (!options.enabled) return "";
-  if (options.unit_ns == 1) return "nanoseconds";
-  if (options.unit_ns == 1000000) return "milliseconds";
-  return "microseconds";
+  return options.enabled ? UnitOf(options).name : "";
 }
 
 OffCpuWaits::OffCpuWaits(const OffCpuOptions& options, OffCpuStats* stats)

@@ -72,6 +72,8 @@ uint64_t OffCpuUnitNs(std::string_view unit);
 /// The unit of --off-cpu's counts in words ("microseconds"); "" without
 /// --off-cpu.
 std::string OffCpuUnitName(const OffCpuOptions& options);
+/// The same as --off-cpu-unit spells it ("us"); "" without --off-cpu.
+std::string OffCpuUnitAbbrev(const OffCpuOptions& options);
 
 }  // namespace flamefold
 
