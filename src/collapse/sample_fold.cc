@@ -294,7 +294,8 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
   }
   if (!IsSpace(line[0])) {
     if (HasNul(line, lineno, file)) return;
-    if (options_.off_cpu.enabled && !sample_ && OffCpuLine(line, lineno, file)) {
+    if (options_.off_cpu.enabled && !sample_ &&
+        OffCpuLine(line, lineno, file)) {
       return;
     }
     HeaderFields h;

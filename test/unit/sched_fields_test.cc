@@ -66,7 +66,8 @@ TEST_CASE("prev_state's letters from the print fmt's table") {
 }
 
 TEST_CASE("without a table, the kernels' bits since 4.14") {
-  PrevStateNames names = PrevStateNamesOf("\"prev_state=%ld\", REC->prev_state");
+  PrevStateNames names =
+      PrevStateNamesOf("\"prev_state=%ld\", REC->prev_state");
   CHECK(names.preempted == 0x100);
   CHECK(Text(0, names) == "R");
   CHECK(Text(0x20, names) == "Z");
