@@ -23,6 +23,10 @@ _flamefold_tools() {
       COMPREPLY=(); return ;;  # a pattern or a name: nothing to offer
     --time-range)
       COMPREPLY=(); return ;;  # times or percent slices: nothing to offer
+    --off-cpu-unit)
+      COMPREPLY=($(compgen -W "ns us ms" -- "$cur")); return ;;
+    --off-cpu-state|--off-cpu-min-us)
+      COMPREPLY=(); return ;;  # letters (S,D) or a number: nothing to offer
     -o|--output|--outdir|--symfs|--config)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac

@@ -4,9 +4,10 @@
 // at a missing directory), so the run does not depend on the host. The
 // last two bytes choose the path: the text perf script prints (with or
 // without source lines), or the samples folded by their fields as
-// flamefold does by default (with or without --pid and --kernel); there,
-// with bit 3 of the second to last byte, the input is a file (a
-// memfd), which the replay maps and reads on a thread of its own.
+// flamefold does by default (with or without --pid and --kernel, and with
+// bit 4 --off-cpu, bit 5 --on-off); there, with bit 3 of the second to
+// last byte, the input is a file (a memfd), which the replay maps and
+// reads on a thread of its own.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,6 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     flamefold::PerfScriptOptions opts;
     opts.include_pid = mode & 2;
     opts.annotate_kernel = mode & 4;
+    opts.off_cpu.on_off = mode & 32;
+    opts.off_cpu.enabled = mode & (16 | 32);
     flamefold::PerfScriptParser parser(opts, &names, &trie);
     flamefold::ByteSource* in = &src;
     std::unique_ptr<flamefold::FdSource> file;
@@ -50,7 +53,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     flamefold::ParserRecordingFold into(&parser, "fuzz", 0);
-    flamefold::FoldPerfData("fuzz", in, options, &into, &stats, &err);
+    if (flamefold::FoldPerfData("fuzz", in, options, &into, &stats, &err)) {
+      parser.fold()->EndInput("fuzz", &err);
+    }
     parser.Finish();
     return 0;
   }

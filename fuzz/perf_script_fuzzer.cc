@@ -1,9 +1,11 @@
 // libFuzzer target for the perf script text parser: the bytes after the
 // first are parsed as `perf script` output with the options the first
-// byte's bits pick, then the folded profile is walked as flamefold prints
-// it. Any input must end in stacks, counted warnings or an error message,
-// never a crash, a hang or memory out of proportion to the input; and no
-// stack or frame name past the limits (small ones, picked by the size).
+// byte's bits pick (and, by the input's size, --off-cpu with a unit, a
+// state filter, a shortest wait and --on-off), then the folded profile is
+// walked as flamefold prints it. Any input must end in stacks, counted
+// warnings or an error message, never a crash, a hang or memory out of
+// proportion to the input; and no stack or frame name past the limits
+// (small ones, picked by the size).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -48,6 +50,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.srcline = bits & 32;
   options.modern = bits & 64;
   if (bits & 128) options.event_filter = "cycles";
+  if (size % 4 == 1 && !options.srcline) {  // as the tools allow it
+    options.off_cpu.enabled = true;
+    options.off_cpu.unit_ns = size % 8 == 1 ? 1 : 1000;
+    if (size % 16 == 5) options.off_cpu.states = {"S", "R"};
+    if (size % 32 == 9) options.off_cpu.min_ns = 1000;
+    options.off_cpu.on_off = size % 64 == 17;
+  }
   if (size % 3 != 0) {  // small limits, to reach the cutting
     options.limits.max_depth = 1 + size % 5;
     options.limits.max_frame = 4 + size % 7;
@@ -62,7 +71,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   flamefold::StackTrie trie(&names);
   flamefold::PerfScriptParser parser(options, &names, &trie);
   std::string err;
-  if (parser.Feed(&reader, "fuzz", &err)) parser.Finish();
+  if (parser.Feed(&reader, "fuzz", &err) &&
+      parser.fold()->EndInput("fuzz", &err)) {
+    parser.Finish();
+  }
   size_t bytes = 0;
   trie.Walk([&](flamefold::NodeId node, std::string_view line) {
     bytes += line.size();

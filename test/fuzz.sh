@@ -21,8 +21,12 @@ seeds() {  # the seed files of target $1
     perf_data_fuzzer)
       ls "$TESTDATA"/perf-data/*/perf.data "$TESTDATA"/bad/perf-data-* \
         "$TESTDATA"/perf-data/fuzz-regressions/* ;;
-    perf_script_fuzzer)
-      ls "$TESTDATA"/perf-script/*.txt "$TESTDATA"/bad/*perf-script* ;;
+    perf_script_fuzzer)  # and the off-CPU cases' text (--off-cpu by size)
+      ls "$TESTDATA"/perf-script/*.txt "$TESTDATA"/bad/*perf-script*
+      for d in "$TESTDATA"/perf-data/offcpu-*/off-cpu/script.txt.gz; do
+        gzip -dc "$d" > "$tmp/offcpu-${d//\//_}.txt"
+        echo "$tmp/offcpu-${d//\//_}.txt"
+      done ;;
     folded_fuzzer | svg_fuzzer)
       ls "$TESTDATA"/flamediff/*.folded "$TESTDATA"/flamesvg/*.folded \
         "$TESTDATA"/flamereport/*.folded "$TESTDATA"/bad/*.folded ;;

@@ -6,6 +6,7 @@
 #include "cli/stack_limit_options.h"
 #include "cli/usable_cores.h"
 #include "collapse/stack_filter.h"
+#include "collapse/off_cpu_waits.h"
 #include "collapse/stack_transform.h"
 #include "collapse/stack_writer.h"
 #include "report/d3_tree.h"
@@ -68,7 +69,21 @@ po::options_description FoldOwnOptions() {
        "fold only the samples in RANGES, as perf script --time: START,END "
        "in seconds (either side empty; several separated by spaces), "
        "+START,+END after the first sample, or percent slices of a "
-       "perf.data (10%/2, 0%-10%,30%-40%)");
+       "perf.data (10%/2, 0%-10%,30%-40%)")
+      ("off-cpu", SwitchValue(),
+       "fold off-CPU time: each thread's time from a sched:sched_switch "
+       "switching it out to running again, on the stack it left with")
+      ("off-cpu-unit", TextValue("UNIT"),
+       "--off-cpu counts in ns, us (default) or ms")
+      ("off-cpu-state", TextValue("STATES"),
+       "--off-cpu keeps only waits whose prev_state is one of STATES, "
+       "comma-separated (S,D: sleeps; R: preempted)")
+      ("off-cpu-min-us", IntValue("N"),
+       "--off-cpu drops waits shorter than N microseconds")
+      ("on-off", SwitchValue(),
+       "--off-cpu's waits, their frames marked _[o], beside the CPU "
+       "samples of cpu-clock or task-clock by their periods, both in "
+       "--off-cpu-unit");
   return options;
 }
 
@@ -188,6 +203,64 @@ bool ParseFilterOptions(const ParsedOptions& opts, FoldConfig* config,
   return InitStackSelection(*config, &filter, &transform, err);
 }
 
+namespace {
+
+// The prev_state letters perf script prints for sched_switch.
+constexpr std::string_view kTaskStates = "RSDTtXZPI";
+
+// --off-cpu and its options into `o`; the options without --off-cpu, and
+// --off-cpu with what it does not go with, are usage errors.
+bool ApplyOffCpuOptions(const ParsedOptions& opts, const PerfScriptOptions& p,
+                        OffCpuOptions* o, std::string* err) {
+  o->on_off = opts.Flag("on-off");
+  o->enabled = opts.Flag("off-cpu") || o->on_off;
+  for (const char* name : {"off-cpu-unit", "off-cpu-state", "off-cpu-min-us"}) {
+    if (opts.Has(name) && !o->enabled) {
+      *err = std::string("--") + name + " goes with --off-cpu or --on-off";
+      return false;
+    }
+  }
+  if (!o->enabled) return true;
+  if (!p.weight_field.empty()) {
+    *err = "--off-cpu counts time, --weight a field's values: not both";
+    return false;
+  }
+  if (p.srcline || p.inliner) {
+    *err = "--off-cpu does not go with --srcline or --inline";
+    return false;
+  }
+  const std::string unit = opts.Text("off-cpu-unit", "us");
+  o->unit_ns = OffCpuUnitNs(unit);
+  if (o->unit_ns == 0) {
+    *err = "--off-cpu-unit is ns, us or ms, not '" + unit + "'";
+    return false;
+  }
+  const std::string states = opts.Text("off-cpu-state");
+  for (size_t at = 0; opts.Has("off-cpu-state") && at <= states.size();) {
+    size_t comma = std::min(states.find(',', at), states.size());
+    std::string state = states.substr(at, comma - at);
+    if (state.size() != 1 || kTaskStates.find(state) == std::string::npos) {
+      *err = "--off-cpu-state takes letters of " + std::string(kTaskStates) +
+             " separated by commas (S,D), not '" + states + "'";
+      return false;
+    }
+    o->states.push_back(state);
+    at = comma + 1;
+  }
+  const long long min_us = opts.Int("off-cpu-min-us", 0);
+  if (min_us < 0) {
+    *err = "--off-cpu-min-us takes a number of microseconds, 0 or more";
+    return false;
+  }
+  // More microseconds than 64 bits of ns hold: every wait is shorter.
+  o->min_ns = static_cast<uint64_t>(min_us) > UINT64_MAX / 1000
+                  ? UINT64_MAX
+                  : static_cast<uint64_t>(min_us) * 1000;
+  return true;
+}
+
+}  // namespace
+
 bool ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config,
                       std::string* err) {
   PerfScriptOptions& p = config->perf;
@@ -214,7 +287,7 @@ bool ApplyFoldOptions(const ParsedOptions& opts, FoldConfig* config,
     *err = "--time-range '" + opts.Text("time-range") + "': " + *err;
     return false;
   }
-  return true;
+  return ApplyOffCpuOptions(opts, p, &p.off_cpu, err);
 }
 
 std::string FoldHelp() {

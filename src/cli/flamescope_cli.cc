@@ -125,6 +125,13 @@ ArgsResult ParseFlameScopeArgs(int argc, char** argv,
   }
   fold.max_line = fold.perf.limits.LineLimit(fold.max_line);
   if (!ApplyFoldOptions(opts, &fold, err)) return ArgsResult::kUsageError;
+  if (fold.perf.off_cpu.enabled) {
+    // The heat map places samples in time; a wait is no sample.
+    *err = "--off-cpu is not for flamescope, whose heat map counts samples "
+           "(flamefold --off-cpu --time-range folds the waits of a time "
+           "range)";
+    return ArgsResult::kUsageError;
+  }
   fold.output = opts.Text("output");
   fold.quiet = opts.Flag("quiet");
   fold.inputs = opts.operands();

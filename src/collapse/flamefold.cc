@@ -9,6 +9,7 @@
 #include "collapse/fold_inputs.h"
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
+#include "collapse/off_cpu_waits.h"
 #include "collapse/stack_filter.h"
 #include "collapse/stack_limits.h"
 #include "collapse/stack_transform.h"
@@ -96,8 +97,32 @@ WriteCounts WriteStacks(FoldInputs* inputs, const StackFilter& filter,
   return c;
 }
 
+// --off-cpu's counts (OffCpuStats); with --on-off, the CPU samples'.
+void PrintOffCpuStats(const OffCpuStats& o, bool on_off, const char* tool) {
+  auto n = [](uint64_t v) { return (unsigned long long)v; };
+  std::fprintf(stderr,
+               "%s: stats: --off-cpu: %llu sched_switch samples, %llu waits "
+               "counted, %llu of them cut by the end of the input (%s s "
+               "counted)\n"
+               "%s: stats: --off-cpu: switch-outs left out: %llu of the idle "
+               "task, %llu of dying threads, %llu of other states "
+               "(--off-cpu-state)\n"
+               "%s: stats: --off-cpu: %llu waits shorter than "
+               "--off-cpu-min-us, %llu switch-ins with no wait open, %llu "
+               "samples of other events\n",
+               tool, n(o.switch_outs), n(o.waits), n(o.cut),
+               SecondsText(o.cut_ns).c_str(), tool, n(o.idle), n(o.dying),
+               n(o.other_state), tool, n(o.short_waits),
+               n(o.unopened_switch_ins), n(o.other_samples));
+  if (on_off) {
+    std::fprintf(stderr, "%s: stats: --on-off: %llu CPU samples counted\n",
+                 tool, n(o.on_cpu_samples));
+  }
+}
+
 void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
-                size_t frames, bool transformed, const Diag& diag) {
+                size_t frames, bool transformed, const OffCpuOptions& off_cpu,
+                const Diag& diag) {
   const PerfScriptStats& s = inputs.perf_stats();
   const FoldedStats& f = inputs.folded_stats();
   const char* tool = diag.tool().c_str();
@@ -124,6 +149,7 @@ void PrintStats(const FoldInputs& inputs, const WriteCounts& c,
                  SecondsText(s.first_time).c_str(),
                  SecondsText(s.last_time).c_str());
   }
+  if (off_cpu.enabled) PrintOffCpuStats(s.off_cpu, off_cpu.on_off, tool);
   if (transformed) {
     std::fprintf(stderr,
                  "%s: stats: transforms dropped %llu stacks (%llu samples), "
@@ -164,6 +190,7 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   facts.event = inputs.event();
   facts.periods = inputs.perf_stats().samples_by_period > 0;
   facts.weight_field = config.perf.weight_field;
+  facts.off_cpu_unit = OffCpuUnitName(config.perf.off_cpu);
   if (writer->wants_origins()) facts.origins = &origins;
   facts.names = &names;
   facts.samples = inputs.total_samples();
@@ -177,7 +204,8 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
   if (std::optional<int> exit = FlushFailed(out, diag)) return *exit;
   WarnAboutFold(config, inputs, diag);
   if (config.stats) {
-    PrintStats(inputs, c, names.size(), transform.active(), diag);
+    PrintStats(inputs, c, names.size(), transform.active(),
+               config.perf.off_cpu, diag);
   }
   return kExitOk;
 }

@@ -334,7 +334,8 @@ bool FoldInputs::AddInput(Input& in, std::string* err) {
         return false;
       }
       ParserRecordingFold into(&parser_, file, index);
-      return recordings_->Fold(file, &in, &into, err);
+      return recordings_->Fold(file, &in, &into, err) &&
+             parser_.fold()->EndInput(file, err);
     }
     case ContentKind::kFolded: {
       LineReader reader(in.source.get(), config_.max_line);
@@ -351,7 +352,8 @@ bool FoldInputs::AddInput(Input& in, std::string* err) {
       if (TextInParallel()) {
         return AddParallel(file, index, in.source.get(), err);
       }
-      return AddSequential(file, index, in.source.get(), err);
+      return AddSequential(file, index, in.source.get(), err) &&
+             parser_.fold()->EndInput(file, err);
   }
   return true;
 }
@@ -364,10 +366,12 @@ void FoldInputs::set_timed_sink(TimedSampleSink* sink) {
 // Whether text is cut into chunks for --jobs N: not with --srcline (a
 // frame's source line is the line after it), nor with a timed sink (its
 // samples come in the input's order), nor with a --time-range relative to
-// the input's first sample (which only the first chunk holds).
+// the input's first sample (which only the first chunk holds), nor with
+// --off-cpu (a wait ends where its thread next runs, anywhere after).
 bool FoldInputs::TextInParallel() const {
   return config_.jobs > 1 && !config_.perf.srcline && timed_sink_ == nullptr &&
-         !config_.perf.time_range.NeedsFirstTime();
+         !config_.perf.time_range.NeedsFirstTime() &&
+         !config_.perf.off_cpu.enabled;
 }
 
 // One thread. A regular file is mapped (MappedFile) and fed in windows of

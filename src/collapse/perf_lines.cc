@@ -1,6 +1,8 @@
 #include "collapse/perf_lines.h"
 
+#include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cstring>
 
 #include "collapse/perl_chars.h"
@@ -60,7 +62,7 @@ bool MatchHeaderLine(std::string_view line, bool modern,
 //   bash 21943 [000]  3442.442956415:    5025125 cpu-clock:ppp:
 // UINT64_MAX for a line without one (perf script -F without the time):
 //   work 22516 page-faults:
-uint64_t HeaderTime(std::string_view line, size_t from) {
+uint64_t HeaderTime(std::string_view line, size_t from, size_t* after) {
   const size_t n = line.size();
   size_t p = from;
   for (;;) {
@@ -84,6 +86,7 @@ uint64_t HeaderTime(std::string_view line, size_t from) {
   const size_t decimals = end - dot - 1;
   if (decimals == 0 || decimals > 9 || line[end] != ':') return UINT64_MAX;
   for (size_t i = decimals; i < 9; ++i) fraction *= 10;
+  if (after != nullptr) *after = end + 1;
   return seconds * 1000000000 + fraction;
 }
 
@@ -152,6 +155,44 @@ std::optional<uint64_t> MatchTraceField(std::string_view line,
     return v;
   }
   return std::nullopt;
+}
+
+// A sched_switch sample after its time (one line), its period first with
+// perf script -F period:
+//   sched:sched_switch: prev_comm=offcpu prev_pid=17001 prev_prio=120
+//     prev_state=S ==> next_comm=cc1plus next_pid=14598 next_prio=120
+//            1 sched:sched_switch: prev_comm=offcpu prev_pid=5908 ...
+// prev_state is a word ("S", "R+", "D|K"); the pids are decimal.
+SchedMatch MatchSchedSwitch(std::string_view rest, SchedSwitch* out) {
+  size_t p = 0, q = 0;
+  for (int word = 0; word < 2; ++word) {  // the period, if any, then the event
+    p = q;
+    while (p < rest.size() && IsSpace(rest[p])) ++p;
+    q = p;
+    while (q < rest.size() && !IsSpace(rest[q])) ++q;
+    std::string_view w = rest.substr(p, q - p);
+    if (w.empty() || !std::all_of(w.begin(), w.end(), IsDigit)) break;
+  }
+  if (!rest.substr(p, q - p).ends_with(":sched_switch:")) {
+    return SchedMatch::kOther;
+  }
+  rest = rest.substr(q);
+  std::optional<uint64_t> prev = MatchTraceField(rest, "prev_pid");
+  std::optional<uint64_t> next = MatchTraceField(rest, "next_pid");
+  size_t at = rest.find(" prev_state=");
+  if (!prev || !next || at == std::string_view::npos || *prev > INT32_MAX ||
+      *next > INT32_MAX) {
+    return SchedMatch::kNoFields;
+  }
+  out->prev_pid = static_cast<int32_t>(*prev);
+  out->next_pid = static_cast<int32_t>(*next);
+  std::string_view state = rest.substr(at + 12);
+  size_t end = 0;
+  while (end < state.size() && !IsSpace(state[end])) ++end;
+  out->state.fill('\0');
+  state.substr(0, std::min(end, out->state.size() - 1))
+      .copy(out->state.data(), out->state.size() - 1);
+  return SchedMatch::kSwitch;
 }
 
 // Stack lines, /^\s*(\w+)\s*(.+) \((.*)\)/ with Perl's backtracking:

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "collapse/frame_names.h"
+#include "collapse/recorded_sample.h"
 
 namespace flamefold {
 
@@ -23,8 +24,10 @@ bool MatchHeaderLine(std::string_view line, bool modern, HeaderFields* out);
 /// The time perf script prints in a header after the pid and tid (`from`:
 /// where they end), in ns: "SECONDS.FRACTION:" with 1 to 9 decimals (6 as
 /// perf prints them, 9 with --ns), the first word ending in ':'. UINT64_MAX
-/// when that word is no time (perf script -F without time).
-uint64_t HeaderTime(std::string_view line, size_t from);
+/// when that word is no time (perf script -F without time). `after` (when
+/// given) is set to where the time's word ends, past its ':'.
+uint64_t HeaderTime(std::string_view line, size_t from,
+                    size_t* after = nullptr);
 
 /// The number `digits` holds ("12345"), or -1 when it holds more than an
 /// int32_t does or none.
@@ -46,6 +49,17 @@ bool MatchEvent(std::string_view line, EventFields* out);
 /// no such field or its value is no such number (a name, a negative one).
 std::optional<uint64_t> MatchTraceField(std::string_view line,
                                         std::string_view field);
+
+/// What a header line holds after its time, for --off-cpu.
+enum class SchedMatch {
+  kOther,        // no sched_switch sample
+  kSwitch,       // a sched_switch sample: its fields are read
+  kNoFields,     // a sched_switch sample without prev_pid, next_pid or
+                 // prev_state (perf script -F without trace)
+};
+/// Reads `rest`, a header line after its time, as a sched_switch sample:
+/// an event ending ":sched_switch:" and the fields perf script prints.
+SchedMatch MatchSchedSwitch(std::string_view rest, SchedSwitch* out);
 
 /// A stack line's fields (FrameFields).
 bool MatchFrameLine(std::string_view line, FrameFields* out);

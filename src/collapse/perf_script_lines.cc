@@ -114,7 +114,8 @@ void AppendFrameText(const RecordedFrame& f, std::string* out) {
 }
 
 bool PidTidWanted(const PerfScriptOptions& options) {
-  return options.modern && (options.include_pid || options.include_tid);
+  return (options.modern || options.off_cpu.enabled) &&
+         (options.include_pid || options.include_tid);
 }
 
 }  // namespace flamefold

@@ -38,7 +38,8 @@ void AppendFrameText(const RecordedFrame& f, std::string* out);
 
 /// Whether samples should say "comm PID/TID" to the fold with `options`:
 /// perf script's default fields give the Perl script no PID ("comm-?");
-/// --modern asks for the PID and TID every sample holds.
+/// --modern asks for the PID and TID every sample holds, as does --off-cpu,
+/// whose text is perf script -F comm,pid,tid,... (it needs the tid).
 bool PidTidWanted(const PerfScriptOptions& options);
 
 }  // namespace flamefold

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "collapse/stack_limits.h"
 #include "collapse/time_range.h"
@@ -15,6 +16,35 @@
 namespace flamefold {
 
 class FrameInliner;
+
+/// --off-cpu: each sched:sched_switch sample opens a wait of the thread it
+/// switches out, counted on its stack until the thread runs again.
+struct OffCpuOptions {
+  bool enabled = false;      // --off-cpu
+  uint64_t unit_ns = 1000;   // --off-cpu-unit: ns 1, us 1000, ms 1000000
+  // --off-cpu-state: the prev_state values kept, as perf script prints
+  // them without a trailing "+" ("S", "D", "R"); empty: all.
+  std::vector<std::string> states;
+  uint64_t min_ns = 0;       // --off-cpu-min-us, in ns: shorter waits go
+  // --on-off: the CPU samples (cpu-clock, task-clock) count their periods
+  // beside the waits, whose frames are marked "_[o]".
+  bool on_off = false;
+};
+
+/// What --off-cpu found, for --stats.
+struct OffCpuStats {
+  uint64_t switch_outs = 0;     // sched_switch samples read
+  uint64_t waits = 0;           // waits counted (cut ones included)
+  uint64_t cut = 0, cut_ns = 0;  // open at the end, counted up to it
+  uint64_t idle = 0;            // switch-outs of the idle task (pid 0)
+  uint64_t dying = 0;           // of a dying thread (prev_state X or Z)
+  uint64_t other_state = 0;     // not of a state --off-cpu-state keeps
+  uint64_t short_waits = 0;     // shorter than --off-cpu-min-us
+  uint64_t unopened_switch_ins = 0;  // switch-ins finding no wait open
+  uint64_t other_samples = 0;   // samples of other events: not waits
+  uint64_t on_cpu_samples = 0;  // --on-off: CPU samples counted
+  void Add(const OffCpuStats& b);
+};
 
 struct PerfScriptOptions {
   bool include_pid = false;      // --pid: process frame "comm-PID"
@@ -33,6 +63,7 @@ struct PerfScriptOptions {
   FrameInliner* inliner = nullptr;
   StackLimits limits;            // --max-stack-depth, --max-frame-length
   TimeRangeSpec time_range;      // --time-range: the samples' times kept
+  OffCpuOptions off_cpu;         // --off-cpu and its --off-cpu-* options
 };
 
 /// What happened to the input, for --stats and for the warnings about the
@@ -73,6 +104,7 @@ struct PerfScriptStats {
   uint64_t timed_samples = 0;
   uint64_t samples_in_range = 0;
   uint64_t first_time = UINT64_MAX, last_time = 0;
+  OffCpuStats off_cpu;                // --off-cpu
 };
 
 /// Adds the counts of `b` to `a`; the "first ..." fields keep the earlier.

@@ -5,11 +5,13 @@
 #ifndef FLAMEFOLD_COLLAPSE_RECORDED_SAMPLE_H_
 #define FLAMEFOLD_COLLAPSE_RECORDED_SAMPLE_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <cstring>
 
 namespace flamefold {
 
@@ -42,6 +44,16 @@ struct RecordedEvent {
   bool tracepoint = false;  // no period shown; fields after the name
 };
 
+/// The fields of a sched:sched_switch sample that --off-cpu reads.
+struct SchedSwitch {
+  int32_t prev_pid = 0, next_pid = 0;
+  /// prev_state as perf script prints it ("S", "D", "R+", "X"), NUL-padded.
+  std::array<char, 8> state{};
+  std::string_view state_text() const {
+    return std::string_view(state.data(), strnlen(state.data(), state.size()));
+  }
+};
+
 struct RecordedSample {
   uint64_t ordinal = 0;  // the sample's number in the recording, from 1
   uint64_t offset = 0;   // of its record in the file
@@ -52,6 +64,8 @@ struct RecordedSample {
   /// With --weight: the value of the field in the sample's tracepoint data;
   /// none when its event has no such field (or a negative value there).
   std::optional<uint64_t> weight;
+  /// With --off-cpu: the fields of a sched:sched_switch sample.
+  std::optional<SchedSwitch> sched;
   std::string_view comm;
   /// false: the sample has no call chain, and perf script prints its one
   /// frame on the header line.
@@ -72,6 +86,12 @@ class RecordedSampleSink {
   /// The next sample. False with `*err` on a sample that cannot be read
   /// (a name holding a NUL byte where perf script's text may not).
   virtual bool Add(const RecordedSample& s, std::string* err) = 0;
+  /// --off-cpu: thread `tid` was switched in at `time` (a
+  /// PERF_RECORD_SWITCH IN), in its place among the samples.
+  virtual void SwitchIn(int32_t /*tid*/, uint64_t /*time*/) {}
+  /// --off-cpu: the time of the recording's last record, once every
+  /// sample was added.
+  virtual void RecordEnd(uint64_t /*last_time*/) {}
 };
 
 /// Whether `text` holds a NUL byte, which a sample's text may not (Add

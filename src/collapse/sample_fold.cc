@@ -8,6 +8,7 @@
 #include "base/hash.h"
 #include "collapse/folded.h"
 #include "collapse/perl_chars.h"
+#include "collapse/stack_writer.h"
 
 namespace flamefold {
 
@@ -69,13 +70,15 @@ void MergeStats(PerfScriptStats* a, const PerfScriptStats& b) {
   a->samples_in_range += b.samples_in_range;
   a->first_time = std::min(a->first_time, b.first_time);
   a->last_time = std::max(a->last_time, b.last_time);
+  a->off_cpu.Add(b.off_cpu);
 }
 
 SampleFold::SampleFold(const PerfScriptOptions& options,
                        StringInterner* names, SampleSink* sink)
     : options_(options), names_(names), sink_(sink),
       event_filter_(options.event_filter),
-      frame_names_(options_, names, &stats_) {
+      frame_names_(options_, names, &stats_),
+      off_cpu_(options_.off_cpu, &stats_.off_cpu) {
   if (options_.include_tid) options_.include_pid = true;
   header_style_.pid_tid = PidTidWanted(options_);
   header_style_.weight_field = options_.weight_field;
@@ -152,9 +155,26 @@ void SampleFold::SetEvents(std::span<const RecordedEvent> events) {
 
 bool SampleFold::Add(const RecordedSample& s, std::string* err) {
   sample_ = &s;
+  if (options_.off_cpu.enabled) {
+    if (s.time == UINT64_MAX) {
+      *err = Place(recording_, s.ordinal) +
+             "--off-cpu: the samples have no time (perf record without -T?)";
+      sample_ = nullptr;
+      return false;
+    }
+    OffCpuHeader(s.tid, s.time, s.sched);
+    // A dying thread's last switch-out says tid -1 (its comm unknown):
+    // never a wait, and a line the Perl script does not recognise.
+    if (s.tid < 0) {
+      switch_out_.reset();
+      sample_ = nullptr;
+      return true;
+    }
+  }
   if (options_.time_range.active() &&
       !InTimeRange(s.time, recording_, s.ordinal)) {
     sample_ = nullptr;  // as if perf script had not printed it
+    switch_out_.reset();
     if (error_.empty()) return true;
     *err = error_;
     return false;
@@ -274,6 +294,10 @@ void SampleFold::ReadLine(std::string_view line, uint64_t lineno,
   }
   if (!IsSpace(line[0])) {
     if (HasNul(line, lineno, file)) return;
+    if (options_.off_cpu.enabled && !sample_ &&
+        OffCpuLine(line, lineno, file)) {
+      return;
+    }
     HeaderFields h;
     if (MatchHeaderLine(line, options_.modern, &h)) {
       if (!options_.modern && IsSpace(line[1])) {
@@ -306,6 +330,7 @@ void SampleFold::ReadHeaderLine(std::string_view line, const HeaderFields& h,
     if (!sample_ && options_.time_range.active() &&
         !InTimeRange(time, file, lineno)) {
       has_pname_ = false;
+      switch_out_.reset();
       return;
     }
   }
@@ -500,6 +525,10 @@ void SampleFold::Weigh() {
 
 void SampleFold::EndSample() {
   if (!has_pname_) return;  // no sample, or one of another event
+  if (options_.off_cpu.enabled) {
+    EndOffCpuSample();
+    return;
+  }
   if (weightless_) {  // --weight: adds nothing to its stack
     stack_rev_.clear();
     trimmed_ = 0;
@@ -553,6 +582,157 @@ void SampleFold::Finish() {
     trimmed_ = 0;
     has_pname_ = false;
   }
+}
+
+// --off-cpu: a sample of thread `tid` at `time` shows that it ran; a
+// sched_switch sample (`sched`) also switches its prev_pid out and its
+// next_pid in, and the switch-out begins a wait (Opens) whose stack is the
+// sample's, read next.
+void SampleFold::OffCpuHeader(int32_t tid, uint64_t time,
+                              const std::optional<SchedSwitch>& sched) {
+  off_cpu_.Saw(time);
+  switch_out_.reset();
+  other_sample_ = !sched;
+  off_cpu_.Ran(tid, time, false);
+  if (!sched) return;
+  sched_samples_++;
+  off_cpu_.Ran(sched->prev_pid, time, false);
+  off_cpu_.Ran(sched->next_pid, time, true);
+  if (off_cpu_.Opens(*sched)) {
+    switch_out_ = sched;
+    switch_out_time_ = time;
+  }
+}
+
+// --off-cpu on text: a line that does not start with white space, the
+// `lineno`-th of `file`. Its time and thread, and a sched_switch sample's
+// fields, go to OffCpuHeader; true when the line is taken here and is no
+// sample's header:
+//   offcpu 24013/24013 [000] 24434.724544763: PERF_RECORD_SWITCH IN
+//   offcpu 24013/24013 [000] 24434.704011305: PERF_RECORD_COMM exec: ...
+//   :-1 24025/-1    [000] 24437.595966939: sched:sched_switch: prev_comm=...
+// (side-band records, and a dying thread's last switch-out, whose tid -1
+// the Perl script does not read as a header).
+bool SampleFold::OffCpuLine(std::string_view line, uint64_t lineno,
+                            std::string_view file) {
+  HeaderFields h;
+  const bool header = MatchHeaderLine(line, options_.modern, &h);
+  size_t after = 0;
+  const uint64_t time =
+      HeaderTime(line, header ? HeaderEnd(line, h) : 0, &after);
+  if (time == UINT64_MAX) {
+    if (!header) return false;  // not a header: read as the Perl script does
+    error_ = Place(file, lineno) +
+             "--off-cpu: the samples have no time (perf script -F without "
+             "time?)";
+    return true;
+  }
+  const std::string_view rest = line.substr(after);
+  const int32_t tid = !header ? -1
+                      : h.has_tid ? HeaderNumber(h.tid)
+                                  : HeaderNumber(h.pid);
+  size_t word = rest.find_first_not_of(" \t");
+  if (word != std::string_view::npos &&
+      rest.substr(word).starts_with("PERF_RECORD_")) {
+    off_cpu_.Saw(time);
+    std::string_view record = rest.substr(word);
+    if (record.starts_with("PERF_RECORD_SWITCH IN") ||
+        record.starts_with("PERF_RECORD_SWITCH_CPU_WIDE IN")) {
+      off_cpu_.Ran(tid, time, true);
+    }
+    return true;
+  }
+  SchedSwitch sched;
+  switch (MatchSchedSwitch(rest, &sched)) {
+    case SchedMatch::kNoFields:
+      error_ = Place(file, lineno) +
+               "--off-cpu: a sched_switch sample without the field prev_pid, "
+               "next_pid or prev_state (perf script -F without trace?)";
+      return true;
+    case SchedMatch::kSwitch:
+      OffCpuHeader(tid, time, sched);
+      break;
+    case SchedMatch::kOther:
+      OffCpuHeader(tid, time, std::nullopt);
+      break;
+  }
+  if (header && tid >= 0) return false;  // ReadHeaderLine goes on
+  switch_out_.reset();
+  return true;
+}
+
+// --off-cpu: the sample read is a switch-out whose wait opens on its
+// stack, or a sample of another kind, which is no wait.
+void SampleFold::EndOffCpuSample() {
+  if (switch_out_) {
+    AssembleFrames();
+    if (options_.off_cpu.on_off) MarkOffCpu();
+    off_cpu_.Open(switch_out_->prev_pid, switch_out_time_, frames_);
+    switch_out_.reset();
+  } else if (other_sample_ && options_.off_cpu.on_off) {
+    AddOnCpuSample();
+  } else {
+    if (other_sample_) stats_.off_cpu.other_samples++;
+    trimmed_ = 0;
+  }
+  stack_rev_.clear();
+  has_pname_ = false;
+}
+
+// --on-off: a CPU sample counts its period, in ns for the clock events
+// alone (another event's period counts events, not time: an error).
+void SampleFold::AddOnCpuSample() {
+  if (!ClockEvent(event_filter_)) {
+    error_ = (recording_.empty() ? std::string() : recording_ + ": ") +
+             "--on-off: the CPU samples are of " +
+             (event_filter_.empty() ? std::string("no event named")
+                                    : "'" + event_filter_ + "'") +
+             ", whose periods are no time: record them with -e cpu-clock "
+             "or -e task-clock";
+    trimmed_ = 0;
+    return;
+  }
+  AssembleFrames();
+  const uint64_t ns = period_.is_integer()
+                          ? period_.uint_value()
+                          : static_cast<uint64_t>(period_.AsDouble());
+  off_cpu_.AddOnCpu(frames_, ns);
+}
+
+// --on-off: every frame of a wait's stack, the process frame included,
+// named with "_[o]" after it, so that no off-CPU frame merges with an
+// on-CPU one.
+void SampleFold::MarkOffCpu() {
+  for (SymbolId& id : frames_) {
+    auto [it, added] = off_cpu_names_.try_emplace(id, 0);
+    if (added) {
+      std::string marked(names_->Get(id));
+      marked += "_[o]";
+      it->second = names_->Intern(marked);
+    }
+    id = it->second;
+  }
+}
+
+void SampleFold::SwitchIn(int32_t tid, uint64_t time) {
+  off_cpu_.Saw(time);
+  off_cpu_.Ran(tid, time, true);
+}
+
+void SampleFold::RecordEnd(uint64_t last_time) { off_cpu_.Saw(last_time); }
+
+bool SampleFold::EndInput(std::string_view file, std::string* err) {
+  if (!options_.off_cpu.enabled) return true;
+  // Text whose last sample has no blank line after it: the sample is
+  // whole (the Perl script drops it, but its wait is one).
+  if (has_pname_ && switch_out_) EndSample();
+  const uint64_t switches = std::exchange(sched_samples_, 0);
+  off_cpu_.Finish(sink_);
+  if (switches > 0) return true;
+  *err = std::string(file) +
+         ": --off-cpu: no sched:sched_switch samples (perf record -e "
+         "sched:sched_switch -g)";
+  return false;
 }
 
 }  // namespace flamefold

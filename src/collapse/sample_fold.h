@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "base/string_interner.h"
 #include "collapse/frame_names.h"
 #include "collapse/frame_origins.h"
+#include "collapse/off_cpu_waits.h"
 #include "collapse/perf_lines.h"
 #include "collapse/perf_script_lines.h"
 #include "collapse/perf_script_options.h"
@@ -125,6 +127,10 @@ class SampleFold : public RecordedSampleSink {
   /// Ends the input. The Perl script drops a sample that is not followed by
   /// a blank line; so do we, counting it, unless --modern.
   void Finish();
+  /// Ends an input, the file `file`: with --off-cpu, its waits go to the
+  /// sink (OffCpuWaits::Finish). False with `*err` when it held no
+  /// sched_switch sample.
+  bool EndInput(std::string_view file, std::string* err);
   /// The statistics so far, which then start again from nothing.
   PerfScriptStats TakeStats() { return std::exchange(stats_, {}); }
 
@@ -137,6 +143,8 @@ class SampleFold : public RecordedSampleSink {
   void SetEvents(std::span<const RecordedEvent> events) override;
   void SetSampleTimes(uint64_t first, uint64_t last) override;
   bool Add(const RecordedSample& s, std::string* err) override;
+  void SwitchIn(int32_t tid, uint64_t time) override;
+  void RecordEnd(uint64_t last_time) override;
 
  private:
   struct Event {
@@ -161,6 +169,13 @@ class SampleFold : public RecordedSampleSink {
                  std::string_view comm);
   bool InTimeRange(uint64_t time, std::string_view file, uint64_t lineno);
   void ForgetSampleTimes();
+  void OffCpuHeader(int32_t tid, uint64_t time,
+                    const std::optional<SchedSwitch>& sched);
+  bool OffCpuLine(std::string_view line, uint64_t lineno,
+                  std::string_view file);
+  void EndOffCpuSample();
+  void AddOnCpuSample();
+  void MarkOffCpu();
 
   PerfScriptOptions options_;
   StringInterner* names_;
@@ -227,6 +242,17 @@ class SampleFold : public RecordedSampleSink {
   std::vector<TimeSpan> time_spans_;
   bool time_spans_known_ = false;
   uint64_t recorded_first_ = 0, recorded_last_ = 0;
+
+  // --off-cpu: the waits, the switch-out whose sample is being read (none:
+  // the sample is no wait) and its time, whether that sample is of another
+  // event than sched_switch, and the sched_switch samples of the input.
+  OffCpuWaits off_cpu_;
+  std::optional<SchedSwitch> switch_out_;
+  uint64_t switch_out_time_ = 0;
+  bool other_sample_ = false;
+  // --on-off: each frame's id and the id of its name marked "_[o]".
+  std::map<SymbolId, SymbolId> off_cpu_names_;
+  uint64_t sched_samples_ = 0;
 };
 
 }  // namespace flamefold

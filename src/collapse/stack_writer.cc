@@ -30,8 +30,7 @@ bool FoldFacts::bytes() const {
   return weight_field.find("bytes") != std::string::npos;
 }
 
-bool FoldFacts::nanoseconds() const {
-  if (!periods || !weight_field.empty()) return false;
+bool ClockEvent(std::string_view event) {
   for (std::string_view clock : {"cpu-clock", "task-clock"}) {
     if (event.starts_with(clock) &&
         (event.size() == clock.size() || event[clock.size()] == ':')) {
@@ -39,6 +38,10 @@ bool FoldFacts::nanoseconds() const {
     }
   }
   return false;
+}
+
+bool FoldFacts::nanoseconds() const {
+  return periods && weight_field.empty() && ClockEvent(event);
 }
 
 std::unique_ptr<StackWriter> MakeFoldedWriter(OutputSink* out) {

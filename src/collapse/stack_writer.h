@@ -42,6 +42,9 @@ struct FoldFacts {
 
   /// --weight's field ("": none): the counts are sums of its values.
   std::string weight_field;
+  /// --off-cpu's unit ("nanoseconds", "microseconds", "milliseconds";
+  /// "": no --off-cpu): the counts are off-CPU time in it.
+  std::string off_cpu_unit;
 
   /// Whether the counts are nanoseconds: periods of cpu-clock or
   /// task-clock, with or without modifiers ("cpu-clock:ppp").
@@ -50,6 +53,10 @@ struct FoldFacts {
   /// says so ("bytes", "bytes_alloc").
   bool bytes() const;
 };
+
+/// Whether `event` (as perf names it, "cpu-clock:ppp") is cpu-clock or
+/// task-clock, whose sample periods are nanoseconds.
+bool ClockEvent(std::string_view event);
 
 class StackWriter {
  public:

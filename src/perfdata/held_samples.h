@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/big_alloc.h"
+#include "collapse/recorded_sample.h"
 #include "perfdata/frame_resolver.h"
 
 namespace flamefold {
@@ -37,6 +38,10 @@ struct HeaderValues {
   uint64_t ordinal;  // the sample's number, from 1
   uint64_t offset;   // of its record
   std::optional<uint64_t> weight = std::nullopt;  // RecordedSample's
+  std::optional<SchedSwitch> sched = std::nullopt;  // RecordedSample's
+  /// --off-cpu: no sample but a PERF_RECORD_SWITCH IN of `tid` at `time`
+  /// (RecordedSampleSink::SwitchIn), held in its place among the samples.
+  bool switch_in = false;
 };
 
 /// A held sample: its header line (or its comm and HeaderValues) and its

@@ -176,6 +176,8 @@ constexpr uint16_t kMiscCommExec = 1 << 13;
 constexpr uint16_t kMiscMmapData = 1 << 13;  // same bit, MMAP records
 constexpr uint16_t kMiscForkExec = 1 << 13;  // same bit, FORK records
 constexpr uint16_t kMiscMmapBuildId = 1 << 14;
+constexpr uint16_t kMiscSwitchOut = 1 << 13;  // same bit, SWITCH records
+constexpr uint16_t kMiscSwitchOutPreempt = 1 << 14;  // with it: preempted
 
 // Call chain context markers.
 constexpr uint64_t kContextHv = static_cast<uint64_t>(-32);

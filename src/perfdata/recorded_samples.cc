@@ -20,6 +20,10 @@ RecordedEvent RecordedSamples::EventOf(const PerfAttr& a) {
 }
 
 bool RecordedSamples::Put(const HeldSample& s, std::string* err) {
+  if (s.values && s.values->switch_in) {
+    if (sink_) sink_->SwitchIn(s.values->tid, s.values->time);
+    return true;
+  }
   CountFrames(s);
   if (!sink_) {
     PutText(s);
@@ -56,6 +60,7 @@ RecordedSample RecordedSamples::HeaderOf(const HeaderValues& v,
   r.event = v.attr;
   r.period = v.period;
   r.weight = v.weight;
+  r.sched = v.sched;
   r.comm = comm;
   r.chain = chain;
   return r;

@@ -13,6 +13,7 @@
 #include "perfdata/perf_data.h"
 #include "perfdata/sample_frames.h"
 #include "perfdata/sample_weights.h"
+#include "perfdata/sched_fields.h"
 #include "perfdata/thread_maps.h"
 
 namespace flamefold {
@@ -32,7 +33,7 @@ class Replay : public OrderedRecords {
         frames_(symbols, &threads_, FrameStyle(text, sink), stats),
         handover_(reader->info(), frames_.resolver(), sink, emit,
                   text.fold_thread),
-        weight_field_(text.weight_field) {
+        weight_field_(text.weight_field), off_cpu_(text.off_cpu && sink) {
     header_style_.pid_tid = text.pid_tid;
     header_style_.weight_field = weight_field_;
     header_style_.ns = text.ns;
@@ -44,6 +45,7 @@ class Replay : public OrderedRecords {
         !weights_.Init(weight_field_, info, reader_->name(), err)) {
       return false;
     }
+    if (off_cpu_ && !sched_.Init(info, reader_->name(), err)) return false;
     if (sample_times_ && info.first_sample_time != 0 &&
         info.last_sample_time != 0) {
       sample_times_->SetSampleTimes(info.first_sample_time,
@@ -66,7 +68,11 @@ class Replay : public OrderedRecords {
 
   /// Once every record was replayed: lets the held samples go and emits
   /// the text not yet emitted.
-  bool Finish(std::string* err) { return handover_.Finish(err); }
+  bool Finish(std::string* err) {
+    if (!handover_.Finish(err)) return false;
+    if (off_cpu_ && last_time_ != 0) sink_->RecordEnd(last_time_);
+    return true;
+  }
 
   /// Puts the recording's facts in `stats`: its events with their sample
   /// counts and the frames without a symbol by DSO.
@@ -95,6 +101,10 @@ class Replay : public OrderedRecords {
 
   // A record in perf's order.
   bool Apply(const PerfRecord& rec, std::string* err) {
+    if (off_cpu_) {
+      uint64_t t = reader_->TimeOf(rec);
+      if (t != UINT64_MAX && t > last_time_) last_time_ = t;
+    }
     switch (rec.type) {
       case abi::kRecordComm: {
         PerfComm c;
@@ -116,8 +126,23 @@ class Replay : public OrderedRecords {
         return true;
       }
       case abi::kRecordSample: return OnSample(rec, err);
+      case abi::kRecordSwitch: return OnSwitch(rec, 0, err);
+      case abi::kRecordSwitchCpuWide: return OnSwitch(rec, 8, err);
       default: return true;  // EXIT, LOST, THROTTLE, ...: nothing to print
     }
+  }
+
+  // --off-cpu: a SWITCH record (`fixed` bytes before its sample_id
+  // trailer: the next or previous pid and tid of a CPU-wide one). Only a
+  // switch-in ends a wait; the trailer names the thread switched in.
+  bool OnSwitch(const PerfRecord& rec, size_t fixed, std::string* err) {
+    if (!off_cpu_ || (rec.misc & abi::kMiscSwitchOut)) return true;
+    PerfSample s;
+    if (!reader_->ParseIdTrailer(rec, fixed, &s) || s.time == UINT64_MAX ||
+        s.tid == UINT32_MAX) {
+      return true;
+    }
+    return handover_.HoldSwitchIn(static_cast<int32_t>(s.tid), s.time, err);
   }
 
   bool OnSample(const PerfRecord& rec, std::string* err) {
@@ -178,6 +203,7 @@ class Replay : public OrderedRecords {
     if (!weight_field_.empty()) {
       v.weight = weights_.Of(sample_.attr, sample_.raw);
     }
+    if (off_cpu_) v.sched = sched_.Of(sample_.attr, sample_.raw);
     HeldSamples* held = handover_.held();
     if (sink_) {
       held->Begin(chain, &v);
@@ -199,6 +225,9 @@ class Replay : public OrderedRecords {
   SampleHandover handover_;
   const std::string weight_field_;  // --weight's ("": none)
   SampleWeights weights_;  // --weight's field of each event
+  const bool off_cpu_;  // --off-cpu, into a fold
+  SchedFields sched_;   // --off-cpu's fields of sched_switch
+  uint64_t last_time_ = 0;  // --off-cpu: of the last record read
   RecordedSampleSink* sample_times_;  // told the header's sample times
   CounterReads reads_;
   std::vector<CounterRead> counters_;  // DeliverReads'
@@ -273,6 +302,7 @@ bool ReplayIntoFold(const std::string& name, ByteSource* src,
   text.fold_thread = fold_thread;
   text.addrs = fold_options.include_addrs;
   text.weight_field = fold_options.weight_field;
+  text.off_cpu = fold_options.off_cpu.enabled;
   return ReplayRecording(name, src, options, none, sink, stats, err, text);
 }
 

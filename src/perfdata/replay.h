@@ -64,6 +64,9 @@ struct PerfDataText {
   RecordedSampleSink* sample_times = nullptr;
   /// Times to the ns (perf script --ns), for a --time-range on the text.
   bool ns = false;
+  /// --off-cpu: each sample carries its sched_switch fields, and the
+  /// fold is told of switch-ins and of the last record's time.
+  bool off_cpu = false;
 };
 
 /// Writes the perf script text of every sample of the perf.data in `src`

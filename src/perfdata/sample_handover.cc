@@ -42,6 +42,17 @@ bool SampleHandover::AfterSample(bool nul, std::string* err) {
   return LetGo(err);
 }
 
+bool SampleHandover::HoldSwitchIn(int32_t tid, uint64_t time,
+                                  std::string* err) {
+  if (!BeforeSample(err)) return false;
+  HeaderValues v{};
+  v.tid = tid;
+  v.time = time;
+  v.switch_in = true;
+  held_.Begin(false, &v);
+  return AfterSample(false, err);
+}
+
 bool SampleHandover::Finish(std::string* err) {
   if (!fold_thread_ && !LetGo(err)) return false;  // may start the thread
   if (fold_thread_) return StopFoldThread(err);

@@ -50,6 +50,9 @@ class SampleHandover {
   /// The sample just held goes on; `nul`: its header or a frame holds a
   /// NUL byte, which the fold may refuse.
   bool AfterSample(bool nul, std::string* err);
+  /// --off-cpu: a switch-in of `tid` at `time`, held among the samples so
+  /// that the fold takes it in its place.
+  bool HoldSwitchIn(int32_t tid, uint64_t time, std::string* err);
   /// Once every record was replayed: lets the held samples go and emits
   /// the text not yet emitted.
   bool Finish(std::string* err);

@@ -31,6 +31,10 @@ std::string EventFieldList(const PerfDataInfo& info) {
 
 }  // namespace
 
+std::string NoFieldError(const PerfDataInfo& info, std::string message) {
+  return info.tracepoints_error.empty() ? message : info.tracepoints_error;
+}
+
 bool SampleWeights::Init(std::string_view field, const PerfDataInfo& info,
                          const std::string& file, std::string* err) {
   fields_.assign(info.attrs.size(), nullptr);
@@ -52,13 +56,9 @@ bool SampleWeights::Init(std::string_view field, const PerfDataInfo& info,
     found = true;
   }
   if (found) return true;
-  if (!info.tracepoints_error.empty()) {
-    *err = info.tracepoints_error;
-  } else {
-    *err = file + ": --weight " + std::string(field) +
-           ": no event of the recording has that field; its events: " +
-           EventFieldList(info);
-  }
+  *err = NoFieldError(info, file + ": --weight " + std::string(field) +
+                                ": no event of the recording has that "
+                                "field; its events: " + EventFieldList(info));
   return false;
 }
 

@@ -15,6 +15,11 @@
 
 namespace flamefold {
 
+/// The error for a recording none of whose events has what a fold by a
+/// tracepoint's fields needs: the damage of its tracing data when there is
+/// some (the formats lost may have held it), else `message`.
+std::string NoFieldError(const PerfDataInfo& info, std::string message);
+
 class SampleWeights {
  public:
   /// Finds `field` in the format of each tracepoint event of `info` (which

@@ -154,7 +154,8 @@ bool TracepointFormats::AddFormat(std::string_view system,
       has_id = true;
     } else if (line == "format:") {
       in_fields = true;
-    } else if (line.starts_with("print fmt:")) {
+    } else if (ValueOf(line, "print fmt:", &value)) {
+      format.print_fmt = std::string(value);
       break;
     } else if (in_fields && line.find("field:") != std::string_view::npos) {
       TracepointField f;

@@ -44,6 +44,8 @@ struct TracepointFormat {
   std::string system;  // "kmem"
   std::string name;    // "kmalloc"
   std::vector<TracepointField> fields;  // the common ones first
+  /// What follows "print fmt: ": the format string and its arguments.
+  std::string print_fmt;
 
   /// The field called `field_name`; nullptr when there is none.
   const TracepointField* Field(std::string_view field_name) const;

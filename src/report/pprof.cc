@@ -70,7 +70,7 @@ class PprofWriter : public StackWriter {
   // their periods in the event's unit.
   bool two_types() const {
     return (facts_.periods && !facts_.event.empty()) ||
-           !facts_.weight_field.empty();
+           !facts_.weight_field.empty() || !facts_.off_cpu_unit.empty();
   }
   int64_t Clamped(uint64_t v) {
     constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
@@ -121,12 +121,15 @@ class PprofWriter : public StackWriter {
   // "samples" in "count"; on perf input whose counts are periods, then the
   // event's: "cpu" in "nanoseconds" for the clock events (their period is
   // the time between samples), else the event's name in "count"; with
-  // --weight, the field in "bytes" (a field named so) or "count". pprof
+  // --weight, the field in "bytes" (a field named so) or "count"; with
+  // --off-cpu, "off-cpu" in its unit (each stack one sample). pprof
   // shows the last type unless told otherwise.
   void AddSampleTypes() {
     AddSampleType("samples", "count");
     if (!two_types()) return;
-    if (!facts_.weight_field.empty()) {
+    if (!facts_.off_cpu_unit.empty()) {
+      AddSampleType("off-cpu", facts_.off_cpu_unit);
+    } else if (!facts_.weight_field.empty()) {
       AddSampleType(facts_.weight_field, facts_.bytes() ? "bytes" : "count");
     } else if (facts_.nanoseconds()) {
       AddSampleType("cpu", "nanoseconds");

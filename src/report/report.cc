@@ -6,6 +6,7 @@
 #include "collapse/fold_inputs.h"
 #include "collapse/fold_warnings.h"
 #include "collapse/folded.h"
+#include "collapse/off_cpu_waits.h"
 #include "collapse/stack_filter.h"
 #include "collapse/stack_transform.h"
 #include "perfdata/perf_data_folder.h"
@@ -429,19 +430,25 @@ void WriteJson(const ReportConfig& config, const ProfileSummary& s,
 // when perf input gave samples and the total is not their number (some
 // period was above 1); folded stacks mixed in make the unit unknown, and
 // the counts are then called samples, as for folded input alone, whatever
-// --weight (`weight_field`) says.
+// --weight (`perf.weight_field`) says; with --off-cpu they are time
+// blocked, in its unit.
 // `total` is that of all the stacks folded, before --include/--exclude.
 ReportFacts FactsOf(const FoldInputs& inputs,
                     const PerfDataFolder& recordings, const PerlNumber& total,
-                    const std::string& weight_field) {
+                    const PerfScriptOptions& perf) {
   ReportFacts facts;
   facts.event = inputs.event();
   facts.samples = inputs.perf_stats().samples;
+  if (perf.off_cpu.enabled) {  // the switch-outs and CPU samples read
+    const OffCpuStats& o = inputs.perf_stats().off_cpu;
+    facts.samples = o.switch_outs + o.on_cpu_samples;
+  }
   const FoldedStats& fs = inputs.folded_stats();
   bool folded = fs.lines > fs.invalid_lines;
   bool all_ones = total.is_integer() && total.uint_value() == facts.samples;
   facts.periods = facts.samples > 0 && !folded && !all_ones;
-  if (facts.samples > 0 && !folded) facts.weight_field = weight_field;
+  if (facts.samples > 0 && !folded) facts.weight_field = perf.weight_field;
+  facts.off_cpu_unit = OffCpuUnitAbbrev(perf.off_cpu);
   facts.recordings = recordings.recordings();
   return facts;
 }
@@ -526,7 +533,7 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   ProfileSummary summary(selected ? kept : trie);
   if (!selected) total = summary.total_samples();
   WriteReport(config, summary,
-              FactsOf(inputs, recordings, total, fold.perf.weight_field), out);
+              FactsOf(inputs, recordings, total, fold.perf), out);
   if (std::optional<int> exit = FlushFailed(out, diag)) return *exit;
   WarnAboutFold(fold, inputs, diag);
   return kExitOk;

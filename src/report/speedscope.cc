@@ -65,9 +65,10 @@ class SpeedscopeWriter : public StackWriter, public TimedSampleSink {
   }
 
   void Begin(const FoldFacts& facts) override {
-    unit_ = facts.nanoseconds() ? "nanoseconds"
-            : facts.bytes()     ? "bytes"
-                                : "none";
+    unit_ = !facts.off_cpu_unit.empty() ? facts.off_cpu_unit
+            : facts.nanoseconds()         ? "nanoseconds"
+            : facts.bytes()               ? "bytes"
+                                          : "none";
     timed_ = !untimed_ && !facts.folded_input && facts.samples > 0 &&
              timed_samples_ == facts.samples;
     if (!timed_) {
@@ -242,7 +243,7 @@ class SpeedscopeWriter : public StackWriter, public TimedSampleSink {
 
   OutputSink* out_;
   std::string name_;
-  std::string_view unit_ = "none";
+  std::string unit_ = "none";
   StackFrames frames_;
   std::vector<PerlNumber> weights_;
   PerlNumber total_;

@@ -1,12 +1,12 @@
 #!/bin/bash
-# The off-CPU expectations of the perf.data cases (CASE/off-cpu/, made by
-# testdata/perf-data/record.sh offcpu) against the reference that made them,
-# test/golden/offcpu_reference.py, run again on the perf script text kept
-# beside them (script.txt.gz): each NAME.folded must come out the same,
-# NAME's options given to the reference as it takes them ("off-cpu-state=S"
-# as --state S, "off-cpu-unit=ns" as --unit ns, "off-cpu-min-us=N" as
-# --min-us N, "on-off" as --on-off, any other but "off-cpu" to the collapse,
-# "tid" as --tid).
+# The off-CPU expectations of the perf.data cases (CASE/off-cpu*.folded,
+# made by testdata/perf-data/record.sh offcpu) against the reference that
+# made them, test/golden/offcpu_reference.py, run again on the perf script
+# text kept in CASE/off-cpu/script.txt.gz: each NAME.folded must come out
+# the same, NAME's options given to the reference as it takes them
+# ("off-cpu-state=S" as --state S, "off-cpu-unit=ns" as --unit ns,
+# "off-cpu-min-us=N" as --min-us N, "on-off" as --on-off, any other but
+# "off-cpu" to the collapse, "tid" as --tid).
 # The reference names the stacks with flamefold's fold of perf script text
 # (--collapse), and also with stackcollapse-perf.pl, which made the files,
 # when it is there (FLAMEGRAPH_DIR, default /tmp/FlameGraph). Then the
@@ -29,7 +29,7 @@ reference=$here/offcpu_reference.py
 
 for dir in "$TESTDATA"/perf-data/*/off-cpu/; do
   c=$(basename "$(dirname "$dir")")
-  for want in "$dir"/*.folded; do
+  for want in "$dir"/../off-cpu*.folded; do
     name=$(basename "$want" .folded)
     opts=() collapse_opts=()
     IFS=+ read -ra parts <<< "$name"
@@ -47,7 +47,7 @@ for dir in "$TESTDATA"/perf-data/*/off-cpu/; do
       python3 "$reference" "$dir/script.txt.gz" "${opts[@]}" \
         --collapse "$collapse" -- "${collapse_opts[@]}" > "$tmp/out" \
         2> /dev/null
-      same "$c/off-cpu/$name (${collapse##*/})" "$want" "$tmp/out"
+      same "$c/$name (${collapse##*/})" "$want" "$tmp/out"
     done
   done
   echo "$c: off-CPU time of the program's functions:"

@@ -9,8 +9,11 @@
 # also prints the share of the sample weight that folds to the expected
 # stacks. A case with CASE/script.txt.gz (its perf script text) is checked
 # on that text too, with the same expectations (--inline and --context look
-# the binaries up under --symfs). Then: stdin, gzip, a cut-short file and
-# corrupt lengths. (The fuzz suite, test/fuzz.sh, fuzzes the perf.data reader
+# the binaries up under --symfs); the off-CPU expectations (NAME starting
+# "off-cpu") on CASE/off-cpu/script.txt.gz, the text their reference read
+# (its side-band records, which flamefold reads only with --off-cpu, fold
+# otherwise into the sample after them, as in the Perl script). Then:
+# stdin, gzip, a cut-short file and corrupt lengths. (The fuzz suite, test/fuzz.sh, fuzzes the perf.data reader
 # from these recordings.)
 #
 # The --srcline expectations (NAME holding "srcline") are those of
@@ -92,10 +95,11 @@ for dir in "$data"/*/; do
       continue
     fi
     check "$c/$name" "$want" "$tmp/out"
-    [ -f "$dir/script.txt.gz" ] || continue
+    text=$dir/script.txt.gz
+    case $name in off-cpu*) text=$dir/off-cpu/script.txt.gz ;; esac
+    [ -f "$text" ] || continue
     case $name in *srcline*) continue ;; esac  # the text has no srclines
-    "$ff" --symfs "$root" "${opts[@]}" "$dir/script.txt.gz" > "$tmp/out" \
-      2> "$tmp/err"
+    "$ff" --symfs "$root" "${opts[@]}" "$text" > "$tmp/out" 2> "$tmp/err"
     check "$c/$name (perf script text)" "$want" "$tmp/out"
   done
   # The same from standard input, and gzip-compressed.

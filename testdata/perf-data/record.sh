@@ -421,17 +421,19 @@ fi
 # "offcpu-onoff" -e cpu-clock -e sched:sched_switch --switch-events -g (the
 # CPU samples beside the switches, for --on-off).
 # default.folded counts the sched_switch samples as any samples are counted.
-# CASE/off-cpu/ holds what `flamefold --off-cpu` is to print: script.txt.gz,
-# the perf script text that test/golden/offcpu_reference.py reads (its
-# fields and side-band records are named there), program.txt, the times the
-# program measured of its own blocking calls, and NAME.folded, the
-# reference's output on that text, NAME spelling flamefold's options as the
-# other expectations do ("off-cpu+off-cpu-state=S": --off-cpu
-# --off-cpu-state=S); test/golden/offcpu-reference.sh checks both.
-# offcpu-onoff keeps only on-off.folded, from a text that also holds the
-# samples' periods (the cpu-clock ns that --on-off counts) and no cpu field
-# (the cpu-clock samples of a per-thread recording have none: perf script
-# refuses to print it).
+# CASE/off-cpu/ holds script.txt.gz, the perf script text that
+# test/golden/offcpu_reference.py reads (its fields and side-band records
+# are named there), and program.txt, the times the program measured of its
+# own blocking calls. CASE/off-cpu*.folded are the reference's outputs on
+# that text, which `flamefold --off-cpu` is to print on perf.data and on
+# the text, NAME spelling flamefold's options as the other expectations do
+# ("off-cpu+off-cpu-state=S": --off-cpu --off-cpu-state=S);
+# test/golden/perf-data.sh checks flamefold against them and
+# test/golden/offcpu-reference.sh the reference. offcpu-onoff keeps only
+# off-cpu+on-off.folded, from a text that also holds the samples' periods
+# (the cpu-clock ns that --on-off counts) and no cpu field (the cpu-clock
+# samples of a per-thread recording have none: perf script refuses to
+# print it).
 if [ "$only" = "" ] || [ "$only" = offcpu ]; then
 oc=/tmp/ffoff
 reference=$here/../../test/golden/offcpu_reference.py
@@ -462,7 +464,7 @@ orec offcpu-onoff -e cpu-clock -e sched:sched_switch --switch-events -g
 expect_offcpu() {
   local c=$1 name=$2; shift 2
   python3 "$reference" "$here/$c/off-cpu/script.txt.gz" \
-    --collapse "$collapse" "$@" > "$here/$c/off-cpu/$name.folded"
+    --collapse "$collapse" "$@" > "$here/$c/$name.folded"
 }
 for c in $ocases; do
   expect "$c" default
@@ -482,7 +484,7 @@ expect offcpu-onoff default
 script offcpu-onoff --ns -F comm,pid,tid,time,period,event,trace,ip,sym,dso \
   --show-switch-events --show-task-events | gzip -9n \
   > "$here/offcpu-onoff/off-cpu/script.txt.gz"
-expect_offcpu offcpu-onoff on-off --on-off
+expect_offcpu offcpu-onoff off-cpu+on-off --on-off
 fi
 
 # --- perf archive (test/golden/perf-archive.sh) ---------------------------
