@@ -222,7 +222,10 @@ void WriteTextTotals(const ProfileSummary& s, const ReportFacts& facts,
   const bool time = unit.ns_per_count > 0;
   std::string label = "Total period:    ";
   std::string counts = "sums of the " + event + " sample periods";
-  if (!facts.off_cpu_unit.empty()) {
+  if (facts.on_off) {
+    label = "Total time:      ";
+    counts = "CPU time and time blocked off the CPU, summed per stack";
+  } else if (!facts.off_cpu_unit.empty()) {
     label = "Total blocked:   ";
     counts = "time blocked off the CPU, summed per stack";
   } else if (unit.column == "bytes") {
@@ -449,6 +452,7 @@ ReportFacts FactsOf(const FoldInputs& inputs,
   facts.periods = facts.samples > 0 && !folded && !all_ones;
   if (facts.samples > 0 && !folded) facts.weight_field = perf.weight_field;
   facts.off_cpu_unit = OffCpuUnitAbbrev(perf.off_cpu);
+  facts.on_off = perf.off_cpu.on_off;
   facts.recordings = recordings.recordings();
   return facts;
 }
@@ -479,7 +483,8 @@ CountUnit UnitOf(const ReportFacts& facts) {
   if (!facts.off_cpu_unit.empty()) {
     const std::string& u = facts.off_cpu_unit;
     double ns = u == "ms" ? 1e6 : u == "us" ? 1e3 : 1;
-    return {"time blocked (" + u + ")", u, ns};
+    std::string what = facts.on_off ? "time on and off the CPU (" : "time blocked (";
+    return {what + u + ")", u, ns};
   }
   FoldFacts fold;
   fold.event = facts.event;

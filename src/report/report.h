@@ -48,6 +48,8 @@ struct ReportFacts {
   /// The unit of off-CPU time ("us", "ns", "ms") when the counts are the
   /// time threads spent blocked (flamefold --off-cpu); "" otherwise.
   std::string off_cpu_unit;
+  /// With off_cpu_unit: the counts hold CPU time too (flamefold --on-off).
+  bool on_off = false;
   /// Each perf.data input with its recording's facts.
   std::vector<std::pair<std::string, PerfDataStats>> recordings;
 };
@@ -55,7 +57,7 @@ struct ReportFacts {
 /// What the counts of a report are, in the words the report uses.
 struct CountUnit {
   /// For headings: "samples", "period", "CPU time (ns)", "bytes",
-  /// "time blocked (us)".
+  /// "time blocked (us)", "time on and off the CPU (us)".
   std::string heading;
   /// For CSV column names and the JSON "unit": "samples", "period", "ns",
   /// "bytes", "us".

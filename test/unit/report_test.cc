@@ -309,7 +309,8 @@ TEST_CASE("text: perf periods are called periods, with the samples") {
 }
 
 // The unit of the counts, in every format: bytes of a --weight field that
-// names them, the time blocked of off-CPU folds, else samples or periods.
+// names them, the time blocked of off-CPU folds (and CPU time beside it),
+// else samples or periods.
 TEST_CASE("report: the counts' unit") {
   StringInterner names;
   StackTrie trie(&names);
@@ -318,25 +319,31 @@ TEST_CASE("report: the counts' unit") {
     const char* event;
     const char* weight_field;
     const char* off_cpu_unit;
+    bool on_off;
     const char* heading;  // of the tables
     const char* totals;   // the text's first lines
     const char* column;   // CSV suffix and JSON "unit"
   };
   const Case cases[] = {
-      {"probe_libc:malloc", "bytes", "", "bytes",
+      {"probe_libc:malloc", "bytes", "", false, "bytes",
        "Total bytes:     2,500\nSamples:         10\nCounts:          sums of "
        "the samples' bytes field, not numbers of samples\n",
        "bytes"},
-      {"sched:sched_switch", "", "us", "time blocked (us)",
+      {"sched:sched_switch", "", "us", false, "time blocked (us)",
        "Total blocked:   2,500 us (2.500 ms)\nSamples:         10\n"
        "Counts:          time blocked off the CPU, summed per stack (us), "
        "not numbers of samples\n",
        "us"},
-      {"sched:sched_switch", "", "ms", "time blocked (ms)",
+      {"sched:sched_switch", "", "ms", false, "time blocked (ms)",
        "Total blocked:   2,500 ms (2.500 s)\n", "ms"},
-      {"task-clock:u", "", "", "CPU time (ns)",
+      {"cpu-clock", "", "us", true, "time on and off the CPU (us)",
+       "Total time:      2,500 us (2.500 ms)\nSamples:         10\n"
+       "Counts:          CPU time and time blocked off the CPU, summed per "
+       "stack (us), not numbers of samples\n",
+       "us"},
+      {"task-clock:u", "", "", false, "CPU time (ns)",
        "Total period:    2,500 ns (0.003 ms)\n", "ns"},
-      {"kmem:kmalloc", "len", "", "period", "Total period:    2,500\n",
+      {"kmem:kmalloc", "len", "", false, "period", "Total period:    2,500\n",
        "period"},
   };
   for (const Case& c : cases) {
@@ -346,6 +353,7 @@ TEST_CASE("report: the counts' unit") {
     facts.periods = true;
     facts.weight_field = c.weight_field;
     facts.off_cpu_unit = c.off_cpu_unit;
+    facts.on_off = c.on_off;
     CAPTURE(c.heading);
     CHECK(UnitOf(facts).heading == c.heading);
     std::string text = Report(trie, ReportFormat::kText, 10, facts);
