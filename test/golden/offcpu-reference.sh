@@ -40,6 +40,7 @@ for dir in "$TESTDATA"/perf-data/*/off-cpu/; do
         off-cpu-unit=*) opts+=(--unit "${p#*=}") ;;
         off-cpu-min-us=*) opts+=(--min-us "${p#*=}") ;;
         on-off) opts+=(--on-off) ;;
+        time-range=*) opts+=(--time-range "${p#*=}") ;;
         *) collapse_opts+=("--$p") ;;
       esac
     done

@@ -45,9 +45,12 @@ the collapse), then summed per stack in ns and converted once, as above.
 
 Usage:
   offcpu_reference.py [--unit ns|us|ms] [--state S,D,R...] [--min-us N]
-      [--on-off] [--collapse COMMAND] [--check PROGRAM_OUTPUT]
+      [--on-off] [--time-range START,END] [--collapse COMMAND] [--check PROGRAM_OUTPUT]
       SCRIPT_TEXT[.gz]
       [-- COLLAPSE_OPTIONS...]
+--time-range START,END (seconds as perf prints them, either side empty)
+keeps the waits that began inside it, bounds included, and with --on-off
+the CPU samples inside it; a wait is not clipped to the range.
 --state keeps waits whose prev_state (without a trailing "+", the mark of
 a preemption: "R+" is R) is one of those listed; --min-us drops waits
 shorter than N microseconds. --check prints, for each function the
@@ -96,9 +99,27 @@ def time_ns(header):
     return int(header.group('sec')) * 1000000000 + int(frac)
 
 
+def parse_range(text):
+    """perf script --time's START,END in seconds (either side empty) as
+    (start ns, end ns), both inclusive; None for an empty side."""
+    def ns(side):
+        if side == '':
+            return None
+        sec, _, frac = side.partition('.')
+        return int(sec) * 1000000000 + int(frac.ljust(9, '0')[:9] or 0)
+    start, end = text.split(',')
+    return ns(start), ns(end)
+
+
+def in_range(at, time_range):
+    start, end = time_range
+    return (start is None or at >= start) and (end is None or at <= end)
+
+
 class Waits:
-    def __init__(self, states, min_ns):
+    def __init__(self, states, min_ns, time_range=(None, None)):
         self.states, self.min_ns = states, min_ns
+        self.time_range = time_range
         self.open = {}  # tid -> (start ns, header match, event, stack)
         self.samples = []  # perf script text of the waits, ns as periods
         self.cut = 0
@@ -115,6 +136,9 @@ class Waits:
             return
         start, header, event, stack = wait
         if at - start < self.min_ns or at <= start:
+            return
+        # A wait belongs to the time of its switch-out, as a sample does.
+        if not in_range(start, self.time_range):
             return
         self.samples.append(f"{header.group('head')} {at - start} {event}\n")
         self.samples.extend(stack)
@@ -155,7 +179,7 @@ def collect(path, waits, cpu_samples=None):
             waits.end(tid, at)
         elif not rest.startswith('PERF_RECORD_'):
             waits.end(tid, at)  # any other sample: the thread ran
-            if cpu_samples is not None:
+            if cpu_samples is not None and in_range(at, waits.time_range):
                 cpu_samples.append(header.string + '\n')
                 cpu_samples.extend(stack)
                 cpu_samples.append('\n')
@@ -229,12 +253,13 @@ def main():
     parser.add_argument('--state', default='')
     parser.add_argument('--min-us', type=int, default=0)
     parser.add_argument('--on-off', action='store_true')
+    parser.add_argument('--time-range', type=parse_range, default=(None, None))
     parser.add_argument('--collapse', type=shlex.split)
     parser.add_argument('--check')
     parser.add_argument('script_text')
     args = parser.parse_args(argv)
     states = set(s for s in args.state.split(',') if s)
-    waits = Waits(states, args.min_us * 1000)
+    waits = Waits(states, args.min_us * 1000, args.time_range)
     cpu_samples = [] if args.on_off else None
     collect(args.script_text, waits, cpu_samples)
     sums = sum_ns(collapse(waits.samples, args.collapse, collapse_options),

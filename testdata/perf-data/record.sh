@@ -477,6 +477,17 @@ for c in $ocases; do
   expect_offcpu "$c" off-cpu+off-cpu-state=S --state S
   expect_offcpu "$c" off-cpu+off-cpu-min-us=1000 --min-us 1000
 done
+# --time-range: the waits that began from 50 to 200 ms after the first
+# sample (absolute times: a relative range's "+" is NAME's separator).
+offcpu_range() {  # offcpu_range CASE: START,END of that slice
+  gzip -dc "$here/$1/off-cpu/script.txt.gz" | grep -oE ' [0-9]+\.[0-9]{9}: ' |
+    awk '$1 + 0 > 0 { t = $1 + 0; if (!first || t < first) first = t }
+         END { printf "%.2f,%.2f", first + 0.05, first + 0.2 }'
+}
+for c in offcpu-fp offcpu-system-wide; do
+  r=$(offcpu_range "$c")
+  expect_offcpu "$c" "off-cpu+time-range=$r" --time-range "$r"
+done
 expect_offcpu offcpu-system-wide off-cpu+off-cpu-state=R --state R
 expect_offcpu offcpu-system-wide off-cpu+kernel -- --kernel
 expect_offcpu offcpu-system-wide off-cpu+pid -- --pid
@@ -485,6 +496,8 @@ script offcpu-onoff --ns -F comm,pid,tid,time,period,event,trace,ip,sym,dso \
   --show-switch-events --show-task-events | gzip -9n \
   > "$here/offcpu-onoff/off-cpu/script.txt.gz"
 expect_offcpu offcpu-onoff off-cpu+on-off --on-off
+r=$(offcpu_range offcpu-onoff)
+expect_offcpu offcpu-onoff "off-cpu+on-off+time-range=$r" --on-off --time-range "$r"
 fi
 
 # --- perf archive (test/golden/perf-archive.sh) ---------------------------
