@@ -109,11 +109,13 @@ void PrintOffCpuStats(const OffCpuStats& o, bool on_off, const char* tool) {
                "(--off-cpu-state)\n"
                "%s: stats: --off-cpu: %llu waits shorter than "
                "--off-cpu-min-us, %llu switch-ins with no wait open, %llu "
+               "waits ended by a switch-out (no switch-in seen), %llu "
                "samples of other events\n",
                tool, n(o.switch_outs), n(o.waits), n(o.cut),
                SecondsText(o.cut_ns).c_str(), tool, n(o.idle), n(o.dying),
                n(o.other_state), tool, n(o.short_waits),
-               n(o.unopened_switch_ins), n(o.other_samples));
+               n(o.unopened_switch_ins), n(o.unseen_switch_ins),
+               n(o.other_samples));
   if (on_off) {
     std::fprintf(stderr, "%s: stats: --on-off: %llu CPU samples counted\n",
                  tool, n(o.on_cpu_samples));

@@ -102,6 +102,19 @@ void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
   for (const auto& [file, cut] : inputs.limit_hits()) {
     diag.Warning(LimitWarning(file, config.perf.limits, cut));
   }
+  // A system-wide recording misses the odd switch-in (a few in a
+  // thousand waits, with no lost record to say so); text of one process
+  // printed without its switch events misses most. Only the latter is
+  // worth a warning: --stats gives the count either way.
+  const OffCpuStats& o = s.off_cpu;
+  if (o.unseen_switch_ins > 0 && o.unseen_switch_ins * 10 >= o.waits) {
+    diag.Warning("--off-cpu: " + std::to_string(o.unseen_switch_ins) +
+                 " of " + std::to_string(o.waits) +
+                 " wait(s) ended only when their thread switched out again, "
+                 "so they hold the time it ran: the input shows no switch-in "
+                 "of them (one process needs perf record --switch-events, "
+                 "and its text perf script --show-switch-events)");
+  }
   WarnIfNoSamples(config, s, inputs.total_samples(), diag);
 }
 

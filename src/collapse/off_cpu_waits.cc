@@ -17,6 +17,7 @@ void OffCpuStats::Add(const OffCpuStats& b) {
   other_state += b.other_state;
   short_waits += b.short_waits;
   unopened_switch_ins += b.unopened_switch_ins;
+  unseen_switch_ins += b.unseen_switch_ins;
   other_samples += b.other_samples;
   on_cpu_samples += b.on_cpu_samples;
 }
@@ -63,6 +64,10 @@ OffCpuWaits::OffCpuWaits(const OffCpuOptions& options, OffCpuStats* stats)
 
 void OffCpuWaits::Ran(int32_t tid, uint64_t time, bool switch_in) {
   if (!Close(tid, time) && switch_in) stats_->unopened_switch_ins++;
+}
+
+void OffCpuWaits::SwitchesOut(int32_t tid, uint64_t time) {
+  if (Close(tid, time)) stats_->unseen_switch_ins++;
 }
 
 // Closes the wait of `tid` at `at`; false when none was open. A wait of no

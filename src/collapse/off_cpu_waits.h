@@ -34,6 +34,11 @@ class OffCpuWaits {
   /// Thread `tid` ran at `time`: its open wait, if any, ends there.
   /// `switch_in`: a switch-in proper (counted when it finds no wait).
   void Ran(int32_t tid, uint64_t time, bool switch_in);
+  /// Thread `tid` switches out at `time`. A wait of it still open ends
+  /// there, counted (OffCpuStats::unseen_switch_ins): its switch-in was not
+  /// in the input (no --switch-events, or perf script without
+  /// --show-switch-events), so the wait holds the time the thread ran.
+  void SwitchesOut(int32_t tid, uint64_t time);
   /// Whether the switch-out `s` begins a wait: not for the idle task, a
   /// dying thread or a state --off-cpu-state leaves out (each counted).
   bool Opens(const SchedSwitch& s);

@@ -41,6 +41,9 @@ struct OffCpuStats {
   uint64_t other_state = 0;     // not of a state --off-cpu-state keeps
   uint64_t short_waits = 0;     // shorter than --off-cpu-min-us
   uint64_t unopened_switch_ins = 0;  // switch-ins finding no wait open
+  // Waits still open when their thread switched out again: no switch-in
+  // was seen, so they hold the time the thread ran.
+  uint64_t unseen_switch_ins = 0;
   uint64_t other_samples = 0;   // samples of other events: not waits
   uint64_t on_cpu_samples = 0;  // --on-off: CPU samples counted
   void Add(const OffCpuStats& b);

@@ -593,10 +593,10 @@ void SampleFold::OffCpuHeader(int32_t tid, uint64_t time,
   off_cpu_.Saw(time);
   switch_out_.reset();
   other_sample_ = !sched;
+  if (sched) off_cpu_.SwitchesOut(sched->prev_pid, time);
   off_cpu_.Ran(tid, time, false);
   if (!sched) return;
   sched_samples_++;
-  off_cpu_.Ran(sched->prev_pid, time, false);
   off_cpu_.Ran(sched->next_pid, time, true);
   if (off_cpu_.Opens(*sched)) {
     switch_out_ = sched;

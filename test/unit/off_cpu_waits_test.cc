@@ -33,7 +33,7 @@ struct Fold {
   void SwitchOut(const SchedSwitch& s, uint64_t time,
                  const std::vector<std::string>& frames) {
     waits.Saw(time);
-    waits.Ran(s.prev_pid, time, false);
+    waits.SwitchesOut(s.prev_pid, time);
     waits.Ran(s.next_pid, time, true);
     if (!waits.Opens(s)) return;
     std::vector<SymbolId> ids;
@@ -103,6 +103,8 @@ TEST_CASE("a second switch-out without a switch-in ends the first wait") {
   f.SwitchOut(Switch(10, 11, "S"), 3000000, {"a", "two"});
   f.SwitchIn(10, 4000000);
   CHECK(f.Finish() == "a;one 2000\na;two 1000\n");
+  CHECK(f.stats.unseen_switch_ins == 1);
+  CHECK(f.stats.waits == 2);
 }
 
 TEST_CASE("a wait open at the end is cut at the last record's time") {
