@@ -108,12 +108,17 @@ void WarnAboutFold(const FoldConfig& config, const FoldInputs& inputs,
   // worth a warning: --stats gives the count either way.
   const OffCpuStats& o = s.off_cpu;
   if (o.unseen_switch_ins > 0 && o.unseen_switch_ins * 10 >= o.waits) {
-    diag.Warning("--off-cpu: " + std::to_string(o.unseen_switch_ins) +
-                 " of " + std::to_string(o.waits) +
-                 " wait(s) ended only when their thread switched out again, "
-                 "so they hold the time it ran: the input shows no switch-in "
-                 "of them (one process needs perf record --switch-events, "
-                 "and its text perf script --show-switch-events)");
+    // Appended: "literal" + std::string&& makes GCC 12 warn (-Wrestrict,
+    // bug 105329).
+    std::string text("--off-cpu: ");
+    text.append(std::to_string(o.unseen_switch_ins))
+        .append(" of ")
+        .append(std::to_string(o.waits))
+        .append(" wait(s) ended only when their thread switched out again, "
+                "so they hold the time it ran: the input shows no switch-in "
+                "of them (one process needs perf record --switch-events, "
+                "and its text perf script --show-switch-events)");
+    diag.Warning(text);
   }
   WarnIfNoSamples(config, s, inputs.total_samples(), diag);
 }
