@@ -171,11 +171,11 @@ int RunFold(const FoldConfig& config, RecordingFolder* recordings,
             OutputSink* out, const Diag& diag) {
   StackFilter filter;
   StackTransform transform;
-  std::string err;
-  if (!InitStackSelection(config, &filter, &transform, &err)) {
-    diag.Error(err);
-    return kExitUsage;
+  if (std::optional<int> exit =
+          SelectStacks(config, &filter, &transform, diag)) {
+    return *exit;
   }
+  std::string err;
   StringInterner names;
   FoldInputs inputs(config, &names, /*trie=*/nullptr, recordings);
   std::unique_ptr<StackWriter> writer = config.make_writer(out);

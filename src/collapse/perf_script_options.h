@@ -21,7 +21,7 @@ class FrameInliner;
 /// switches out, counted on its stack until the thread runs again.
 struct OffCpuOptions {
   bool enabled = false;      // --off-cpu
-  uint64_t unit_ns = 1000;   // --off-cpu-unit: ns 1, us 1000, ms 1000000
+  uint64_t unit_ns = 1000;   // --off-cpu-unit, in ns (microseconds unless set)
   // --off-cpu-state: the prev_state values kept, as perf script prints
   // them without a trailing "+" ("S", "D", "R"); empty: all.
   std::vector<std::string> states;

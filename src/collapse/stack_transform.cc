@@ -230,6 +230,14 @@ bool InitStackSelection(const FoldConfig& config, StackFilter* filter,
          InitTransform(config, transform, err);
 }
 
+std::optional<int> SelectStacks(const FoldConfig& config, StackFilter* filter,
+                                StackTransform* transform, const Diag& diag) {
+  std::string err;
+  if (InitStackSelection(config, filter, transform, &err)) return std::nullopt;
+  diag.Error(err);
+  return kExitUsage;
+}
+
 bool ShapeStackLine(const StackFilter& filter, const StackTransform& transform,
                     std::string_view line, std::string* out) {
   if (filter.active() && !filter.Keep(line)) return false;

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/diag.h"
+
 namespace re2 {
 class RE2;
 }
@@ -133,6 +135,12 @@ bool InitTransform(const FoldConfig& config, StackTransform* transform,
 /// (InitTransform). False with `*err` on a bad pattern.
 bool InitStackSelection(const FoldConfig& config, StackFilter* filter,
                         StackTransform* transform, std::string* err);
+
+/// InitStackSelection for a tool's run: a bad pattern is reported through
+/// `diag` and gives the exit status (a usage error); nullopt when all is
+/// compiled.
+std::optional<int> SelectStacks(const FoldConfig& config, StackFilter* filter,
+                                StackTransform* transform, const Diag& diag);
 
 /// What `filter` and `transform` make of the folded line `line`, as
 /// flamefold writes it: false when they drop it, else the line in `*out`.

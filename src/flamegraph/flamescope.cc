@@ -14,11 +14,11 @@ int RunFlameScope(const FlameScopeConfig& config, RecordingFolder* recordings,
   const FoldConfig& fold = config.fold;
   StackFilter filter;
   StackTransform transform;
-  std::string err;
-  if (!InitStackSelection(fold, &filter, &transform, &err)) {
-    diag.Error(err);
-    return kExitUsage;
+  if (std::optional<int> exit =
+          SelectStacks(fold, &filter, &transform, diag)) {
+    return *exit;
   }
+  std::string err;
   StringInterner names;
   ScopeSamples samples;
   FoldInputs inputs(fold, &names, /*trie=*/nullptr, recordings);

@@ -515,11 +515,11 @@ int RunReport(const ReportConfig& config, OutputSink* out, const Diag& diag) {
   const FoldConfig& fold = config.fold;
   StackFilter filter;
   StackTransform transform;
-  std::string err;
-  if (!InitStackSelection(fold, &filter, &transform, &err)) {
-    diag.Error(err);
-    return kExitUsage;
+  if (std::optional<int> exit =
+          SelectStacks(fold, &filter, &transform, diag)) {
+    return *exit;
   }
+  std::string err;
   StringInterner names;
   StackTrie trie(&names);
   PerfDataFolder recordings(fold.symbols, fold.archive, fold.stats, diag);
